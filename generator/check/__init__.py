@@ -1,0 +1,45 @@
+"""Stage 2, check: rules that span files (references, versions, completeness)."""
+
+from __future__ import annotations
+
+from generator.check.bundles import check_bundle, check_card
+from generator.check.catalog import check_catalog, check_deep_dives
+from generator.check.release import check_release
+from generator.check.runs import check_runs
+from generator.errors import Problem
+from generator.load import Inputs
+
+
+def check_inputs(inputs: Inputs) -> list[Problem]:
+    """Every cross-file problem of the loaded inputs (parts that failed to load are skipped)."""
+    problems: list[Problem] = []
+    for card_id, card in sorted(inputs.cards.items()):
+        problems += check_card(card_id, card)
+    for version in inputs.releases:
+        release = version.release
+        if release is not None:
+            problems += check_release(version.folder, release)
+        catalog = version.catalog
+        if release is not None and catalog is not None:
+            problems += check_catalog(release, catalog)
+            problems += check_deep_dives(release, catalog, version.deep_dives, version.bundles)
+        if release is not None and not version.bundles:
+            problems.append(
+                Problem(
+                    release.source.path,
+                    None,
+                    "",
+                    "release has no result bundles (results/<version>/bundles/<combination>/)",
+                    "warning",
+                )
+            )
+        for bundle in version.bundles:
+            if release is None:
+                continue
+            problems += check_bundle(release, bundle, inputs.cards)
+            if catalog is not None:
+                problems += check_runs(release.model, catalog.model, bundle)
+    return problems
+
+
+__all__ = ["check_inputs"]

@@ -1,0 +1,73 @@
+"""Rules inside one release manifest."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+
+from generator.errors import Problem
+from generator.load import Loaded
+from generator.models import KNOWN_METRICS, Release
+
+
+def repeated(ids: Iterable[str]) -> list[str]:
+    """Ids that occur more than once, sorted."""
+    return sorted(k for k, n in Counter(ids).items() if n > 1)
+
+
+def check_release(folder: str, loaded: Loaded[Release]) -> Iterator[Problem]:
+    release, src = loaded.model, loaded.source
+    path = src.path
+    if release.version != folder:
+        yield Problem(
+            path,
+            src.line("version"),
+            "version",
+            f"{release.version!r} differs from its folder name {folder!r}; "
+            "one release per folder, named by its version",
+        )
+    dupes = repeated(d.id for d in release.domains)
+    if dupes:
+        yield Problem(path, src.line("domains"), "domains", f"repeated domain ids: {dupes}")
+    for i, domain in enumerate(release.domains):
+        dupes = repeated(s.id for s in domain.subdivisions)
+        if dupes:
+            yield Problem(
+                path,
+                src.line("domains", i, "subdivisions"),
+                f"domains[{i}].subdivisions",
+                f"repeated ids: {dupes}",
+            )
+    for name in type(release.enumerations).model_fields:
+        dupes = repeated(v.id for v in getattr(release.enumerations, name))
+        if dupes:
+            yield Problem(
+                path,
+                src.line("enumerations", name),
+                f"enumerations.{name}",
+                f"repeated ids: {dupes}",
+            )
+    declared = [m.id for m in release.metrics]
+    unknown = sorted(set(declared) - set(KNOWN_METRICS))
+    missing = [m for m in KNOWN_METRICS if m not in declared]
+    dupes = repeated(declared)
+    line = src.line("metrics")
+    if unknown:
+        yield Problem(
+            path,
+            line,
+            "metrics",
+            f"unknown metric ids {unknown}; expected ids from: {', '.join(KNOWN_METRICS)}",
+        )
+    if missing:
+        yield Problem(
+            path,
+            line,
+            "metrics",
+            f"direction not declared for {missing}; every computed metric needs one",
+        )
+    if dupes:
+        yield Problem(path, line, "metrics", f"repeated metric ids: {dupes}")
+    dupes = repeated(release.deep_dives)
+    if dupes:
+        yield Problem(path, src.line("deep_dives"), "deep_dives", f"repeated tasks: {dupes}")

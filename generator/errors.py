@@ -1,0 +1,68 @@
+"""The project's exception tree, its exit codes, and the problem record for bad input.
+
+Every error a user can cause ends as a subclass of :class:`GeneratorError`, which click
+prints as a message (never a traceback) and turns into the exit code below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import IO, Any, Literal
+
+import click
+
+EXIT_INVALID_INPUT = 1
+EXIT_USAGE = 2  # click's own code for a malformed command line
+EXIT_REFUSED = 3
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the input, located as precisely as the file allows."""
+
+    path: str
+    line: int | None
+    field: str
+    message: str
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        prefix = "warning: " if self.severity == "warning" else ""
+        field = f"{self.field}: " if self.field else ""
+        return f"{where}: {prefix}{field}{self.message}"
+
+
+def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
+    """Order problems by file, then line, then field, so output is stable."""
+    return sorted(problems, key=lambda p: (p.path, p.line or 0, p.field, p.message))
+
+
+class GeneratorError(click.ClickException):
+    """Base of every error the generator reports to a user."""
+
+    exit_code = EXIT_INVALID_INPUT
+
+
+class InvalidInput(GeneratorError):
+    """The inputs break the data contract; carries every problem found in one pass."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = sort_problems(problems)
+        errors = sum(1 for p in self.problems if p.severity == "error")
+        warnings = len(self.problems) - errors
+        super().__init__(f"input is invalid: {errors} error(s), {warnings} warning(s)")
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        for problem in self.problems:
+            click.echo(str(problem), err=True, file=file)
+        click.echo(f"Error: {self.format_message()}", err=True, file=file)
+
+
+class Refused(GeneratorError):
+    """A request the protocol forbids (e.g. aggregating across versions or domains)."""
+
+    exit_code = EXIT_REFUSED

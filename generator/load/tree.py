@@ -1,0 +1,188 @@
+"""Find and parse every input under a root folder.
+
+Layout::
+
+    results/<version>/release.yaml
+    results/<version>/tasks.yaml
+    results/<version>/deepdives/<task>.yaml
+    results/<version>/bundles/<combination>/bundle.yaml  (+ its runs file)
+    harnesscards/<card>.yaml
+
+Each file is parsed and validated on its own here; rules that span files live in
+:mod:`generator.check`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel
+
+from generator.errors import Problem
+from generator.load.jsonlines import Runs, read_runs
+from generator.load.source import Source
+from generator.load.validate import validate_as
+from generator.load.yamlfile import read_yaml
+from generator.models import Bundle, Catalog, DeepDive, HarnessCard, Release
+
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Loaded(Generic[T]):
+    """A model and the file it came from."""
+
+    model: T
+    source: Source
+
+
+@dataclass(frozen=True)
+class LoadedBundle:
+    folder: str
+    bundle: Loaded[Bundle]
+    runs: Runs
+    runs_path: str
+
+
+@dataclass(frozen=True)
+class LoadedRelease:
+    """One version folder; parts that failed to load are None."""
+
+    folder: str
+    release: Loaded[Release] | None
+    catalog: Loaded[Catalog] | None
+    bundles: tuple[LoadedBundle, ...]
+    deep_dives: tuple[Loaded[DeepDive], ...]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    root: Path
+    releases: tuple[LoadedRelease, ...]
+    cards: Mapping[str, Loaded[HarnessCard]]
+
+
+def _rel(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix()
+
+
+def _load(model: type[M], root: Path, path: Path, problems: list[Problem]) -> Loaded[M] | None:
+    rel = _rel(root, path)
+    if not path.is_file():
+        problems.append(Problem(rel, None, "", "file not found"))
+        return None
+    parsed = read_yaml(path, rel)
+    if isinstance(parsed, Problem):
+        problems.append(parsed)
+        return None
+    data, source = parsed
+    result = validate_as(model, data, source)
+    if isinstance(result, list):
+        problems.extend(result)
+        return None
+    return Loaded(result, source)
+
+
+def _visible(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+
+
+def _stray(root: Path, path: Path, expected: str) -> Problem:
+    return Problem(
+        _rel(root, path), None, "", f"not part of the input format; ignored ({expected})", "warning"
+    )
+
+
+def _load_bundle(root: Path, folder: Path, problems: list[Problem]) -> LoadedBundle | None:
+    loaded = _load(Bundle, root, folder / "bundle.yaml", problems)
+    if loaded is None:
+        return None
+    runs_file = folder / loaded.model.runs
+    runs_rel = _rel(root, runs_file)
+    for extra in _visible(folder):
+        if extra.name not in {"bundle.yaml", loaded.model.runs}:
+            problems.append(_stray(root, extra, "a bundle folder holds bundle.yaml and its runs"))
+    if not runs_file.is_file():
+        problems.append(
+            Problem(runs_rel, None, "", "runs file not found (named by bundle.yaml: runs)")
+        )
+        return LoadedBundle(folder.name, loaded, Runs((), ()), runs_rel)
+    runs, run_problems = read_runs(runs_file, runs_rel)
+    problems.extend(run_problems)
+    return LoadedBundle(folder.name, loaded, runs, runs_rel)
+
+
+def _load_release(root: Path, folder: Path, problems: list[Problem]) -> LoadedRelease:
+    release = _load(Release, root, folder / "release.yaml", problems)
+    catalog = _load(Catalog, root, folder / "tasks.yaml", problems)
+    bundles: list[LoadedBundle] = []
+    deep_dives: list[Loaded[DeepDive]] = []
+    for entry in _visible(folder):
+        if entry.name in {"release.yaml", "tasks.yaml"}:
+            continue
+        if entry.name == "bundles" and entry.is_dir():
+            for bundle_dir in _visible(entry):
+                if not bundle_dir.is_dir():
+                    problems.append(_stray(root, bundle_dir, "bundles/ holds one folder a bundle"))
+                    continue
+                loaded = _load_bundle(root, bundle_dir, problems)
+                if loaded is not None:
+                    bundles.append(loaded)
+        elif entry.name == "deepdives" and entry.is_dir():
+            for path in _visible(entry):
+                if path.suffix != ".yaml" or not path.is_file():
+                    problems.append(_stray(root, path, "deepdives/ holds <task>.yaml files"))
+                    continue
+                dive = _load(DeepDive, root, path, problems)
+                if dive is not None:
+                    deep_dives.append(dive)
+        else:
+            problems.append(
+                _stray(root, entry, "expected release.yaml, tasks.yaml, bundles/, deepdives/")
+            )
+    return LoadedRelease(folder.name, release, catalog, tuple(bundles), tuple(deep_dives))
+
+
+def load_inputs(root: Path) -> tuple[Inputs, list[Problem]]:
+    """Parse every input file under ``root``; return what loaded and every problem."""
+    problems: list[Problem] = []
+    results = root / "results"
+    releases: list[LoadedRelease] = []
+    if not results.is_dir():
+        problems.append(
+            Problem(
+                "results",
+                None,
+                "",
+                "folder not found; expected results/<version>/release.yaml under the root",
+            )
+        )
+    else:
+        for folder in _visible(results):
+            if folder.is_dir():
+                releases.append(_load_release(root, folder, problems))
+        if not releases:
+            problems.append(
+                Problem(
+                    "results",
+                    None,
+                    "",
+                    "no release folders; expected results/<version>/release.yaml",
+                )
+            )
+    cards: dict[str, Loaded[HarnessCard]] = {}
+    card_dir = root / "harnesscards"
+    if card_dir.is_dir():
+        for path in _visible(card_dir):
+            if path.suffix != ".yaml" or not path.is_file():
+                if path.suffix in {".yml", ".json"}:
+                    problems.append(_stray(root, path, "HarnessCards are <id>.yaml files"))
+                continue
+            card = _load(HarnessCard, root, path, problems)
+            if card is not None:
+                cards[path.stem] = card
+    return Inputs(root, tuple(releases), cards), problems

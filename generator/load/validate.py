@@ -1,0 +1,119 @@
+"""Validate parsed data against a model, turning pydantic's errors into located problems."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
+
+from generator.errors import Problem
+from generator.load.source import Loc, Source, dotted
+from generator.models.base import FORMAT_VERSION
+
+M = TypeVar("M", bound=BaseModel)
+
+_CARD_HINT = "every HarnessCard field is disclosed ({value: ...}) or withheld ({withheld: reason})"
+
+
+def check_format_version(data: Any, source: Source) -> Problem | None:
+    """Refuse files without a readable format version, or written for a newer generator."""
+    if not isinstance(data, dict):
+        kind = type(data).__name__
+        return Problem(
+            source.path, source.line(), "", f"expected a mapping of fields, found {kind}"
+        )
+    if "format_version" not in data:
+        return Problem(
+            source.path,
+            source.line(),
+            "format_version",
+            f"is missing; expected format_version: {FORMAT_VERSION}",
+        )
+    version = data["format_version"]
+    line = source.line("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        return Problem(
+            source.path,
+            line,
+            "format_version",
+            f"{version!r} is not a format version; expected {FORMAT_VERSION}",
+        )
+    if version > FORMAT_VERSION:
+        return Problem(
+            source.path,
+            line,
+            "format_version",
+            f"{version} is newer than this generator reads ({FORMAT_VERSION}); "
+            "upgrade the generator or write the file in format version "
+            f"{FORMAT_VERSION}",
+        )
+    return None
+
+
+def data_loc(data: Any, loc: tuple[int | str, ...], missing: bool) -> Loc:
+    """Keep the parts of pydantic's ``loc`` that index into the data (drop union tags)."""
+    out: list[str | int] = []
+    cur = data
+    for i, part in enumerate(loc):
+        in_dict = isinstance(cur, dict) and isinstance(part, str) and part in cur
+        in_list = isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur)
+        if in_dict or in_list:
+            cur = cur[part]
+        elif missing and i == len(loc) - 1 and isinstance(part, str):
+            pass
+        else:
+            continue
+        out.append(part)
+    return tuple(out)
+
+
+def _message(err: ErrorDetails, loc: Loc) -> str:
+    kind = err["type"]
+    if kind == "missing":
+        hint = f"; {_CARD_HINT}" if loc and loc[0] == "layers" else ""
+        return f"is required but missing{hint}"
+    if kind == "extra_forbidden":
+        return "is not a field of this format; check the spelling (see the schema)"
+    msg = str(err["msg"])
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix) :]
+    if kind in {"value_error", "assertion_error", "card_field"}:
+        return msg
+    value = err.get("input")
+    if isinstance(value, str | int | float | bool) and not isinstance(value, dict):
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        return f"{shown} is not allowed: {msg[0].lower()}{msg[1:]}"
+    return msg[0].lower() + msg[1:]
+
+
+def problems_from(exc: ValidationError, data: Any, source: Source, base: Loc = ()) -> list[Problem]:
+    """One problem per data path; a union's alternatives are merged into one message."""
+    grouped: dict[Loc, list[str]] = defaultdict(list)
+    for err in exc.errors(include_url=False):
+        loc = data_loc(data, err["loc"], err["type"] == "missing")
+        msg = _message(err, loc)
+        if msg not in grouped[loc]:
+            grouped[loc].append(msg)
+    problems = []
+    for loc, messages in grouped.items():
+        full = (*base, *loc)
+        if len(messages) > 1:
+            text = "does not match any allowed form: " + "; or ".join(messages)
+        else:
+            text = messages[0]
+        problems.append(Problem(source.path, source.line(*full), dotted(full), text))
+    return problems
+
+
+def validate_as(model: type[M], data: Any, source: Source) -> M | list[Problem]:
+    """The model instance, or the problems that prevent it."""
+    version_problem = check_format_version(data, source)
+    if version_problem is not None:
+        return [version_problem]
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        return problems_from(exc, data, source)

@@ -1,0 +1,110 @@
+"""Read a YAML input file safely, keeping the line of every value.
+
+Duplicate keys, non-text keys, multiple documents, aliases that expand too far and
+oversized files are reported as problems instead of being silently accepted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from generator.errors import Problem
+from generator.load.source import Loc, Source, dotted
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_NODES = 2_000_000
+MAX_DEPTH = 64
+
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Stop(Exception):
+    """Abort the walk of one file with a problem."""
+
+    def __init__(self, line: int | None, field: str, message: str) -> None:
+        super().__init__(message)
+        self.line, self.field, self.message = line, field, message
+
+
+class _Builder:
+    """Turn a composed node tree into plain Python values, recording lines."""
+
+    def __init__(self, loader: yaml.SafeLoader) -> None:
+        self.loader = loader
+        self.lines: dict[Loc, int] = {}
+        self.nodes = 0
+
+    def build(self, node: Node, loc: Loc) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _Stop(None, "", f"more than {MAX_NODES:,} values (an alias expanding too far?)")
+        if len(loc) > MAX_DEPTH:
+            raise _Stop(node.start_mark.line + 1, dotted(loc), f"nested deeper than {MAX_DEPTH}")
+        self.lines.setdefault(loc, node.start_mark.line + 1)
+        if isinstance(node, MappingNode):
+            return self._mapping(node, loc)
+        if isinstance(node, SequenceNode):
+            return [self.build(child, (*loc, i)) for i, child in enumerate(node.value)]
+        assert isinstance(node, ScalarNode)
+        return self.loader.construct_object(node, deep=True)
+
+    def _mapping(self, node: MappingNode, loc: Loc) -> dict[str, Any]:
+        if node.tag == "tag:yaml.org,2002:merge" or any(
+            k.tag == "tag:yaml.org,2002:merge" for k, _ in node.value
+        ):
+            raise _Stop(
+                node.start_mark.line + 1, dotted(loc), "merge keys ('<<') are not supported"
+            )
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.loader.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            if not isinstance(key, str):
+                raise _Stop(line, dotted(loc), f"key {key!r} is not text; expected a field name")
+            if key in out:
+                raise _Stop(line, dotted((*loc, key)), "duplicate key; each field may appear once")
+            self.lines[(*loc, key)] = line
+            out[key] = self.build(value_node, (*loc, key))
+        return out
+
+
+def read_yaml(path: Path, rel: str) -> tuple[Any, Source] | Problem:
+    """Parse ``path``; return its data and source, or the first problem that stops parsing."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return Problem(
+                rel, None, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+            )
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Problem(rel, None, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except OSError as exc:
+        return Problem(rel, None, "", f"cannot be read: {exc.strerror}")
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return Problem(
+                rel, None, "", "file is empty; expected a YAML mapping with format_version"
+            )
+        builder = _Builder(loader)
+        data = builder.build(node, ())
+    except _Stop as stop:
+        return Problem(rel, stop.line, stop.field, stop.message)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        what = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        return Problem(rel, line, "", f"invalid YAML: {what}")
+    except yaml.YAMLError as exc:
+        return Problem(rel, None, "", f"invalid YAML: {exc}")
+    except (ValueError, OverflowError) as exc:  # e.g. a timestamp out of range
+        return Problem(rel, None, "", f"invalid YAML value: {exc}")
+    finally:
+        loader.dispose()
+    return data, Source(rel, builder.lines)

@@ -1,0 +1,171 @@
+"""The release manifest: one benchmark version, its components, domains and enumerations.
+
+Everything the engine later slices by — domains, their sub-divisions, enumerations, metric
+directions — is declared here rather than hard-coded (whitepaper §2.2–2.5, §4.1–4.2, §7.2).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from generator.models.base import (
+    Contract,
+    Id,
+    Markdown,
+    NonNegInt,
+    PosInt,
+    Text,
+    Versioned,
+    VersionString,
+)
+
+#: Metrics the scoring engine computes; the release declares each one's direction (§4.2).
+KNOWN_METRICS: tuple[str, ...] = (
+    "task_score",
+    "rule_score",
+    "judge_score",
+    "success_rate",
+    "reliability",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "duration_s",
+    "turns",
+    "risk_weighted_score",
+    "key_process_success",
+    "fatal_error_rate",
+    "boundary_correctness",
+)
+
+
+class Benchmark(Contract):
+    name: Text = Field(description="Benchmark name, e.g. 'Lingee Bench'.")
+    code: Id = Field(description="Benchmark code name, e.g. 'lg-bench'.")
+
+
+class Components(Contract):
+    """Separately numbered component versions of a release (§7.2)."""
+
+    tasks: VersionString
+    data: VersionString
+    environment: VersionString
+    protocol: VersionString
+    judge_assets: VersionString
+    scorer: dict[Id, VersionString] = Field(
+        description="Scorer and pipeline components by name (parser, rule engine, judge, ...).",
+        min_length=1,
+    )
+
+
+class Subdivision(Contract):
+    id: Id
+    title: Text
+    description: Text | None = None
+
+
+class Domain(Contract):
+    """A domain and its sub-divisions (general: categories; enterprise: dimensions, §2.2)."""
+
+    id: Id
+    title: Text
+    subdivision_label: Text = Field(description="What a sub-division is called, e.g. 'category'.")
+    subdivisions: tuple[Subdivision, ...] = Field(min_length=1)
+    business_views: bool = Field(
+        default=False,
+        description="Report the four business views of §4.2 for this domain.",
+    )
+    description: Text | None = None
+
+
+class EnumValue(Contract):
+    id: Id
+    title: Text
+    description: Text | None = None
+
+
+class RiskLevel(EnumValue):
+    weight: float = Field(gt=0, le=1000, description="Frozen weight in the risk-weighted score.")
+
+
+class Enumerations(Contract):
+    """Closed vocabularies that tasks and runs draw from (§2.5.2, §4.2, §4.3)."""
+
+    scenario_categories: tuple[EnumValue, ...] = Field(min_length=1)
+    operation_types: tuple[EnumValue, ...] = Field(min_length=1)
+    difficulty_tiers: tuple[EnumValue, ...] = Field(min_length=1)
+    exception_classes: tuple[EnumValue, ...] = ()
+    failure_types: tuple[EnumValue, ...] = Field(min_length=1)
+    risk_levels: tuple[RiskLevel, ...] = Field(min_length=1)
+    incomplete_causes: tuple[EnumValue, ...] = Field(min_length=1)
+    key_process_chains: tuple[EnumValue, ...] = ()
+
+
+class Metric(Contract):
+    id: Id
+    title: Text
+    direction: Literal["higher", "lower"] = Field(description="Which direction is better.")
+    unit: Text | None = None
+
+
+class ControlledFactor(Contract):
+    """One row of the controlled-factor table (§4.1)."""
+
+    factor: Text
+    status: Literal["controlled", "variable"]
+    setting: Text
+
+
+class Groups(Contract):
+    """Declared task counts of the public and held-out groups (§4.4)."""
+
+    public: NonNegInt
+    held_out: NonNegInt
+
+
+class Release(Versioned):
+    """``results/<version>/release.yaml``: the manifest of one benchmark version."""
+
+    benchmark: Benchmark
+    version: Id = Field(description="Version label; equals the release folder name, e.g. 'v1.0'.")
+    title: Text
+    freeze_date: dt.date
+    illustrative: bool = Field(description="True when the release's data is illustrative only.")
+    notice: Markdown | None = Field(
+        default=None,
+        description="Shown as a banner on every page; required when illustrative.",
+    )
+    components: Components
+    domains: tuple[Domain, ...] = Field(min_length=1)
+    enumerations: Enumerations
+    metrics: tuple[Metric, ...] = Field(min_length=1)
+    controlled_factors: tuple[ControlledFactor, ...] = Field(min_length=1)
+    runs_per_task: PosInt = Field(le=1000, description="Prescribed valid runs per task (§4.2).")
+    reliability_k: tuple[PosInt, ...] = Field(
+        min_length=1, description="The k values reported for reliability@k."
+    )
+    groups: Groups
+    deep_dives: tuple[Id, ...] = Field(
+        default=(), description="Task ids of the deep dives (§5.2), in page order."
+    )
+    boundaries_of_use: Markdown = Field(description="Boundaries of use (§1.4, §5.3).")
+
+    @model_validator(mode="after")
+    def _notice_when_illustrative(self) -> Release:
+        if self.illustrative and not self.notice:
+            raise ValueError("an illustrative release needs a 'notice' saying so")
+        return self
+
+    @model_validator(mode="after")
+    def _k_within_runs(self) -> Release:
+        bad = [k for k in self.reliability_k if k > self.runs_per_task]
+        if bad:
+            raise ValueError(
+                f"reliability_k {bad} exceed runs_per_task {self.runs_per_task}; "
+                "expected k between 1 and runs_per_task"
+            )
+        if list(self.reliability_k) != sorted(set(self.reliability_k)):
+            raise ValueError("reliability_k must be increasing without repeats")
+        return self
