@@ -14,6 +14,7 @@ Usage: python results/make_example.py [--out DIR]   (deterministic: same bytes e
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import random
 from pathlib import Path
@@ -34,7 +35,7 @@ def release_manifest(version: str) -> dict[str, Any]:
         "benchmark": {"name": "Lingee Bench", "code": "lg-bench"},
         "version": version,
         "title": f"Lingee Bench {version[1:]} — illustrative example release",
-        "freeze_date": "2026-11-16" if v11 else "2026-10-12",
+        "freeze_date": dt.date(2026, 11, 16) if v11 else dt.date(2026, 10, 12),
         "illustrative": True,
         "notice": (
             "**Illustrative example release.** It shows the input format and the site, and "
@@ -789,10 +790,12 @@ def bundle(version: str, combo: str, tasks: list[dict[str, Any]]) -> dict[str, A
     data["evaluator"] = {"judge_model": "GLM-5.3", "judge_model_version": "2026-09-30",
                          "prompt_version": "1.1.0" if v11 else "1.0.0",
                          "voting": "single judge, temperature 0"}
-    data["run_dates"] = ({"start": "2026-11-17", "end": "2026-11-24"} if v11
-                         else {"start": "2026-10-13", "end": "2026-10-27"})
+    data["run_dates"] = (
+        {"start": dt.date(2026, 11, 17), "end": dt.date(2026, 11, 24)} if v11
+        else {"start": dt.date(2026, 10, 13), "end": dt.date(2026, 10, 27)}
+    )
     data["consent"] = {"granted": True, "by": "Example submitter (illustrative)",
-                       "date": "2026-11-25" if v11 else "2026-10-28"}
+                       "date": dt.date(2026, 11, 25) if v11 else dt.date(2026, 10, 28)}
     data["evaluation"] = "incomplete" if incomplete else "complete"
     if (version, combo) in NOT_COVERED:
         data["not_covered"] = NOT_COVERED[(version, combo)]

@@ -36,7 +36,7 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
         for bundle in version.bundles:
             if release is None:
                 continue
-            problems += check_bundle(release, bundle, inputs.cards)
+            problems += check_bundle(release, bundle, inputs.cards, inputs.broken_cards)
             if catalog is not None:
                 problems += check_runs(release.model, catalog.model, bundle)
     return problems

@@ -42,8 +42,7 @@ def check_catalog(loaded_release: Loaded[Release], loaded: Loaded[Catalog]) -> I
                 path,
                 src.line("families", i, "domain"),
                 f"families[{i}].domain",
-                f"{fam.domain!r} is not a domain of the release; "
-                f"expected one of {sorted(domains)}",
+                f"{fam.domain!r} is not a domain of the release; expected one of {sorted(domains)}",
             )
     refs = {
         "scenario_category": _ids(enums.scenario_categories),

@@ -34,9 +34,9 @@ def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
                 ),
             )
     lists: list[tuple[str, Sequence[RuleVerdict | JudgeVerdict], set[str], str]] = [
-        ("fatal", record.fatal, fatal_ids, "fatal rule item"),
-        ("rules", record.rules, rule_ids, "ordinary rule item"),
-        ("judge", record.judge, set(judge_items), "judge item"),
+        ("fatal", record.fatal, fatal_ids, "a fatal rule item"),
+        ("rules", record.rules, rule_ids, "an ordinary rule item"),
+        ("judge", record.judge, set(judge_items), "a judge item"),
     ]
     for name, verdicts, allowed, kind in lists:
         counts = Counter(v.id for v in verdicts)
@@ -52,13 +52,13 @@ def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
                 yield (
                     f"{name}[{i}].id",
                     (
-                        f"{verdict.id!r} is not a {kind} of {task.id}{other}; "
+                        f"{verdict.id!r} is not {kind} of {task.id}{other}; "
                         f"expected one of {sorted(allowed) or 'none'}"
                     ),
                 )
             elif counts[verdict.id] > 1:
                 yield f"{name}[{i}].id", f"{verdict.id!r} appears {counts[verdict.id]} times"
-            elif (module_of.get(verdict.id) or '') in failed and _scores(verdict):
+            elif (module_of.get(verdict.id) or "") in failed and _scores(verdict):
                 yield (
                     f"{name}[{i}]",
                     (
@@ -179,39 +179,41 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
         return (task.domain, None) in excluded or (task.domain, task.subdivision) in excluded
 
     first_line: dict[tuple[str, int], int] = {}
+    clean = True
     valid: Counter[str] = Counter()
     for record, line in zip(loaded.runs.records, loaded.runs.lines, strict=True):
+        found: list[tuple[str, str]] = []
         task = tasks.get(record.task)
-        if task is None:
-            yield Problem(path, line, "task", f"{record.task!r} is not a task of {release.version}")
-            continue
         key = (record.task, record.run)
-        if key in first_line:
-            yield Problem(
-                path,
-                line,
-                "run",
-                f"duplicate record for task {record.task!r} run "
-                f"{record.run} (first on line {first_line[key]}); one record per "
-                "(combination, task, run)",
+        if task is None:
+            found.append(("task", f"{record.task!r} is not a task of {release.version}"))
+        elif key in first_line:
+            found.append(
+                (
+                    "run",
+                    f"duplicate record for task {record.task!r} run {record.run} "
+                    f"(first on line {first_line[key]}); one record per "
+                    "(combination, task, run)",
+                )
             )
-            continue
-        first_line[key] = line
-        if not_covered(task):
-            yield Problem(
-                path,
-                line,
-                "task",
-                f"{record.task!r} lies in a scope the bundle "
-                "declares not covered; remove the run or the declaration",
+        elif not_covered(task):
+            found.append(
+                (
+                    "task",
+                    f"{record.task!r} lies in a scope the bundle declares not "
+                    "covered; remove the run or the declaration",
+                )
             )
-            continue
-        found = False
-        for field, message in _record_problems(release, task, record):
-            found = True
+        else:
+            found.extend(_record_problems(release, task, record))
+        first_line.setdefault(key, line)
+        for field, message in found:
             yield Problem(path, line, field, message)
+        clean = clean and not found
         if not found and record.status == "valid":
             valid[record.task] += 1
+    if not clean or not loaded.runs_clean:
+        return  # counts would be wrong; the problems above say why
     covered = [t for t in catalog.tasks if not not_covered(t)]
     short = [(t.id, valid[t.id]) for t in covered if valid[t.id] < release.runs_per_task]
     bsrc = loaded.bundle.source

@@ -46,6 +46,7 @@ class LoadedBundle:
     bundle: Loaded[Bundle]
     runs: Runs
     runs_path: str
+    runs_clean: bool = True  # False when some lines of the runs file were rejected
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class Inputs:
     root: Path
     releases: tuple[LoadedRelease, ...]
     cards: Mapping[str, Loaded[HarnessCard]]
+    broken_cards: frozenset[str] = frozenset()  # card files present but invalid
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -113,7 +115,7 @@ def _load_bundle(root: Path, folder: Path, problems: list[Problem]) -> LoadedBun
         return LoadedBundle(folder.name, loaded, Runs((), ()), runs_rel)
     runs, run_problems = read_runs(runs_file, runs_rel)
     problems.extend(run_problems)
-    return LoadedBundle(folder.name, loaded, runs, runs_rel)
+    return LoadedBundle(folder.name, loaded, runs, runs_rel, not run_problems)
 
 
 def _load_release(root: Path, folder: Path, problems: list[Problem]) -> LoadedRelease:
@@ -175,6 +177,7 @@ def load_inputs(root: Path) -> tuple[Inputs, list[Problem]]:
                 )
             )
     cards: dict[str, Loaded[HarnessCard]] = {}
+    broken: set[str] = set()
     card_dir = root / "harnesscards"
     if card_dir.is_dir():
         for path in _visible(card_dir):
@@ -185,4 +188,6 @@ def load_inputs(root: Path) -> tuple[Inputs, list[Problem]]:
             card = _load(HarnessCard, root, path, problems)
             if card is not None:
                 cards[path.stem] = card
-    return Inputs(root, tuple(releases), cards), problems
+            else:
+                broken.add(path.stem)
+    return Inputs(root, tuple(releases), cards, frozenset(broken)), problems

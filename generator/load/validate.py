@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections import defaultdict
 from typing import Any, TypeVar
 
@@ -14,6 +15,8 @@ from generator.models.base import FORMAT_VERSION
 
 M = TypeVar("M", bound=BaseModel)
 
+_MISSING = "is required but missing"
+_UNKNOWN = "is not a field of this format"
 _CARD_HINT = "every HarnessCard field is disclosed ({value: ...}) or withheld ({withheld: reason})"
 
 
@@ -73,9 +76,9 @@ def _message(err: ErrorDetails, loc: Loc) -> str:
     kind = err["type"]
     if kind == "missing":
         hint = f"; {_CARD_HINT}" if loc and loc[0] == "layers" else ""
-        return f"is required but missing{hint}"
+        return f"{_MISSING}{hint}"
     if kind == "extra_forbidden":
-        return "is not a field of this format; check the spelling (see the schema)"
+        return f"{_UNKNOWN}; check the spelling (see the schema)"
     msg = str(err["msg"])
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
@@ -97,6 +100,7 @@ def problems_from(exc: ValidationError, data: Any, source: Source, base: Loc = (
         msg = _message(err, loc)
         if msg not in grouped[loc]:
             grouped[loc].append(msg)
+    _suggest_spelling(grouped)
     problems = []
     for loc, messages in grouped.items():
         full = (*base, *loc)
@@ -106,6 +110,22 @@ def problems_from(exc: ValidationError, data: Any, source: Source, base: Loc = (
             text = messages[0]
         problems.append(Problem(source.path, source.line(*full), dotted(full), text))
     return problems
+
+
+def _suggest_spelling(grouped: dict[Loc, list[str]]) -> None:
+    """Point an unknown field at a missing sibling with a similar name."""
+    missing: dict[Loc, list[str]] = defaultdict(list)
+    for loc, messages in grouped.items():
+        if loc and isinstance(loc[-1], str) and any(m.startswith(_MISSING) for m in messages):
+            missing[loc[:-1]].append(loc[-1])
+    for loc, messages in grouped.items():
+        if not loc or not isinstance(loc[-1], str):
+            continue
+        for i, message in enumerate(messages):
+            if message.startswith(_UNKNOWN):
+                close = difflib.get_close_matches(loc[-1], missing.get(loc[:-1], []), n=1)
+                if close:
+                    messages[i] = f"{_UNKNOWN}; did you mean {close[0]!r}?"
 
 
 def validate_as(model: type[M], data: Any, source: Source) -> M | list[Problem]:

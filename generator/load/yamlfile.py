@@ -50,7 +50,12 @@ class _Builder:
         if isinstance(node, SequenceNode):
             return [self.build(child, (*loc, i)) for i, child in enumerate(node.value)]
         assert isinstance(node, ScalarNode)
-        return self.loader.construct_object(node, deep=True)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as exc:  # e.g. a timestamp out of range
+            raise _Stop(
+                node.start_mark.line + 1, dotted(loc), f"{node.value!r} is not valid: {exc}"
+            ) from exc
 
     def _mapping(self, node: MappingNode, loc: Loc) -> dict[str, Any]:
         if node.tag == "tag:yaml.org,2002:merge" or any(

@@ -30,17 +30,17 @@ class Withheld(Contract):
 
 def _field_kind(data: Any) -> str | None:
     if isinstance(data, Disclosed | Withheld):
-        return "withheld" if isinstance(data, Withheld) else "disclosed"
+        return "withheld-field" if isinstance(data, Withheld) else "disclosed-field"
     if isinstance(data, dict):
         if "withheld" in data and "value" not in data:
-            return "withheld"
+            return "withheld-field"
         if "value" in data and "withheld" not in data:
-            return "disclosed"
+            return "disclosed-field"
     return None
 
 
 CardField = Annotated[
-    Annotated[Disclosed, Tag("disclosed")] | Annotated[Withheld, Tag("withheld")],
+    Annotated[Disclosed, Tag("disclosed-field")] | Annotated[Withheld, Tag("withheld-field")],
     Discriminator(
         _field_kind,
         custom_error_type="card_field",

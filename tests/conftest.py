@@ -1,0 +1,39 @@
+"""Shared fixtures: the repository's example release, and writable copies of it."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from generator.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository root, which holds the example release."""
+    return REPO
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A writable copy of the example inputs (results/ and harnesscards/)."""
+    root = tmp_path / "root"
+    shutil.copytree(REPO / "results", root / "results", ignore=shutil.ignore_patterns("*.py"))
+    shutil.copytree(REPO / "harnesscards", root / "harnesscards")
+    return root
+
+
+@pytest.fixture
+def run_cli() -> Callable[..., Result]:
+    """Invoke the command line in-process and return click's result."""
+
+    def invoke(*args: str) -> Result:
+        return CliRunner().invoke(cli, list(args), prog_name="python -m generator")
+
+    return invoke

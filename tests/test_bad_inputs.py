@@ -1,0 +1,506 @@
+"""The bad-input corpus: each case breaks one thing in a copy of the example release.
+
+Every case must make ``validate`` exit 1 without a traceback and print a problem line that
+names the file (and line where the format has one), the field and what was expected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from edit import edit_runs, line_of, replace
+
+V1 = "results/v1.0"
+TASKS = f"{V1}/tasks.yaml"
+RELEASE = f"{V1}/release.yaml"
+LINGEE = f"{V1}/bundles/lingee"
+DUAL = f"{V1}/bundles/deepseek-harness-dual"
+CARD = "harnesscards/lingee-2.3.yaml"
+FA20 = "finance-fa-20"
+IMG = "IMG-multi-invoice-batch-recognition-L2"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    mutate: Callable[[Path], Any]
+    expect: Callable[[Path], str] | str
+
+
+def at(rel: str, needle: str, rest: str) -> Callable[[Path], str]:
+    """Expect ``rel:<line of needle>: rest`` (the line read after the mutation)."""
+    return lambda root: f"{rel}:{line_of(root / rel, needle)}: {rest}"
+
+
+def run_line(rel: str, task: str, run: int, rest: str) -> Callable[[Path], str]:
+    def expect(root: Path) -> str:
+        needle = '"task":"' + task + '","run":' + str(run) + ","
+        return f"{rel}:{line_of(root / rel, needle)}: {rest}"
+
+    return expect
+
+
+def runs_of(rel: str, change: Callable[[list[dict[str, Any]]], None]) -> Callable[[Path], None]:
+    return lambda root: edit_runs(root / rel / "runs.jsonl", change)
+
+
+def first(task: str, run: int = 1) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
+    def pick(records: list[dict[str, Any]]) -> dict[str, Any]:
+        return next(r for r in records if r["task"] == task and r["run"] == run)
+
+    return pick
+
+
+def set_in(tid: str, index: int, /, **fields: Any) -> Callable[[list[dict[str, Any]]], None]:
+    return lambda records: first(tid, index)(records).update(fields)
+
+
+def text(rel: str, old: str, new: str) -> Callable[[Path], None]:
+    return lambda root: replace(root / rel, old, new)
+
+
+def write(rel: str, content: str | bytes) -> Callable[[Path], None]:
+    def go(root: Path) -> None:
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+    return go
+
+
+def drop_runs_of(task: str) -> Callable[[list[dict[str, Any]]], None]:
+    def change(records: list[dict[str, Any]]) -> None:
+        records[:] = [r for r in records if r["task"] != task]
+
+    return change
+
+
+def duplicate(task: str) -> Callable[[list[dict[str, Any]]], None]:
+    return lambda records: records.append(dict(first(task)(records)))
+
+
+def judge_level(level: int) -> Callable[[list[dict[str, Any]]], None]:
+    return lambda records: first(FA20)(records)["judge"][0].update(level=level)
+
+
+def fatal_under_rules(records: list[dict[str, Any]]) -> None:
+    record = first(IMG)(records)
+    record["rules"].append(record["fatal"].pop())
+
+
+def drop_item(records: list[dict[str, Any]]) -> None:
+    first(FA20)(records)["rules"].pop(1)
+
+
+ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+    f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+    f"*{chr(97 + i)}, *{chr(97 + i)}]\n"
+    for i in range(8)
+)
+
+CASES = [
+    # --- syntax and encoding
+    Case("malformed-yaml", text(RELEASE, "title: Lingee", "title: [Lingee"), f"{RELEASE}:"),
+    Case("empty-file", write(TASKS, ""), f"{TASKS}: file is empty; expected a YAML mapping"),
+    Case("not-utf8", write(CARD, b"format_version: 1\nid: \xff\xfe\n"), f"{CARD}: not UTF-8 text"),
+    Case(
+        "two-documents",
+        lambda root: (root / CARD).write_text(
+            (root / CARD).read_text() + "---\nformat_version: 1\n"
+        ),
+        f"{CARD}:",
+    ),
+    Case(
+        "duplicate-yaml-key",
+        text(RELEASE, "runs_per_task: 3", "runs_per_task: 3\nruns_per_task: 4"),
+        at(RELEASE, "runs_per_task: 4", "runs_per_task: duplicate key"),
+    ),
+    Case(
+        "alias-bomb",
+        write(f"{V1}/deepdives/{FA20}.yaml", ALIAS_BOMB),
+        "(an alias expanding too far?)",
+    ),
+    Case("top-level-list", write(CARD, "- format_version: 1\n"), f"{CARD}:1: expected a mapping"),
+    Case(
+        "invalid-json-line",
+        lambda root: replace(root / LINGEE / "runs.jsonl", '"run":2,', '"run":2,,'),
+        at(f"{LINGEE}/runs.jsonl", '"run":2,,', "invalid JSON"),
+    ),
+    Case(
+        "duplicate-json-key",
+        lambda root: replace(root / LINGEE / "runs.jsonl", '"run":3,', '"run":3,"run":3,'),
+        at(f"{LINGEE}/runs.jsonl", '"run":3,"run":3,', "invalid JSON: duplicate key 'run'"),
+    ),
+    Case(
+        "nan-in-json",
+        lambda root: replace(
+            root / LINGEE / "runs.jsonl", '"duration_s":', '"duration_s":NaN,"x":'
+        ),
+        "invalid JSON: NaN is not a number",
+    ),
+    Case(
+        "runs-without-header",
+        lambda root: (root / LINGEE / "runs.jsonl").write_text(
+            "\n".join((root / LINGEE / "runs.jsonl").read_text().splitlines()[1:]) + "\n"
+        ),
+        f"{LINGEE}/runs.jsonl:1: the first line must be the header",
+    ),
+    Case(
+        "empty-runs-file",
+        write(f"{LINGEE}/runs.jsonl", ""),
+        f"{LINGEE}/runs.jsonl: file is empty; expected the header",
+    ),
+    # --- format versions
+    Case(
+        "future-format-version",
+        text(CARD, "format_version: 1", "format_version: 2"),
+        f"{CARD}:4: format_version: 2 is newer than this generator reads (1)",
+    ),
+    Case(
+        "missing-format-version",
+        text(TASKS, "format_version: 1\n", ""),
+        f"{TASKS}:2: format_version: is missing; expected format_version: 1",
+    ),
+    Case(
+        "future-runs-header",
+        text(f"{LINGEE}/runs.jsonl", '{"format_version": 1}', '{"format_version": 7}'),
+        f"{LINGEE}/runs.jsonl:1: format_version: 7 is newer than this generator reads",
+    ),
+    # --- types, ranges, missing fields
+    Case(
+        "wrong-type",
+        text(RELEASE, "runs_per_task: 3", "runs_per_task: three"),
+        at(
+            RELEASE,
+            "runs_per_task: three",
+            "runs_per_task: 'three' is not allowed: input should be a valid integer",
+        ),
+    ),
+    Case(
+        "missing-field",
+        text(RELEASE, "freeze_date: 2026-10-12\n", ""),
+        f"{RELEASE}:2: freeze_date: is required but missing",
+    ),
+    Case(
+        "unknown-field",
+        text(f"{LINGEE}/bundle.yaml", "temperature:", "temprature:"),
+        at(
+            f"{LINGEE}/bundle.yaml",
+            "temprature",
+            "configuration.temprature: is not a field of this format",
+        ),
+    ),
+    Case(
+        "nan-in-yaml",
+        text(TASKS, "rule_weight: 0.5", "rule_weight: .nan"),
+        at(
+            TASKS,
+            "rule_weight: .nan",
+            "tasks[0].scoring.rule_weight: nan is not allowed: input should be a finite number",
+        ),
+    ),
+    Case(
+        "huge-number",
+        text(TASKS, "max_steps: 150", "max_steps: 1e999"),
+        at(TASKS, "max_steps: 1e999", "tasks[0].budgets.max_steps:"),
+    ),
+    Case(
+        "negative-tokens",
+        runs_of(LINGEE, set_in(FA20, 1, input_tokens=-5)),
+        run_line(
+            f"{LINGEE}/runs.jsonl",
+            FA20,
+            1,
+            "input_tokens: -5 is not allowed: input should be greater than or equal to 0",
+        ),
+    ),
+    Case(
+        "rule-weight-out-of-range",
+        text(TASKS, "rule_weight: 0.5", "rule_weight: 1.5"),
+        at(
+            TASKS,
+            "rule_weight: 1.5",
+            "tasks[0].scoring.rule_weight: 1.5 is not allowed: "
+            "input should be less than or equal to 1",
+        ),
+    ),
+    Case(
+        "dual-without-weight",
+        text(TASKS, "    rule_weight: 0.5\n", ""),
+        "tasks[0].scoring: a dual-channel task needs rule_weight between 0 and 1",
+    ),
+    Case(
+        "unquoted-version",
+        text(CARD, 'version: "2.3.1"', "version: 2.3"),
+        at(
+            CARD,
+            "version: 2.3",
+            "harness.version: 2.3 is not allowed: input should be a valid string",
+        ),
+    ),
+    Case(
+        "impossible-date",
+        text(RELEASE, "freeze_date: 2026-10-12", "freeze_date: 2026-13-45"),
+        at(
+            RELEASE,
+            "freeze_date:",
+            "freeze_date: '2026-13-45' is not valid: month must be in 1..12",
+        ),
+    ),
+    Case(
+        "k-above-runs",
+        text(RELEASE, "- 3\ngroups", "- 4\ngroups"),
+        "reliability_k [4] exceed runs_per_task 3",
+    ),
+    # --- HarnessCard
+    Case(
+        "card-missing-field",
+        lambda root: replace(
+            root / CARD,
+            next(line for line in (root / CARD).read_text().splitlines() if "sandboxing:" in line)
+            + "\n",
+            "",
+        ),
+        "layers.execution.sandboxing: is required but missing; every HarnessCard field is "
+        "disclosed ({value: ...}) or withheld ({withheld: reason})",
+    ),
+    Case(
+        "card-field-neither",
+        text(CARD, "max_steps: {value: 150}", "max_steps: {limit: 150}"),
+        at(
+            CARD,
+            "max_steps: {limit",
+            "layers.execution.max_steps: expected {value: ...} (disclosed) or {withheld: reason}",
+        ),
+    ),
+    Case(
+        "card-withheld-without-reason",
+        text(
+            CARD,
+            'anomaly_detection: {withheld: "Heuristics',
+            'anomaly_detection: {withheld: "", x: "Heuristics',
+        ),
+        "layers.verification.anomaly_detection",
+    ),
+    Case(
+        "card-id-mismatch",
+        text(CARD, "id: lingee-2.3", "id: lingee-9"),
+        f"{CARD}:5: id: 'lingee-9' differs from the file name 'lingee-2.3'",
+    ),
+    Case(
+        "missing-card",
+        text(f"{LINGEE}/bundle.yaml", "harnesscard: lingee-2.3", "harnesscard: lingee-3.0"),
+        at(
+            f"{LINGEE}/bundle.yaml",
+            "harnesscard:",
+            "combination.harnesscard: no HarnessCard harnesscards/lingee-3.0.yaml",
+        ),
+    ),
+    Case(
+        "undeclared-mode",
+        text(f"{DUAL}/bundle.yaml", "harness_mode: dual", "harness_mode: turbo"),
+        "combination.harness_mode: 'turbo'; card 'deepseek-harness-1.4' declares modes",
+    ),
+    # --- versions and components
+    Case(
+        "bundle-version-mismatch",
+        text(f"{LINGEE}/bundle.yaml", "release: v1.0", "release: v1.1"),
+        f"{LINGEE}/bundle.yaml:3: release: 'v1.1' differs from the release it sits in",
+    ),
+    Case(
+        "component-mismatch",
+        text(f"{LINGEE}/bundle.yaml", "protocol: '1.0'", "protocol: '2.0'"),
+        at(
+            f"{LINGEE}/bundle.yaml",
+            "protocol: '2.0'",
+            "configuration.pipeline_components.protocol: '2.0' differs from the release's '1.0'",
+        ),
+    ),
+    Case(
+        "release-folder-mismatch",
+        text(RELEASE, "version: v1.0", "version: v1.0.1"),
+        at(RELEASE, "version: v1.0.1", "version: 'v1.0.1' differs from its folder name 'v1.0'"),
+    ),
+    Case(
+        "runs-per-task-mismatch",
+        text(f"{LINGEE}/bundle.yaml", "runs_per_task: 3", "runs_per_task: 5"),
+        "configuration.runs_per_task: 5 differs from the release's prescribed 3",
+    ),
+    # --- catalog references
+    Case(
+        "unknown-domain",
+        text(
+            TASKS,
+            "domain: enterprise\n  subdivision: finance",
+            "domain: sales\n  subdivision: finance",
+        ),
+        "'sales' is not a domain of the release",
+    ),
+    Case(
+        "unknown-subdivision",
+        text(TASKS, "subdivision: finance", "subdivision: hr"),
+        "'hr' is not a dimension of enterprise",
+    ),
+    Case(
+        "unknown-enumeration",
+        text(TASKS, "difficulty: L2", "difficulty: L9"),
+        at(
+            TASKS,
+            "difficulty: L9",
+            "tasks[0].difficulty: 'L9' is not declared in the release's enumerations",
+        ),
+    ),
+    Case(
+        "group-count-mismatch",
+        text(RELEASE, "public: 20", "public: 21"),
+        at(RELEASE, "public: 21", "groups.public: declares 21 tasks but the catalog has 20"),
+    ),
+    Case(
+        "repeated-task-id",
+        text(
+            TASKS, "id: DRV-contract-clause-crosscheck-L2", "id: IMG-single-invoice-recognition-L1"
+        ),
+        "tasks: repeated ids: IMG-single-invoice-recognition-L1",
+    ),
+    Case(
+        "held-out-deep-dive",
+        text(RELEASE, f"- {FA20}", "- finance-ap-33"),
+        "'finance-ap-33' is held-out; deep dives cover public tasks only",
+    ),
+    Case(
+        "missing-narrative",
+        lambda root: (root / V1 / "deepdives" / f"{FA20}.yaml").unlink(),
+        f"no narrative file {V1}/deepdives/{FA20}.yaml",
+    ),
+    # --- run records
+    Case(
+        "unknown-task",
+        runs_of(LINGEE, set_in(FA20, 2, task="finance-zz-99")),
+        "task: 'finance-zz-99' is not a task of v1.0",
+    ),
+    Case(
+        "unknown-item",
+        runs_of(LINGEE, lambda rs: first(FA20)(rs)["rules"][0].update(id="R99")),
+        run_line(
+            f"{LINGEE}/runs.jsonl",
+            FA20,
+            1,
+            "rules[0].id: 'R99' is not an ordinary rule item of finance-fa-20",
+        ),
+    ),
+    Case(
+        "fatal-item-under-rules",
+        runs_of(LINGEE, fatal_under_rules),
+        "(it is a fatal item: list it under 'fatal')",
+    ),
+    Case(
+        "missing-item",
+        runs_of(LINGEE, drop_item),
+        run_line(f"{LINGEE}/runs.jsonl", FA20, 1, "rules: missing verdicts for R02"),
+    ),
+    Case(
+        "level-above-max",
+        runs_of(LINGEE, judge_level(5)),
+        run_line(
+            f"{LINGEE}/runs.jsonl",
+            FA20,
+            1,
+            "judge[0].level: 5 is above J01's maximum; expected 0..4",
+        ),
+    ),
+    Case(
+        "duplicate-run",
+        runs_of(LINGEE, duplicate(FA20)),
+        "run: duplicate record for task 'finance-fa-20' run 1",
+    ),
+    Case(
+        "run-index-too-high",
+        runs_of(LINGEE, set_in(FA20, 3, run=4)),
+        "run: 4 exceeds the prescribed 3 runs per task",
+    ),
+    Case(
+        "complete-but-missing-runs",
+        runs_of(LINGEE, drop_runs_of(FA20)),
+        at(
+            f"{LINGEE}/bundle.yaml",
+            "evaluation:",
+            "evaluation: marked complete, but 1 of 34 "
+            "covered tasks lack the prescribed 3 valid runs: finance-fa-20 (0 valid)",
+        ),
+    ),
+    Case(
+        "judge-invalid-marked-valid",
+        runs_of(LINGEE, set_in(FA20, 1, judge_valid=False)),
+        "judge_valid: a dual-channel run without a valid Judge result is "
+        "evaluation-incomplete, not rule-only",
+    ),
+    Case(
+        "incomplete-without-cause",
+        runs_of(LINGEE, set_in(FA20, 1, status="incomplete")),
+        "cause: an incomplete run needs a cause",
+    ),
+    Case(
+        "failed-run-without-type",
+        runs_of(DUAL, set_in(IMG, 1, failure_type=None)),
+        run_line(f"{DUAL}/runs.jsonl", IMG, 1, "failure_type: the run did not succeed"),
+    ),
+    Case(
+        "successful-run-with-type",
+        runs_of(LINGEE, set_in(FA20, 1, failure_type="semantic-quality")),
+        "failure_type: 'semantic-quality', but the run succeeded",
+    ),
+    Case(
+        "undeclared-failure-type",
+        runs_of(DUAL, set_in(IMG, 1, failure_type="bad-luck")),
+        "failure_type: 'bad-luck' is not a declared failure type",
+    ),
+    Case(
+        "undesignated-evidence",
+        runs_of(
+            LINGEE,
+            lambda rs: first("KBR-refund-reversal-chain-tracing-L4")(rs)["judge"][0].update(
+                evidence=["E9"]
+            ),
+        ),
+        "judge[0].evidence: cites ['E9'], not designated for J01",
+    ),
+    Case(
+        "unknown-module",
+        runs_of(LINGEE, set_in(FA20, 1, modules_failed=["turn-9"])),
+        "modules_failed[0]: 'turn-9' is not a module of finance-fa-20",
+    ),
+    Case(
+        "run-in-not-covered-scope",
+        text(
+            f"{LINGEE}/bundle.yaml",
+            "runs: runs.jsonl",
+            "not_covered:\n- domain: enterprise\n  subdivision: "
+            "finance\n  reason: test\nruns: runs.jsonl",
+        ),
+        "lies in a scope the bundle declares not covered",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_bad_input_is_rejected_with_location(case: Case, example: Path, run_cli: Any) -> None:
+    case.mutate(example)
+    result = run_cli("validate", "--root", str(example))
+    expected = case.expect(example) if callable(case.expect) else case.expect
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert expected in result.output, result.output
+    assert result.output.rstrip().splitlines()[-1].startswith("Error: input is invalid:")
+
+
+def test_corpus_is_large_and_distinct() -> None:
+    assert len(CASES) >= 30
+    assert len({c.name for c in CASES}) == len(CASES)
