@@ -27,10 +27,16 @@ VersionString = Annotated[
     StringConstraints(pattern=r"^[0-9A-Za-z][0-9A-Za-z.+_-]*$", max_length=64),
     Field(description="A version label such as '1.0.2'; quote it in YAML so it stays text."),
 ]
-Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
-NonNegInt = Annotated[int, Field(ge=0)]
-PosInt = Annotated[int, Field(ge=1)]
-NonNegFloat = Annotated[float, Field(ge=0.0)]
+#: Integers above 2**53 lose precision in JSON readers; no input needs them.
+MAX_INT = 2**53
+# Strict scalars: "yes" is not a boolean, "3" is not a number, 3.0 is not an integer.
+Bool = Annotated[bool, Field(strict=True)]
+Int = Annotated[int, Field(strict=True, ge=-MAX_INT, le=MAX_INT)]
+Float = Annotated[float, Field(strict=True)]
+Fraction = Annotated[float, Field(strict=True, ge=0.0, le=1.0)]
+NonNegInt = Annotated[int, Field(strict=True, ge=0, le=MAX_INT)]
+PosInt = Annotated[int, Field(strict=True, ge=1, le=MAX_INT)]
+NonNegFloat = Annotated[float, Field(strict=True, ge=0.0)]
 
 
 class Contract(BaseModel):
@@ -48,7 +54,7 @@ class Contract(BaseModel):
 class Versioned(Contract):
     """An input file: it states the format version it was written for."""
 
-    format_version: int = Field(
+    format_version: Int = Field(
         description=f"Format version of this file; this generator reads version {FORMAT_VERSION}.",
         ge=1,
         le=FORMAT_VERSION,

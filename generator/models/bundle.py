@@ -11,9 +11,12 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from generator.models.base import (
+    Bool,
     Contract,
+    Float,
     Fraction,
     Id,
+    Int,
     Markdown,
     PosInt,
     Text,
@@ -48,7 +51,7 @@ class Combination(Contract):
 class Configuration(Contract):
     """The configuration record of §5.1.3."""
 
-    temperature: float = Field(ge=0, le=2)
+    temperature: Float = Field(ge=0, le=2)
     top_p: Fraction
     max_output_tokens: PosInt
     context_window: PosInt
@@ -66,7 +69,7 @@ class BundleBudgets(Contract):
     timeout_s: PosInt
     max_steps: PosInt
     max_tokens: PosInt
-    max_retries: int = Field(
+    max_retries: Int = Field(
         ge=0, le=100, description="Retries after technical exceptions (not independent runs)."
     )
     retry_policy: Text
@@ -101,7 +104,7 @@ class RunDates(Contract):
 class Consent(Contract):
     """Publication consent (§7.2): nothing is published without it."""
 
-    granted: bool
+    granted: Bool
     by: Text
     date: dt.date
 

@@ -10,7 +10,16 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from generator.models.base import Contract, Fraction, Id, Markdown, PosInt, Text, Versioned
+from generator.models.base import (
+    Bool,
+    Contract,
+    Fraction,
+    Id,
+    Markdown,
+    PosInt,
+    Text,
+    Versioned,
+)
 
 ScoringMode = Literal["rule-only", "dual-channel"]
 Group = Literal["public", "held-out"]
@@ -36,7 +45,7 @@ class RuleItem(Contract):
     id: Id
     title: Text
     module: Id | None = None
-    fatal: bool = Field(
+    fatal: Bool = Field(
         default=False,
         description="A fatal item zeroes the run when it fails and stays out of R's denominator.",
     )
@@ -155,7 +164,7 @@ class Task(Contract):
     process_stage: Text
     risk_level: Id
     key_process_chain: Id | None = None
-    functional_boundary: bool = Field(
+    functional_boundary: Bool = Field(
         default=False,
         description="The correct behaviour is to refuse or redirect an unsupported request.",
     )

@@ -12,7 +12,9 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from generator.models.base import (
+    Bool,
     Contract,
+    Float,
     Id,
     Markdown,
     NonNegInt,
@@ -73,7 +75,7 @@ class Domain(Contract):
     title: Text
     subdivision_label: Text = Field(description="What a sub-division is called, e.g. 'category'.")
     subdivisions: tuple[Subdivision, ...] = Field(min_length=1)
-    business_views: bool = Field(
+    business_views: Bool = Field(
         default=False,
         description="Report the four business views of §4.2 for this domain.",
     )
@@ -87,7 +89,7 @@ class EnumValue(Contract):
 
 
 class RiskLevel(EnumValue):
-    weight: float = Field(gt=0, le=1000, description="Frozen weight in the risk-weighted score.")
+    weight: Float = Field(gt=0, le=1000, description="Frozen weight in the risk-weighted score.")
 
 
 class Enumerations(Contract):
@@ -132,7 +134,7 @@ class Release(Versioned):
     version: Id = Field(description="Version label; equals the release folder name, e.g. 'v1.0'.")
     title: Text
     freeze_date: dt.date
-    illustrative: bool = Field(description="True when the release's data is illustrative only.")
+    illustrative: Bool = Field(description="True when the release's data is illustrative only.")
     notice: Markdown | None = Field(
         default=None,
         description="Shown as a banner on every page; required when illustrative.",

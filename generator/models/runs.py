@@ -10,7 +10,17 @@ from typing import Literal
 
 from pydantic import Field
 
-from generator.models.base import Contract, Id, NonNegFloat, NonNegInt, PosInt, Text, Versioned
+from generator.models.base import (
+    Bool,
+    Contract,
+    Id,
+    Int,
+    NonNegFloat,
+    NonNegInt,
+    PosInt,
+    Text,
+    Versioned,
+)
 
 
 class RunsHeader(Versioned):
@@ -19,7 +29,7 @@ class RunsHeader(Versioned):
 
 class RuleVerdict(Contract):
     id: Id
-    passed: bool = Field(alias="pass")
+    passed: Bool = Field(alias="pass")
 
 
 class JudgeVerdict(Contract):
@@ -34,7 +44,7 @@ class RunRecord(Contract):
 
     task: Id
     run: PosInt = Field(description="Run index, 1..runs_per_task.")
-    seed: int
+    seed: Int
     status: Literal["valid", "incomplete"] = Field(
         description="'incomplete': a technical exception left no valid result (§4.3(4))."
     )
@@ -42,14 +52,14 @@ class RunRecord(Contract):
         default=None, description="Why incomplete; a release incomplete cause."
     )
     retries: NonNegInt = 0
-    delivery: bool = Field(description="D: the core delivery threshold passed.")
+    delivery: Bool = Field(description="D: the core delivery threshold passed.")
     fatal: tuple[RuleVerdict, ...] = ()
     rules: tuple[RuleVerdict, ...] = ()
     modules_failed: tuple[Id, ...] = Field(
         default=(), description="Modules missing or unacceptable: their items score 0."
     )
     judge: tuple[JudgeVerdict, ...] = ()
-    judge_valid: bool | None = Field(
+    judge_valid: Bool | None = Field(
         default=None, description="Whether the Judge result is valid; null for rule-only tasks."
     )
     input_tokens: NonNegInt = Field(description="Input tokens, cache reads included.")

@@ -1,0 +1,87 @@
+"""Reading runs files: header, one record a line, every bad line located."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.load.jsonlines import MAX_PROBLEMS_PER_FILE, parse_json, read_runs
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runs"
+HEADER = '{"format_version": 1}\n'
+GOOD = (FIXTURES / "valid.jsonl").read_text(encoding="utf-8").splitlines()[1]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "runs.jsonl"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_valid_file_keeps_each_records_line() -> None:
+    runs, problems = read_runs(FIXTURES / "valid.jsonl", "runs.jsonl")
+    assert problems == []
+    assert runs.lines == (2, 4)  # the blank line 3 is skipped but still counted
+    first, second = runs.records
+    assert first.rules[0].passed is True
+    assert first.judge[0].level == 4
+    assert second.status == "incomplete"
+    assert second.cause == "crash"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("{not json", "runs.jsonl:2: invalid JSON: Expecting property name"),
+        (GOOD.replace('"turns":2', '"turns":2,"turns":3'), "runs.jsonl:2: invalid JSON: "
+         "duplicate key 'turns'"),
+        (GOOD.replace('"duration_s":1.5', '"duration_s":Infinity'), "Infinity is not a number"),
+        (GOOD.replace('"status":"valid"', '"status":"ok"'), "runs.jsonl:2: status: 'ok' is not "
+         "allowed: input should be 'valid' or 'incomplete'"),
+        (GOOD.replace('"run":1', '"run":0'), "runs.jsonl:2: run: 0 is not allowed: input should "
+         "be greater than or equal to 1"),
+        (GOOD.replace('"pass":true}]', '"pass":"yes"}]', 1), "runs.jsonl:2: fatal[0].pass:"),
+        (GOOD.replace('"seed":1,', ""), "runs.jsonl:2: seed: is required but missing"),
+        (GOOD.replace('"level":4', '"level":-1'), "runs.jsonl:2: judge[0].level: -1 is not "
+         "allowed"),
+        ("[1, 2]", "runs.jsonl:2: input should be a valid dictionary"),
+        (GOOD.replace('"turns":2', '"turns":2,"colour":"red"'), "runs.jsonl:2: colour: is not a "
+         "field of this format"),
+    ],
+)
+def test_bad_line_is_reported_with_its_line(tmp_path: Path, line: str, expected: str) -> None:
+    runs, problems = read_runs(_write(tmp_path, HEADER + line + "\n" + GOOD + "\n"), "runs.jsonl")
+    shown = [str(p) for p in problems]
+    assert any(expected in s for s in shown), shown
+    assert len(runs.records) == 1 and runs.lines == (3,)  # the good line still loads
+
+
+def test_header_is_required(tmp_path: Path) -> None:
+    _, problems = read_runs(_write(tmp_path, GOOD + "\n"), "runs.jsonl")
+    assert [str(p) for p in problems] == [
+        'runs.jsonl:1: the first line must be the header {"format_version": 1}; found a run '
+        "record"
+    ]
+
+
+def test_future_header_is_refused(tmp_path: Path) -> None:
+    _, problems = read_runs(_write(tmp_path, '{"format_version": 2}\n' + GOOD), "runs.jsonl")
+    assert "format_version: 2 is newer than this generator reads (1)" in str(problems[0])
+
+
+def test_problem_count_is_capped_and_says_so(tmp_path: Path) -> None:
+    lines = ["{bad"] * (MAX_PROBLEMS_PER_FILE + 25)
+    _, problems = read_runs(_write(tmp_path, HEADER + "\n".join(lines)), "runs.jsonl")
+    assert len(problems) == MAX_PROBLEMS_PER_FILE + 1
+    assert "25 further lines were not checked" in str(problems[-1])
+
+
+def test_missing_file_is_a_problem(tmp_path: Path) -> None:
+    _, problems = read_runs(tmp_path / "absent.jsonl", "absent.jsonl")
+    assert str(problems[0]).startswith("absent.jsonl: cannot be read")
+
+
+def test_parse_json_refuses_nan() -> None:
+    with pytest.raises(ValueError, match="NaN is not a number"):
+        parse_json('{"a": NaN}')
