@@ -1,0 +1,105 @@
+"""The command line as a user meets it: exit codes, messages, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.models import INPUT_MODELS
+
+
+def _run_count(root: Path) -> int:
+    return sum(
+        len(path.read_text(encoding="utf-8").splitlines()) - 1
+        for path in (root / "results").glob("*/bundles/*/runs.jsonl")
+    )
+
+
+def test_validate_accepts_the_example(repo_root: Path, run_cli: Any) -> None:
+    result = run_cli("validate", "--root", str(repo_root))
+    assert result.exit_code == 0, result.output
+    versions = len([p for p in (repo_root / "results").iterdir() if p.is_dir()])
+    bundles = len(list((repo_root / "results").glob("*/bundles/*/bundle.yaml")))
+    cards = len(list((repo_root / "harnesscards").glob("*.yaml")))
+    assert result.output == (
+        f"valid: {versions} version(s), {bundles} bundle(s), {_run_count(repo_root):,} run(s), "
+        f"{cards} HarnessCard(s); 0 warning(s)\n"
+    )
+
+
+def test_root_defaults_to_the_current_folder(
+    repo_root: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo_root)
+    result = run_cli("validate")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("valid: ")
+
+
+def test_warning_passes_unless_strict(example: Path, run_cli: Any) -> None:
+    (example / "results" / "v1.0" / "notes.txt").write_text("scratch", encoding="utf-8")
+    warning = "results/v1.0/notes.txt: warning: not part of the input format; ignored"
+    lenient = run_cli("validate", "--root", str(example))
+    assert lenient.exit_code == 0
+    assert warning in lenient.output
+    assert "; 1 warning(s)" in lenient.output
+    strict = run_cli("validate", "--root", str(example), "--strict")
+    assert strict.exit_code == 1
+    assert warning in strict.output
+    assert strict.output.rstrip().endswith("Error: input is invalid: 0 error(s), 1 warning(s)")
+
+
+def test_all_problems_in_one_pass(example: Path, run_cli: Any) -> None:
+    (example / "harnesscards" / "opencode-0.9.yaml").write_text("format_version: 9\n")
+    (example / "results" / "v1.1" / "tasks.yaml").write_text("")
+    result = run_cli("validate", "--root", str(example))
+    assert result.exit_code == 1
+    assert "harnesscards/opencode-0.9.yaml:1: format_version: 9 is newer" in result.output
+    assert "results/v1.1/tasks.yaml: file is empty" in result.output
+    assert "Error: input is invalid: 2 error(s), 0 warning(s)" in result.output
+
+
+def test_missing_results_folder(tmp_path: Path, run_cli: Any) -> None:
+    result = run_cli("validate", "--root", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "results: folder not found; expected results/<version>/release.yaml under the root",
+        "Error: input is invalid: 1 error(s), 0 warning(s)",
+    ]
+
+
+def test_root_must_be_a_folder(tmp_path: Path, run_cli: Any) -> None:
+    result = run_cli("validate", "--root", str(tmp_path / "absent"))
+    assert result.exit_code == 2
+    assert "is not a folder" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_command_is_a_usage_error(run_cli: Any) -> None:
+    result = run_cli("publish")
+    assert result.exit_code == 2
+    assert "No such command 'publish'" in result.output
+
+
+def test_help_lists_the_commands(run_cli: Any) -> None:
+    result = run_cli("--help")
+    assert result.exit_code == 0
+    for command in ("validate", "schema"):
+        assert f"  {command} " in result.output
+
+
+def test_schema_writes_one_schema_per_input_kind(tmp_path: Path, run_cli: Any) -> None:
+    out = tmp_path / "schemas"
+    result = run_cli("schema", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    written = sorted(p.name for p in out.iterdir())
+    assert written == sorted(f"{kind}.v1.schema.json" for kind in INPUT_MODELS)
+    assert result.output.splitlines() == [str(out / f"{kind}.v1.schema.json")
+                                          for kind in INPUT_MODELS]
+    for path in out.iterdir():
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        assert schema["$schema"].endswith("2020-12/schema")
+        assert schema["$id"] == path.name
