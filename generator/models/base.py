@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 #: The newest format version of every input file that this generator understands.
 FORMAT_VERSION = 1
@@ -54,7 +54,7 @@ class Contract(BaseModel):
 class Versioned(Contract):
     """An input file: it states the format version it was written for."""
 
-    format_version: Int = Field(
+    format_version: StrictInt = Field(
         description=f"Format version of this file; this generator reads version {FORMAT_VERSION}.",
         ge=1,
         le=FORMAT_VERSION,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictInt, model_validator
 
 from generator.models.base import (
     Bool,
@@ -16,7 +16,6 @@ from generator.models.base import (
     Float,
     Fraction,
     Id,
-    Int,
     Markdown,
     PosInt,
     Text,
@@ -69,7 +68,7 @@ class BundleBudgets(Contract):
     timeout_s: PosInt
     max_steps: PosInt
     max_tokens: PosInt
-    max_retries: Int = Field(
+    max_retries: StrictInt = Field(
         ge=0, le=100, description="Retries after technical exceptions (not independent runs)."
     )
     retry_policy: Text

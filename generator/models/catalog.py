@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictInt, model_validator
 
 from generator.models.base import (
     Bool,
@@ -63,8 +63,8 @@ class Evidence(Contract):
 class JudgeItem(Contract):
     id: Id
     title: Text
-    max_level: PosInt = Field(
-        le=100, description="G: levels run 0..G; a pass/fail item has max_level 1."
+    max_level: StrictInt = Field(
+        ge=1, le=100, description="G: levels run 0..G; a pass/fail item has max_level 1."
     )
     pass_level: PosInt | None = Field(
         default=None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictInt, model_validator
 
 from generator.models.base import (
     Bool,
@@ -144,7 +144,9 @@ class Release(Versioned):
     enumerations: Enumerations
     metrics: tuple[Metric, ...] = Field(min_length=1)
     controlled_factors: tuple[ControlledFactor, ...] = Field(min_length=1)
-    runs_per_task: PosInt = Field(le=1000, description="Prescribed valid runs per task (§4.2).")
+    runs_per_task: StrictInt = Field(
+        ge=1, le=1000, description="Prescribed valid runs per task (§4.2)."
+    )
     reliability_k: tuple[PosInt, ...] = Field(
         min_length=1, description="The k values reported for reliability@k."
     )
