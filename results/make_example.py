@@ -738,6 +738,8 @@ NOT_COVERED = {
     ("v1.0", "opencode"): [{"domain": "general", "subdivision": "image-processing",
                             "reason": "The evaluated OpenCode build has no image-input adapter; "
                             "not adapted, so not covered (§5.3), not zero."}],
+    ("v1.1", "opencode"): [{"domain": "general", "subdivision": "image-processing",
+                            "reason": "Still no image-input adapter in the evaluated build."}],
     ("v1.0", "deepseek-harness-code"): [{"domain": "enterprise", "reason": "Code Mode was "
                                          "evaluated on the general domain only in this round."}],
     ("v1.0", "deepseek-harness-dual"): [{"domain": "enterprise", "reason": "The dual mode was "

@@ -34,34 +34,44 @@ def test_valid_file_keeps_each_records_line() -> None:
     ("line", "expected"),
     [
         ("{not json", "runs.jsonl:2: invalid JSON: Expecting property name"),
-        (GOOD.replace('"turns":2', '"turns":2,"turns":3'), "runs.jsonl:2: invalid JSON: "
-         "duplicate key 'turns'"),
+        (
+            GOOD.replace('"turns":2', '"turns":2,"turns":3'),
+            "runs.jsonl:2: invalid JSON: duplicate key 'turns'",
+        ),
         (GOOD.replace('"duration_s":1.5', '"duration_s":Infinity'), "Infinity is not a number"),
-        (GOOD.replace('"status":"valid"', '"status":"ok"'), "runs.jsonl:2: status: 'ok' is not "
-         "allowed: input should be 'valid' or 'incomplete'"),
-        (GOOD.replace('"run":1', '"run":0'), "runs.jsonl:2: run: 0 is not allowed: input should "
-         "be greater than or equal to 1"),
+        (
+            GOOD.replace('"status":"valid"', '"status":"ok"'),
+            "runs.jsonl:2: status: 'ok' is not allowed: input should be 'valid' or 'incomplete'",
+        ),
+        (
+            GOOD.replace('"run":1', '"run":0'),
+            "runs.jsonl:2: run: 0 is not allowed: input should be greater than or equal to 1",
+        ),
         (GOOD.replace('"pass":true}]', '"pass":"yes"}]', 1), "runs.jsonl:2: fatal[0].pass:"),
         (GOOD.replace('"seed":1,', ""), "runs.jsonl:2: seed: is required but missing"),
-        (GOOD.replace('"level":4', '"level":-1'), "runs.jsonl:2: judge[0].level: -1 is not "
-         "allowed"),
+        (
+            GOOD.replace('"level":4', '"level":-1'),
+            "runs.jsonl:2: judge[0].level: -1 is not allowed",
+        ),
         ("[1, 2]", "runs.jsonl:2: input should be a valid dictionary"),
-        (GOOD.replace('"turns":2', '"turns":2,"colour":"red"'), "runs.jsonl:2: colour: is not a "
-         "field of this format"),
+        (
+            GOOD.replace('"turns":2', '"turns":2,"colour":"red"'),
+            "runs.jsonl:2: colour: is not a field of this format",
+        ),
     ],
 )
 def test_bad_line_is_reported_with_its_line(tmp_path: Path, line: str, expected: str) -> None:
     runs, problems = read_runs(_write(tmp_path, HEADER + line + "\n" + GOOD + "\n"), "runs.jsonl")
     shown = [str(p) for p in problems]
     assert any(expected in s for s in shown), shown
-    assert len(runs.records) == 1 and runs.lines == (3,)  # the good line still loads
+    assert len(runs.records) == 1
+    assert runs.lines == (3,)
 
 
 def test_header_is_required(tmp_path: Path) -> None:
     _, problems = read_runs(_write(tmp_path, GOOD + "\n"), "runs.jsonl")
     assert [str(p) for p in problems] == [
-        'runs.jsonl:1: the first line must be the header {"format_version": 1}; found a run '
-        "record"
+        'runs.jsonl:1: the first line must be the header {"format_version": 1}; found a run record'
     ]
 
 

@@ -78,9 +78,14 @@ def test_withheld_and_disclosed_fields_stay_apart() -> None:
     assert execution.sandboxing.withheld == "Not yet documented."
     assert card.layers.tool.tool_list == Disclosed(value=["shell", "python"])
     assert card.layers.governance.additional["audit_log_retention"] == Disclosed(value="90 days")
-    assert list(card.layers.execution.minimum_fields())[0] == "runtime_substrate"
+    assert next(iter(card.layers.execution.minimum_fields())) == "runtime_substrate"
     assert [name for name, _ in card.layers.items()] == [
-        "execution", "tool", "context", "scheduling", "observability", "verification",
+        "execution",
+        "tool",
+        "context",
+        "scheduling",
+        "observability",
+        "verification",
         "governance",
     ]
 

@@ -24,28 +24,60 @@ def make_task(**scoring: Any) -> Task:
         "modules": [{"id": "m2", "title": "Module 2"}],
     }
     base.update(scoring)
-    return Task.model_validate({
-        "id": "t", "title": "T", "domain": "d", "subdivision": "s", "family": "f",
-        "scenario_category": "c", "operation_type": "o", "difficulty": "L1",
-        "interaction": "single-turn", "group": "public", "industry": "i",
-        "company_size": "c", "role": "r", "process_stage": "p", "risk_level": "low",
-        "scoring": base, "budgets": {"timeout_s": 1, "max_steps": 1, "max_tokens": 1},
-        "multi_solution": "m", "known_limitations": "k", "source": "s", "licence": "l",
-        "card": {"description": "d"},
-    })
+    return Task.model_validate(
+        {
+            "id": "t",
+            "title": "T",
+            "domain": "d",
+            "subdivision": "s",
+            "family": "f",
+            "scenario_category": "c",
+            "operation_type": "o",
+            "difficulty": "L1",
+            "interaction": "single-turn",
+            "group": "public",
+            "industry": "i",
+            "company_size": "c",
+            "role": "r",
+            "process_stage": "p",
+            "risk_level": "low",
+            "scoring": base,
+            "budgets": {"timeout_s": 1, "max_steps": 1, "max_tokens": 1},
+            "multi_solution": "m",
+            "known_limitations": "k",
+            "source": "s",
+            "licence": "l",
+            "card": {"description": "d"},
+        }
+    )
 
 
-def make_run(passed: set[str], *, delivery: bool = True, fatal: bool = True,
-             judge: dict[str, int] | None = None, failed_modules: tuple[str, ...] = ()) -> RunRecord:
-    return RunRecord.model_validate({
-        "task": "t", "run": 1, "seed": 0, "status": "valid", "delivery": delivery,
-        "fatal": [{"id": "F1", "pass": fatal}],
-        "rules": [{"id": i, "pass": i in passed} for i in ("R1", "R2", "R3", "R4")],
-        "modules_failed": list(failed_modules),
-        "judge": [{"id": k, "level": v} for k, v in (judge or {}).items()],
-        "judge_valid": True if judge is not None else None,
-        "input_tokens": 0, "output_tokens": 0, "duration_s": 0, "turns": 0,
-    })
+def make_run(
+    passed: set[str],
+    *,
+    delivery: bool = True,
+    fatal: bool = True,
+    judge: dict[str, int] | None = None,
+    failed_modules: tuple[str, ...] = (),
+) -> RunRecord:
+    return RunRecord.model_validate(
+        {
+            "task": "t",
+            "run": 1,
+            "seed": 0,
+            "status": "valid",
+            "delivery": delivery,
+            "fatal": [{"id": "F1", "pass": fatal}],
+            "rules": [{"id": i, "pass": i in passed} for i in ("R1", "R2", "R3", "R4")],
+            "modules_failed": list(failed_modules),
+            "judge": [{"id": k, "level": v} for k, v in (judge or {}).items()],
+            "judge_valid": True if judge is not None else None,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "duration_s": 0,
+            "turns": 0,
+        }
+    )
 
 
 DUAL = {
@@ -113,14 +145,17 @@ def test_dual_channel_success_needs_every_judge_item_at_its_pass_level() -> None
 def test_failed_module_zeroes_its_judge_items() -> None:
     # J3 belongs to m2: its level counts 0 whatever was recorded. J = (4/4 + 1 + 0)/3
     task = make_task(**DUAL)
-    out = run_outcome(task, make_run({"R1", "R3", "R4"}, judge={"J1": 4, "J2": 1},
-                                     failed_modules=("m2",)))
+    out = run_outcome(
+        task, make_run({"R1", "R3", "R4"}, judge={"J1": 4, "J2": 1}, failed_modules=("m2",))
+    )
     assert out.judge == pytest.approx(2 / 3)
     assert out.score == pytest.approx(0.3 * 0.75 + 0.7 * 2 / 3)
 
 
 def test_dual_channel_zeroed_by_fatal_keeps_channel_scores_for_audit() -> None:
-    out = run_outcome(make_task(**DUAL), make_run({"R1"}, fatal=False,
-                                                  judge={"J1": 4, "J2": 1, "J3": 4}))
+    out = run_outcome(
+        make_task(**DUAL), make_run({"R1"}, fatal=False, judge={"J1": 4, "J2": 1, "J3": 4})
+    )
     assert out.score == 0.0
-    assert out.rule == 0.25 and out.judge == 1.0
+    assert out.rule == 0.25
+    assert out.judge == 1.0

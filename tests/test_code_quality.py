@@ -1,0 +1,30 @@
+"""ruff and mypy (strict on generator/) are part of the test suite."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=REPO, capture_output=True, text=True, check=False
+    )
+
+
+def test_ruff_lint() -> None:
+    result = _run("ruff", "check", "generator", "tests", "results", "--output-format", "concise")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format() -> None:
+    result = _run("ruff", "format", "--check", "generator", "tests")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict() -> None:
+    result = _run("mypy")
+    assert result.returncode == 0, result.stdout + result.stderr
