@@ -125,6 +125,22 @@ class Groups(Contract):
 
     public: NonNegInt
     held_out: NonNegInt
+    min_held_out_aggregate: StrictInt = Field(
+        default=5,
+        ge=2,
+        le=1000,
+        description="Fewest held-out tasks an aggregate may cover. Smaller held-out groups are "
+        "withheld (with any aggregate they could be derived from), so that no held-out task's "
+        "figure can be read or computed (§4.4, §7.2).",
+    )
+
+
+class Statistics(Contract):
+    """How uncertainty is computed: seeded, so every build gives the same intervals (§4.2)."""
+
+    confidence: float = Field(default=0.95, strict=True, gt=0.5, lt=1)
+    bootstrap_samples: StrictInt = Field(default=2000, ge=100, le=100_000)
+    seed: StrictInt = Field(default=0, ge=0, le=2**32 - 1)
 
 
 class Release(Versioned):
@@ -151,6 +167,7 @@ class Release(Versioned):
         min_length=1, description="The k values reported for reliability@k."
     )
     groups: Groups
+    statistics: Statistics = Field(default_factory=Statistics)
     deep_dives: tuple[Id, ...] = Field(
         default=(), description="Task ids of the deep dives (§5.2), in page order."
     )

@@ -1,0 +1,195 @@
+"""The engine's output: frozen models of every aggregate the site shows for one scope.
+
+These models are also the documented shape of ``report --format json``; their JSON Schema
+is exported with the input schemas.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from generator.score.scope import Scope
+
+
+class Result(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Estimate(Result):
+    """A point value with its interval; all None when there is nothing to estimate."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    tasks: int = Field(description="Tasks the value averages over.")
+
+
+class Rate(Result):
+    """A proportion of runs with its Wilson score interval."""
+
+    successes: int
+    trials: int
+    value: float | None
+    low: float | None
+    high: float | None
+
+
+class Reliability(Result):
+    """reliability@k over the tasks that have the prescribed valid runs (§4.2(3))."""
+
+    k: int
+    value: float | None
+    low: float | None
+    high: float | None
+
+
+class Efficiency(Result):
+    """Per-task means over valid runs, averaged over tasks (§4.2(2))."""
+
+    input_tokens: float | None
+    output_tokens: float | None
+    total_tokens: float | None
+    duration_s: float | None
+    turns: float | None
+
+
+class Coverage(Result):
+    """What the numbers rest on; an incomplete evaluation is flagged, never hidden (§4.2)."""
+
+    scope_tasks: int = Field(description="Tasks in the scope.")
+    covered_tasks: int = Field(description="Tasks not declared 'not covered'.")
+    valid_tasks: int = Field(description="Covered tasks with at least one valid run.")
+    complete_tasks: int = Field(description="Covered tasks with the prescribed valid runs.")
+    valid_runs: int
+    expected_runs: int = Field(description="Covered tasks × prescribed runs per task.")
+    incomplete_runs: int = Field(description="Evaluation-incomplete runs, excluded.")
+    incomplete_causes: dict[str, int]
+    complete: bool = Field(description="Every covered task has the prescribed valid runs.")
+    not_covered: list[str] = Field(description="Declared 'not covered' scopes with reasons.")
+
+
+class BusinessViews(Result):
+    """The four business views of §4.2; None where the scope has no such task."""
+
+    risk_weighted_score: Estimate | None
+    key_process_success: Rate | None
+    key_process_chains: dict[str, Rate]
+    fatal_error_rate: Rate | None
+    boundary_correctness: Rate | None
+
+
+class CombinationScores(Result):
+    combination: str
+    status: Literal["scored", "not-covered", "no-valid-runs"]
+    note: str | None = Field(default=None, description="Why there are no scores.")
+    task_score: Estimate | None = None
+    rule_score: Estimate | None = None
+    judge_score: Estimate | None = None
+    judge_coverage: str | None = Field(
+        default=None, description="Tasks with the Judge enabled, of tasks with valid runs."
+    )
+    success_rate: Rate | None = None
+    reliability: list[Reliability] = Field(default_factory=list)
+    reliability_tasks: int = 0
+    reliability_excluded: int = Field(
+        default=0, description="Tasks left out of reliability@k for lacking valid runs."
+    )
+    efficiency: Efficiency | None = None
+    failure_types: dict[str, int] = Field(default_factory=dict)
+    business: BusinessViews | None = None
+    coverage: Coverage | None = None
+    rank: int | None = Field(
+        default=None,
+        description="1 + the number of combinations significantly better in this scope.",
+    )
+    pareto: bool | None = Field(
+        default=None,
+        description="On the score-against-total-tokens frontier of its tokenizer.",
+    )
+
+
+class Difference(Result):
+    """Paired difference a − b of Task Scores over the tasks both have (§5.3)."""
+
+    a: str
+    b: str
+    value: float
+    low: float
+    high: float
+    tasks: int
+    significant: bool = Field(description="The interval excludes 0.")
+
+
+class ScopeResult(Result):
+    scope: Scope
+    title: str
+    withheld: str | None = Field(default=None, description="Why this scope shows no numbers.")
+    tasks: int
+    combinations: list[CombinationScores] = Field(default_factory=list)
+    differences: list[Difference] = Field(default_factory=list)
+    tie_groups: list[list[str]] = Field(
+        default_factory=list,
+        description="Combinations sharing a rank, best first; no strict order within a group.",
+    )
+
+
+class TaskRow(Result):
+    """A public task's means for one combination. Held-out tasks never get a row (§4.4)."""
+
+    task: str
+    title: str
+    subdivision: str
+    combination: str
+    status: Literal["scored", "not-covered", "no-valid-runs"]
+    score: float | None
+    rule: float | None
+    judge: float | None
+    valid_runs: int
+    successes: int
+
+
+class Contamination(Result):
+    """Public minus held-out Task Score of one combination in one domain (§4.4)."""
+
+    combination: str
+    public: Estimate
+    held_out: Estimate
+    gap: Estimate
+
+
+class CombinationInfo(Result):
+    id: str
+    title: str
+    harnesscard: str
+    harness_mode: str | None
+    model: str
+    tokenizer: str
+    evaluation: Literal["complete", "incomplete"]
+
+
+class Settings(Result):
+    confidence: float
+    bootstrap_samples: int
+    seed: int
+    runs_per_task: int
+    reliability_k: list[int]
+    min_held_out_aggregate: int
+
+
+class Report(Result):
+    """Every aggregate of one (version, domain): the content of ``report``."""
+
+    format: Literal["lg-bench.report/1"] = "lg-bench.report/1"
+    version: str
+    domain: str
+    domain_title: str
+    illustrative: bool
+    notice: str | None
+    settings: Settings
+    combinations: list[CombinationInfo]
+    scopes: list[ScopeResult]
+    tasks: list[TaskRow]
+    contamination: list[Contamination]
+    contamination_note: str | None = None

@@ -1,0 +1,106 @@
+"""Scopes: the only unit the engine aggregates over, and the refusals that guard them.
+
+A scope is one version, one domain, optionally one sub-division (category or dimension),
+and one task group. Nothing aggregates across versions (§5.3, §7.2) or domains (§4.2, §5.3):
+the type cannot say it, and :func:`guard` refuses any runs that would.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from generator.errors import Refused
+
+ScopeGroup = Literal["all", "public", "held-out"]
+GROUPS: tuple[ScopeGroup, ...] = ("all", "public", "held-out")
+
+CROSS_VERSION_RULE = (
+    "scores are bound to one version's evaluation assets and are not compared or combined "
+    "across versions (§5.3, §7.2)"
+)
+CROSS_DOMAIN_RULE = (
+    "the domains' scorers differ, so no number combines domains and there is no overall "
+    "cross-domain score (§4.2, §5.3)"
+)
+
+
+class CrossVersionError(Refused):
+    """Runs of two versions reached one aggregate."""
+
+
+class CrossDomainError(Refused):
+    """Runs of two domains reached one aggregate."""
+
+
+class Scope(BaseModel):
+    """One version × one domain × optional sub-division × one group."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: str
+    domain: str
+    subdivision: str | None = None
+    group: ScopeGroup = "all"
+
+    @property
+    def key(self) -> str:
+        """Stable text key, e.g. ``v1.0/enterprise/finance/public``."""
+        return "/".join([self.version, self.domain, self.subdivision or "*", self.group])
+
+
+def guard(runs: pd.DataFrame, scope: Scope) -> None:
+    """Refuse runs that span versions or domains, or lie outside the scope, whatever the data."""
+    versions = sorted(str(v) for v in pd.unique(runs["version"]))
+    if len(versions) > 1 or (versions and versions[0] != scope.version):
+        raise CrossVersionError(
+            f"refused: cannot aggregate runs of versions {', '.join(versions)} in the scope of "
+            f"{scope.version}: {CROSS_VERSION_RULE}"
+        )
+    domains = sorted(str(d) for d in pd.unique(runs["domain"]))
+    if len(domains) > 1 or (domains and domains[0] != scope.domain):
+        raise CrossDomainError(
+            f"refused: cannot aggregate runs of domains {', '.join(domains)} in the scope of "
+            f"{scope.domain}: {CROSS_DOMAIN_RULE}"
+        )
+
+
+def withheld_scopes(tasks: pd.DataFrame, minimum: int) -> dict[tuple[str | None, str], str]:
+    """Scopes of one domain whose aggregates would expose a small held-out group.
+
+    Keys are (sub-division or None, group). A held-out group of 1..minimum-1 tasks is
+    withheld, and so is its 'all' group (all minus public would reveal it). Sub-divisions
+    are then withheld together until the withheld held-out tasks number 0 or at least
+    ``minimum``, so the domain's held-out aggregate cannot be reduced to a small group by
+    subtraction (§4.4, §7.2).
+    """
+    held = tasks[tasks["group"] == "held-out"]
+    out: dict[tuple[str | None, str], str] = {}
+
+    def small(count: int) -> str:
+        return (
+            f"withheld: {count} held-out task(s), fewer than the {minimum} a held-out "
+            "aggregate needs (§4.4, §7.2)"
+        )
+
+    total = len(held)
+    if 0 < total < minimum:
+        out[(None, "held-out")] = out[(None, "all")] = small(total)
+    counts = held.groupby("subdivision").size().to_dict()
+    suppressed = {s for s, n in counts.items() if n < minimum}
+    while 0 < sum(counts[s] for s in suppressed) < minimum:
+        rest = sorted((n, str(s)) for s, n in counts.items() if s not in suppressed)
+        if not rest:
+            break
+        suppressed.add(rest[0][1])
+    for sub in sorted(suppressed):
+        reason = (
+            small(counts[sub])
+            if counts[sub] < minimum
+            else "withheld with smaller held-out groups of this domain, so that none can be "
+            "derived by subtraction (§4.4, §7.2)"
+        )
+        out[(sub, "held-out")] = out[(sub, "all")] = reason
+    return out
