@@ -12,9 +12,12 @@ import click
 
 from generator import __version__
 from generator.check import check_inputs
-from generator.errors import InvalidInput, Problem, sort_problems
+from generator.errors import InvalidInput, Problem, Refused, sort_problems
 from generator.load import Inputs, load_inputs
 from generator.models.schema import write_schemas
+from generator.score.render import RENDERERS
+from generator.score.report import build_report
+from generator.score.scope import CROSS_DOMAIN_RULE, CROSS_VERSION_RULE
 
 ROOT_HELP = "Folder holding results/ and harnesscards/ (default: the current folder)."
 
@@ -76,6 +79,71 @@ def schema(out: Path) -> None:
     """Write the JSON Schema of every input file, generated from the models."""
     for path in write_schemas(out):
         click.echo(str(path))
+
+
+@cli.command()
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help=ROOT_HELP,
+)
+@click.option(
+    "--version",
+    "versions",
+    multiple=True,
+    required=True,
+    metavar="V",
+    help="The one version to report, e.g. v1.0.",
+)
+@click.option(
+    "--domain",
+    "domains",
+    multiple=True,
+    required=True,
+    metavar="D",
+    help="The one domain to report, e.g. general.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(RENDERERS)),
+    default="json",
+    show_default=True,
+    help="Output format.",
+)
+def report(root: Path, versions: tuple[str, ...], domains: tuple[str, ...], fmt: str) -> None:
+    """Print every aggregate the site shows for one version and one domain."""
+    if len(set(versions)) > 1:
+        raise Refused(
+            f"refused: one version per report, got {', '.join(versions)}: {CROSS_VERSION_RULE}"
+        )
+    if len(set(domains)) > 1 or domains[0] == "all":
+        raise Refused(
+            f"refused: one domain per report, got {', '.join(domains)}: {CROSS_DOMAIN_RULE}"
+        )
+    try:
+        inputs, _ = load_checked(root, strict=False)
+    except InvalidInput as exc:
+        exc.show()
+        raise SystemExit(exc.exit_code) from None
+    by_version = {r.folder: r for r in inputs.releases}
+    if versions[0] not in by_version:
+        raise click.BadParameter(
+            f"{versions[0]!r} is not a version under {root / 'results'}; "
+            f"expected one of {sorted(by_version)}",
+            param_hint="--version",
+        )
+    version = by_version[versions[0]]
+    assert version.release is not None
+    known = [d.id for d in version.release.model.domains]
+    if domains[0] not in known:
+        raise click.BadParameter(
+            f"{domains[0]!r} is not a domain of {versions[0]}; expected one of {known}",
+            param_hint="--domain",
+        )
+    click.echo(RENDERERS[fmt](build_report(version, domains[0])), nl=False)
 
 
 def main() -> None:

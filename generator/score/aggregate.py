@@ -253,8 +253,10 @@ def _differences(scored: dict[str, _Scored], conf: float) -> list[Difference]:
     out = []
     for a, b in pairs(sorted(scored), 2):
         ra, rb = scored[a], scored[b]
-        assert ra.replicates is not None and rb.replicates is not None
-        assert ra.task_means is not None and rb.task_means is not None
+        assert ra.replicates is not None
+        assert rb.replicates is not None
+        assert ra.task_means is not None
+        assert rb.task_means is not None
         common = ra.task_means.index.intersection(rb.task_means.index)
         if len(common) == 0:
             continue

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -119,40 +122,49 @@ def _info(frame: VersionFrame, combo: str) -> CombinationInfo:
 def _task_rows(frame: VersionFrame, runs: pd.DataFrame, tasks: pd.DataFrame) -> list[TaskRow]:
     """Per public task and combination; held-out tasks never get a row (§4.4)."""
     public = tasks[tasks["group"] == "public"].sort_index()
+    if public.empty:
+        return []
     valid = runs[runs["valid"] & runs["task"].isin(public.index)]
-    means = valid.groupby(["combination", "task"]).agg(
-        score=("score", "mean"),
-        rule=("rule", "mean"),
-        judge=("judge", "mean"),
-        runs=("score", "size"),
-        successes=("success", "sum"),
+    means = (
+        valid.groupby(["combination", "task"])
+        .agg(
+            score=("score", "mean"),
+            rule=("rule", "mean"),
+            judge=("judge", "mean"),
+            runs=("score", "size"),
+            successes=("success", "sum"),
+        )
+        .reset_index()
     )
+    found: dict[tuple[str, str], dict[Hashable, Any]] = {
+        (str(r["combination"]), str(r["task"])): r for r in means.to_dict("records")
+    }
+    scope = Scope(version=frame.version, domain=str(public["domain"].iloc[0]), group="public")
     rows = []
     for combo in sorted(frame.bundles):
-        scope = Scope(
-            version=frame.version,
-            domain=str(public["domain"].iloc[0]) if len(public) else "",
-            group="public",
-        )
-        covered, _ = _not_covered(frame.bundles[combo], scope, public)
-        for task, t in public.iterrows():
-            key = (combo, task)
-            if task not in covered:
-                status, m = "not-covered", None
-            elif key in means.index:
-                status, m = "scored", means.loc[key]
-            else:
-                status, m = "no-valid-runs", None
+        covered = set(_not_covered(frame.bundles[combo], scope, public)[0])
+        for task, title, sub in zip(
+            public.index, public["title"], public["subdivision"], strict=True
+        ):
+            m = found.get((combo, str(task)))
+            status = (
+                "not-covered"
+                if task not in covered
+                else "scored"
+                if m is not None
+                else "no-valid-runs"
+            )
+            judge = None if m is None or pd.isna(m["judge"]) else float(m["judge"])
             rows.append(
                 TaskRow(
                     task=str(task),
-                    title=str(t["title"]),
-                    subdivision=str(t["subdivision"]),
+                    title=str(title),
+                    subdivision=str(sub),
                     combination=combo,
                     status=status,
                     score=None if m is None else float(m["score"]),
                     rule=None if m is None else float(m["rule"]),
-                    judge=None if m is None or np.isnan(m["judge"]) else float(m["judge"]),
+                    judge=judge,
                     valid_runs=0 if m is None else int(m["runs"]),
                     successes=0 if m is None else int(m["successes"]),
                 )

@@ -88,7 +88,7 @@ def withheld_scopes(tasks: pd.DataFrame, minimum: int) -> dict[tuple[str | None,
     total = len(held)
     if 0 < total < minimum:
         out[(None, "held-out")] = out[(None, "all")] = small(total)
-    counts = held.groupby("subdivision").size().to_dict()
+    counts = {str(k): int(v) for k, v in held.groupby("subdivision").size().items()}
     suppressed = {s for s, n in counts.items() if n < minimum}
     while 0 < sum(counts[s] for s in suppressed) < minimum:
         rest = sorted((n, str(s)) for s, n in counts.items() if s not in suppressed)

@@ -42,7 +42,8 @@ def seed_for(*parts: object) -> int:
 def reliability_at(successes: np.ndarray, runs: int, k: int) -> np.ndarray:
     """Per task C(c_t, k) / C(n, k); 0 when c_t < k (§4.2(3))."""
     table = np.array([comb(c, k) for c in range(runs + 1)], dtype=float) / comb(runs, k)
-    return table[successes]
+    values: np.ndarray = table[successes]
+    return values
 
 
 @dataclass(frozen=True)
