@@ -96,10 +96,9 @@ def test_schema_writes_one_schema_per_input_kind(tmp_path: Path, run_cli: Any) -
     result = run_cli("schema", "--out", str(out))
     assert result.exit_code == 0, result.output
     written = sorted(p.name for p in out.iterdir())
-    assert written == sorted(f"{kind}.v1.schema.json" for kind in INPUT_MODELS)
-    assert result.output.splitlines() == [
-        str(out / f"{kind}.v1.schema.json") for kind in INPUT_MODELS
-    ]
+    kinds = [*INPUT_MODELS, "report"]
+    assert written == sorted(f"{kind}.v1.schema.json" for kind in kinds)
+    assert result.output.splitlines() == [str(out / f"{kind}.v1.schema.json") for kind in kinds]
     for path in out.iterdir():
         schema = json.loads(path.read_text(encoding="utf-8"))
         assert schema["$schema"].endswith("2020-12/schema")

@@ -6,15 +6,20 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from generator.models import FORMAT_VERSION, INPUT_MODELS
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:
-    """File name → schema, for every input kind."""
+    """File name → schema, for every input kind and for ``report --format json``."""
+    from generator.score.results import Report  # the one output with a documented format
+
+    kinds: dict[str, type[BaseModel]] = {**INPUT_MODELS, "report": Report}
     out: dict[str, dict[str, Any]] = {}
-    for stem, model in INPUT_MODELS.items():
+    for stem, model in kinds.items():
         schema = model.model_json_schema(by_alias=True, mode="validation")
         name = f"{stem}.v{FORMAT_VERSION}.schema.json"
         out[name] = {"$schema": SCHEMA_DIALECT, "$id": name, **schema}

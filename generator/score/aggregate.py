@@ -106,6 +106,7 @@ class _Scored:
 def score_combination(data: ScopeData, combo: str, bundle: Bundle) -> _Scored:
     """Every aggregate of one combination in one scope."""
     scope, release = data.scope, data.release
+    guard(data.runs, scope)
     conf = release.statistics.confidence
     covered, notes = _not_covered(bundle, scope, data.tasks)
     if len(covered) == 0:
@@ -117,7 +118,6 @@ def score_combination(data: ScopeData, combo: str, bundle: Bundle) -> _Scored:
             None,
         )
     runs = data.runs[(data.runs["combination"] == combo) & data.runs["task"].isin(covered)]
-    guard(runs, scope)
     valid = runs[runs["valid"]]
     n = release.runs_per_task
     per_task = valid.groupby("task").agg(
@@ -317,6 +317,7 @@ def _pareto(results: dict[str, CombinationScores], tokenizers: dict[str, str]) -
 
 def aggregate_scope(data: ScopeData, bundles: dict[str, Bundle], title: str) -> ScopeResult:
     """All combinations' aggregates in one scope, their paired differences and tie groups."""
+    guard(data.runs, data.scope)
     conf = data.release.statistics.confidence
     every = {name: score_combination(data, name, bundles[name]) for name in sorted(bundles)}
     scored = {n: s for n, s in every.items() if s.result.status == "scored"}

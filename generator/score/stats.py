@@ -30,7 +30,10 @@ def wilson(successes: int, trials: int, confidence: float) -> tuple[float, float
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 (p = 1) the bound is exactly 0 (1); say so instead of a rounding residue.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def seed_for(*parts: object) -> int:

@@ -1,0 +1,114 @@
+"""The vectorised run scores equal the per-record formulas, on the example and on any data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from builders import catalog, release, task, version
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.load import load_inputs
+from generator.models import RunRecord
+from generator.score.frame import build_frame
+from generator.score.run import run_outcome
+from generator.score.runs import score_runs
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _compare(loaded: Any) -> int:
+    scored = score_runs(build_frame(loaded))
+    tasks = {t.id: t for t in loaded.catalog.model.tasks}
+    records = [r for b in loaded.bundles for r in b.runs.records]
+    assert len(records) == len(scored)
+    checked = 0
+    for record, (_, row) in zip(records, scored.iterrows(), strict=True):
+        if record.status != "valid":
+            assert np.isnan(row["score"])
+            assert not row["success"]
+            continue
+        out = run_outcome(tasks[record.task], record)
+        assert row["score"] == out.score or abs(row["score"] - out.score) < 1e-12
+        assert abs(row["rule"] - out.rule) < 1e-12
+        assert (out.judge is None and np.isnan(row["judge"])) or abs(
+            row["judge"] - out.judge
+        ) < 1e-12
+        assert bool(row["success"]) == out.success
+        assert bool(row["fatal_failed"]) == out.fatal_failed
+        checked += 1
+    return checked
+
+
+def test_example_scores_match_the_reference() -> None:
+    inputs, _ = load_inputs(REPO)
+    assert sum(_compare(v) for v in inputs.releases) > 600
+
+
+@st.composite
+def task_and_runs(draw: st.DrawFn) -> tuple[dict[str, Any], list[RunRecord]]:
+    rules = draw(st.integers(1, 5))
+    fatal = draw(st.integers(0, 2))
+    judge = tuple(draw(st.lists(st.integers(1, 4), max_size=3)))
+    spec = task(
+        "t",
+        rules=rules,
+        fatal=fatal,
+        judge=judge,
+        weight=draw(st.sampled_from([0.0, 0.3, 0.5, 1.0])),
+    )
+    spec["scoring"]["modules"] = [{"id": "m", "title": "M"}]
+    spec["scoring"]["rule_items"][0]["module"] = "m"
+    if judge:
+        spec["scoring"]["judge_items"][0]["module"] = "m"
+        spec["scoring"]["judge_items"][-1]["pass_level"] = 1
+    if draw(st.booleans()):
+        spec["scoring"]["rule_scoring"] = "all-or-nothing"
+    records = []
+    for index in range(1, draw(st.integers(1, 4)) + 1):
+        module_failed = draw(st.booleans())
+        ids = [f"R{i}" for i in range(1, rules + 1)]
+        records.append(
+            RunRecord.model_validate(
+                {
+                    "task": "t",
+                    "run": index,
+                    "seed": 0,
+                    "status": "valid",
+                    "delivery": draw(st.booleans()),
+                    "fatal": [
+                        {"id": f"F{i}", "pass": draw(st.booleans())} for i in range(1, fatal + 1)
+                    ],
+                    "rules": [
+                        {"id": i, "pass": draw(st.booleans()) and not (module_failed and i == "R1")}
+                        for i in ids
+                    ],
+                    "modules_failed": ["m"] if module_failed else [],
+                    "judge": [
+                        {
+                            "id": f"J{i}",
+                            "level": 0 if module_failed and i == 1 else draw(st.integers(0, g)),
+                        }
+                        for i, g in enumerate(judge, 1)
+                    ],
+                    "judge_valid": True if judge else None,
+                    "input_tokens": 1,
+                    "output_tokens": 1,
+                    "duration_s": 1.0,
+                    "turns": 1,
+                }
+            )
+        )
+    return spec, records
+
+
+@settings(max_examples=150, deadline=None)
+@given(task_and_runs())
+def test_vectorised_equals_reference_for_any_items(
+    case: tuple[dict[str, Any], list[RunRecord]],
+) -> None:
+    spec, records = case
+    loaded = version(release(runs_per_task=4, k=(1,)), catalog([spec]), {"c": records})
+    assert _compare(loaded) == len(records)

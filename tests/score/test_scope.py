@@ -1,0 +1,107 @@
+"""Refusal by construction, and which held-out groups are too small to show."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from builders import catalog, release, run, task, version
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.errors import EXIT_REFUSED, Refused
+from generator.score.aggregate import ScopeData, score_combination, select
+from generator.score.frame import build_frame
+from generator.score.runs import score_runs
+from generator.score.scope import (
+    CrossDomainError,
+    CrossVersionError,
+    Scope,
+    guard,
+    withheld_scopes,
+)
+
+SCOPE = Scope(version="v1", domain="d")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    versions=st.lists(st.sampled_from(["v1", "v2", "v3"]), min_size=1, max_size=30),
+    domains=st.lists(st.sampled_from(["d", "e"]), min_size=1, max_size=30),
+)
+def test_guard_refuses_whatever_the_data(versions: list[str], domains: list[str]) -> None:
+    n = min(len(versions), len(domains))
+    runs = pd.DataFrame({"version": versions[:n], "domain": domains[:n], "score": [0.5] * n})
+    if set(runs["version"]) != {"v1"}:
+        with pytest.raises(CrossVersionError, match=r"§5\.3, §7\.2"):
+            guard(runs, SCOPE)
+    elif set(runs["domain"]) != {"d"}:
+        with pytest.raises(CrossDomainError, match=r"§4\.2, §5\.3"):
+            guard(runs, SCOPE)
+    else:
+        guard(runs, SCOPE)
+
+
+def test_refusals_are_typed_and_exit_3() -> None:
+    assert issubclass(CrossVersionError, Refused)
+    assert issubclass(CrossDomainError, Refused)
+    assert CrossVersionError("x").exit_code == EXIT_REFUSED
+
+
+def test_scope_has_room_for_one_version_and_one_domain_only() -> None:
+    with pytest.raises(ValueError, match="string"):
+        Scope(version=["v1", "v2"], domain="d")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="extra"):
+        Scope(version="v1", domain="d", domains=["e"])  # type: ignore[call-arg]
+
+
+def test_aggregating_runs_of_two_domains_is_refused() -> None:
+    cat = catalog([task("o1"), task("e1", "erp", "x")])
+    loaded = version(release(), cat, {"c": [run("o1", 1), run("e1", 1)]})
+    frame = build_frame(loaded)
+    runs = score_runs(frame)
+    data = select(Scope(version="v0.1", domain="office"), frame.tasks, runs, frame.release)
+    mixed = ScopeData(data.scope, data.tasks, runs, data.draws, data.release)  # both domains
+    with pytest.raises(CrossDomainError):
+        score_combination(mixed, "c", frame.bundles["c"])
+    other = runs.assign(version="v9")
+    with pytest.raises(CrossVersionError):
+        select(
+            Scope(version="v0.1", domain="office"),
+            frame.tasks,
+            pd.concat([runs, other]),
+            frame.release,
+        )
+
+
+def _tasks(counts: dict[str, tuple[int, int]]) -> pd.DataFrame:
+    rows = []
+    for sub, (public, held) in counts.items():
+        rows += [{"subdivision": sub, "group": "public"}] * public
+        rows += [{"subdivision": sub, "group": "held-out"}] * held
+    return pd.DataFrame(rows)
+
+
+def test_small_domain_held_out_group_is_withheld_with_its_all_group() -> None:
+    out = withheld_scopes(_tasks({"a": (4, 2), "b": (4, 1)}), minimum=5)
+    assert set(out) == {
+        (None, "held-out"),
+        (None, "all"),
+        ("a", "held-out"),
+        ("a", "all"),
+        ("b", "held-out"),
+        ("b", "all"),
+    }
+    assert out[(None, "held-out")].startswith("withheld: 3 held-out task(s), fewer than the 5")
+
+
+def test_complement_is_withheld_so_no_small_group_is_derivable() -> None:
+    out = withheld_scopes(_tasks({"a": (1, 6), "b": (1, 1), "c": (3, 0)}), minimum=5)
+    # b alone (1) is too small; a is withheld too, else domain − a would reveal b.
+    assert set(out) == {("a", "held-out"), ("a", "all"), ("b", "held-out"), ("b", "all")}
+    assert "derived by subtraction" in out[("a", "held-out")]
+    out = withheld_scopes(_tasks({"a": (0, 5), "b": (0, 5), "c": (0, 2)}), minimum=5)
+    assert {k[0] for k in out} == {"a", "c"}  # ties broken by name; b stays shown
+
+
+def test_nothing_withheld_when_groups_are_large_or_empty() -> None:
+    assert withheld_scopes(_tasks({"a": (3, 5), "b": (3, 0)}), minimum=5) == {}

@@ -1,0 +1,97 @@
+"""Interval arithmetic checked against hand computation and textbook values."""
+
+from __future__ import annotations
+
+from math import sqrt
+
+import numpy as np
+import pytest
+
+from generator.score.stats import (
+    percentile_interval,
+    reliability_at,
+    resample,
+    run_matrix,
+    seed_for,
+    task_draws,
+    wilson,
+    z_value,
+)
+
+
+def test_wilson_matches_the_formula() -> None:
+    z = 1.959963984540054
+    p, n = 0.8, 10
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = wilson(8, 10, 0.95)
+    assert low == pytest.approx(centre - half)
+    assert high == pytest.approx(centre + half)
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)  # published table value
+
+
+def test_wilson_edges() -> None:
+    low, high = wilson(0, 20, 0.95)
+    assert low == 0.0
+    assert high == pytest.approx(0.1611, abs=1e-4)
+    low, high = wilson(20, 20, 0.95)
+    assert high == 1.0
+    assert low == pytest.approx(0.8389, abs=1e-4)
+    assert all(np.isnan(wilson(0, 0, 0.95)))
+
+
+def test_z_value() -> None:
+    assert z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
+    assert z_value(0.90) == pytest.approx(1.644854, abs=1e-6)
+
+
+def test_reliability_at_is_binomial_ratio() -> None:
+    c = np.array([0, 1, 2, 3, 4])
+    # C(c,2)/C(4,2) = c(c-1)/12
+    assert reliability_at(c, 4, 2).tolist() == pytest.approx([0, 0, 1 / 6, 0.5, 1])
+    assert reliability_at(c, 4, 1).tolist() == pytest.approx([0, 0.25, 0.5, 0.75, 1])
+    assert reliability_at(c, 4, 4).tolist() == [0, 0, 0, 0, 1]
+
+
+def test_run_matrix_pads_with_nan() -> None:
+    m = run_matrix(np.array([2, 0, 0]), np.array([0.3, 1.0, 0.0]), 3)
+    assert m.shape == (3, 2)
+    assert m[0].tolist() == [1.0, 0.0]
+    assert np.isnan(m[1]).all()
+    assert m[2, 0] == 0.3
+    assert np.isnan(m[2, 1])
+
+
+def test_resample_is_deterministic_under_its_seed() -> None:
+    m = run_matrix(np.array([0, 0, 1, 1, 2]), np.array([1.0, 0.0, 0.5, 0.25, 0.9]), 3)
+    draws = task_draws(3, 200, seed=11)
+    a = resample(m, draws, seed=5).macro()
+    b = resample(m, draws, seed=5).macro()
+    c = resample(m, draws, seed=6).macro()
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_resampled_task_means_stay_within_the_runs() -> None:
+    m = run_matrix(np.array([0, 0, 1]), np.array([0.2, 0.6, 0.9]), 2)
+    reps = resample(m, task_draws(2, 500, 1), 2).values
+    assert np.all((reps >= 0.2 - 1e-12) & (reps <= 0.9 + 1e-12))
+    assert set(np.unique(np.round(reps, 6))) <= {0.2, 0.4, 0.6, 0.9}
+
+
+def test_percentile_interval_ignores_missing_replicates() -> None:
+    reps = np.array([np.nan, *np.arange(101.0)])
+    assert percentile_interval(reps, 0.9) == pytest.approx((5.0, 95.0))
+    assert all(np.isnan(percentile_interval(np.array([np.nan]), 0.95)))
+
+
+def test_seed_for_is_stable_across_processes() -> None:
+    assert seed_for(0, "v1.0/general/*/all", "lingee") == seed_for(
+        0, "v1.0/general/*/all", "lingee"
+    )
+    assert seed_for(0, "a") != seed_for(1, "a")
+    # sha256-based, so the value is fixed forever (Python's hash() is salted per process)
+    assert seed_for("x") == int.from_bytes(
+        bytes.fromhex("2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881")[:8],
+        "little",
+    )
