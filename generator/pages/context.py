@@ -1,0 +1,53 @@
+"""Everything one version's pages are made of, computed once: reports, frame, inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from generator.load import LoadedRelease, Loaded
+from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
+from generator.score.frame import VersionFrame
+from generator.score.report import build_report, published_frame
+from generator.score.results import Report
+
+
+@dataclass(frozen=True)
+class VersionContext:
+    release: Release
+    catalog: Catalog
+    frame: VersionFrame
+    reports: Mapping[str, Report]  # by domain id
+    cards: Mapping[str, HarnessCard]
+    deep_dives: Mapping[str, DeepDive]
+    loaded: LoadedRelease
+
+    @property
+    def version(self) -> str:
+        return self.release.version
+
+    @property
+    def tasks(self) -> dict[str, Task]:
+        return {t.id: t for t in self.catalog.tasks}
+
+    def public_tasks(self) -> list[Task]:
+        return sorted((t for t in self.catalog.tasks if t.group == "public"), key=lambda t: t.id)
+
+
+def version_context(loaded: LoadedRelease, cards: Mapping[str, Loaded[HarnessCard]]) \
+        -> VersionContext:
+    """Score every domain of a checked version and gather what its pages show."""
+    assert loaded.release is not None
+    assert loaded.catalog is not None
+    release = loaded.release.model
+    frame = published_frame(loaded)
+    reports = {d.id: build_report(loaded, d.id) for d in release.domains}
+    return VersionContext(
+        release=release,
+        catalog=loaded.catalog.model,
+        frame=frame,
+        reports=reports,
+        cards={k: v.model for k, v in cards.items()},
+        deep_dives={d.model.task: d.model for d in loaded.deep_dives},
+        loaded=loaded,
+    )

@@ -1,0 +1,88 @@
+"""Tables: one model rendered as an accessible HTML table and as CSV and JSON downloads.
+
+A row carries what the reader sees (formatted cells) and a record of the full values
+(six decimals, with interval bounds and counts) that the downloads hold.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from generator.pages.text import attr, escape
+
+DECIMALS = 6
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, DECIMALS)
+    return value
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    sort: str | float | int | None = None
+    html: bool = False  # text is already safe HTML
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[Cell, ...]
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+    note: str = ""
+
+    def to_html(self, stem: str) -> str:
+        """The table, its caption, and links to its CSV and JSON beside the page."""
+        head = "".join(f'<th scope="col">{escape(c)}</th>' for c in self.columns)
+        body = []
+        for row in self.rows:
+            cells = []
+            for cell in row.cells:
+                content = cell.text if cell.html else escape(cell.text)
+                sort = "" if cell.sort is None else f' data-sort="{attr(cell.sort)}"'
+                cells.append(f"<td{sort}>{content}</td>")
+            body.append("<tr>" + "".join(cells) + "</tr>")
+        note = f'<p class="lg-note">{escape(self.note)}</p>' if self.note else ""
+        base = f"{attr(stem)}.{attr(self.id)}"
+        return (
+            f'<div class="lg-table" id="{attr(self.id)}">'
+            f'<table class="lg-sortable"><caption>{escape(self.caption)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
+            f'<p class="lg-downloads">Download this table: <a href="{base}.csv">CSV</a> · '
+            f'<a href="{base}.json">JSON</a></p></div>'
+        )
+
+    def _records(self) -> list[dict[str, Any]]:
+        return [{k: _clean(v) for k, v in row.record.items()} for row in self.rows]
+
+    def fields(self) -> list[str]:
+        keys: list[str] = []
+        for row in self.rows:
+            keys += [k for k in row.record if k not in keys]
+        return keys
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        fields = self.fields()
+        writer.writerow(fields)
+        for record in self._records():
+            writer.writerow(["" if record.get(k) is None else record[k] for k in fields])
+        return out.getvalue()
+
+    def to_json(self) -> str:
+        data = {"table": self.id, "caption": self.caption, "rows": self._records()}
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -1,0 +1,59 @@
+"""Safe text for pages: escaping, authored Markdown, and number formats.
+
+Every string from an input file reaches a page through :func:`escape` (inside Markdown or
+HTML) or :func:`render_markdown` (authored text: raw HTML off, links limited to http(s) and
+relative targets).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from markdown_it import MarkdownIt
+
+# Characters that Python-Markdown would read as syntax, written as entities instead.
+_MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+-.!|~<>\"'&:"}
+_SAFE_LINK = re.compile(r"^(https?://|#|\.{0,2}/|[A-Za-z0-9_.-]+(/|\.html|\.md|$))",
+                        re.IGNORECASE)
+
+
+def escape(text: object) -> str:
+    """Text shown literally in Markdown or HTML: every markup character as an entity."""
+    return "".join(_MD_SPECIAL.get(c, c) for c in str(text))
+
+
+def _safe_links(md: MarkdownIt) -> MarkdownIt:
+    md.validateLink = lambda url: bool(_SAFE_LINK.match(url.strip()))  # type: ignore[method-assign]
+    return md
+
+
+_MD = _safe_links(MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table"))
+
+
+def render_markdown(text: str) -> str:
+    """Authored Markdown as HTML, raw HTML escaped and unsafe links dropped."""
+    return _MD.render(text).strip()
+
+
+def score(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def interval(low: float | None, high: float | None) -> str:
+    if low is None or high is None:
+        return ""
+    return f"[{low:.3f}, {high:.3f}]"
+
+
+def count(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}"
+
+
+def one_decimal(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.1f}"
+
+
+def attr(text: object) -> str:
+    """Text for an HTML attribute value."""
+    return html.escape(str(text), quote=True)
