@@ -73,7 +73,8 @@ def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
                 for a in allowed - set(counts)
                 if module_of.get(a) is None or module_of[a] not in failed
             )
-            if absent and (name != "judge" or scoring.mode == "dual-channel"):
+            judged = scoring.mode == "dual-channel" and record.judge_valid is True
+            if absent and (name != "judge" or judged):
                 yield (
                     name,
                     (
@@ -135,13 +136,15 @@ def _record_problems(release: Release, task: Task, record: RunRecord) -> Iterato
     dual = task.scoring.mode == "dual-channel"
     if not dual and (record.judge or record.judge_valid is not None):
         yield "judge", f"{task.id} is rule-only; a run records no judge result (judge_valid null)"
-    if dual and record.status == "valid" and record.judge_valid is not True:
+    zeroed = not record.delivery or any(not v.passed for v in record.fatal)
+    if dual and record.status == "valid" and record.judge_valid is not True and not zeroed:
         yield (
             "judge_valid",
             (
                 "a dual-channel run without a valid Judge result is "
                 "evaluation-incomplete, not rule-only (§4.3(3)); expected status "
-                "'incomplete' with a cause"
+                "'incomplete' with a cause (only a run already zeroed by D or a "
+                "fatal item may lack its Judge result)"
             ),
         )
         return

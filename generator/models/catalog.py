@@ -117,6 +117,12 @@ class Scoring(Contract):
         dupes = sorted(k for k, n in Counter(ids).items() if n > 1)
         if dupes:
             problems.append(f"item ids must be unique within a task; repeated: {', '.join(dupes)}")
+        fatal_in_module = sorted(i.id for i in self.rule_items if i.fatal and i.module)
+        if fatal_in_module:
+            problems.append(
+                f"fatal items are task-level zeroing conditions and belong to no module: "
+                f"{', '.join(fatal_in_module)} (§4.2)"
+            )
         modules = {m.id for m in self.modules}
         used = {i.module for i in self.rule_items} | {j.module for j in self.judge_items}
         unknown = sorted(m for m in used if m is not None and m not in modules)

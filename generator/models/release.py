@@ -141,6 +141,13 @@ class Statistics(Contract):
     confidence: float = Field(default=0.95, strict=True, gt=0.5, lt=1)
     bootstrap_samples: StrictInt = Field(default=2000, ge=100, le=100_000)
     seed: StrictInt = Field(default=0, ge=0, le=2**32 - 1)
+    min_tasks_to_order: StrictInt = Field(
+        default=5,
+        ge=2,
+        le=10_000,
+        description="Fewest common tasks a paired difference needs before it may order two "
+        "combinations; below it no difference is called significant (§5.3).",
+    )
 
 
 class Release(Versioned):

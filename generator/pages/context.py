@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator.load import LoadedRelease, Loaded
+from generator.load import Loaded, LoadedRelease
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
 from generator.score.report import build_report, published_frame
@@ -34,8 +34,9 @@ class VersionContext:
         return sorted((t for t in self.catalog.tasks if t.group == "public"), key=lambda t: t.id)
 
 
-def version_context(loaded: LoadedRelease, cards: Mapping[str, Loaded[HarnessCard]]) \
-        -> VersionContext:
+def version_context(
+    loaded: LoadedRelease, cards: Mapping[str, Loaded[HarnessCard]]
+) -> VersionContext:
     """Score every domain of a checked version and gather what its pages show."""
     assert loaded.release is not None
     assert loaded.catalog is not None

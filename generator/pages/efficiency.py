@@ -15,72 +15,143 @@ from generator.score.results import Report
 
 def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Markup], list[Table]]:
     scope = report.scopes[0]  # the domain, all tasks
-    scored = [c for c in scope.combinations if c.status == "scored" and c.task_score and
-              c.efficiency and c.task_score.value is not None]
+    scored = [
+        c
+        for c in scope.combinations
+        if c.status == "scored" and c.task_score and c.efficiency and c.task_score.value is not None
+    ]
     d = report.domain
     if not scored:
         return [], []
     charts = []
-    for metric, label, log in (("total_tokens", "Total tokens per task", True),
-                               ("duration_s", "Duration per task (s)", False),
-                               ("turns", "Turns per task", False)):
+    for metric, label, log in (
+        ("total_tokens", "Total tokens per task", True),
+        ("duration_s", "Duration per task (s)", False),
+        ("turns", "Turns per task", False),
+    ):
         series = []
         for c in scored:
             assert c.task_score is not None
             assert c.efficiency is not None
             x = getattr(c.efficiency, metric)
-            series.append(Series(c.combination, (float(x),), (float(c.task_score.value or 0),),
-                                 (float(c.task_score.low or 0),),
-                                 (float(c.task_score.high or 0),)))
+            series.append(
+                Series(
+                    c.combination,
+                    (float(x),),
+                    (float(c.task_score.value or 0),),
+                    (float(c.task_score.low or 0),),
+                    (float(c.task_score.high or 0),),
+                )
+            )
         if metric == "total_tokens":
             for tok in sorted({tokenizer[c.combination] for c in scored}):
-                front = sorted((c for c in scored if c.pareto and tokenizer[c.combination] ==
-                                tok), key=lambda c: c.efficiency.total_tokens or 0)  # type: ignore[union-attr]
+                front = sorted(
+                    (c for c in scored if c.pareto and tokenizer[c.combination] == tok),
+                    key=lambda c: c.efficiency.total_tokens or 0,
+                )  # type: ignore[union-attr]
                 if len(front) > 1:
-                    series.append(Series(f"Pareto frontier ({tok})",
-                                         tuple(float(c.efficiency.total_tokens or 0)  # type: ignore[union-attr]
-                                               for c in front),
-                                         tuple(float(c.task_score.value or 0)  # type: ignore[union-attr]
-                                               for c in front), mode="lines", dash="dot"))
-        charts.append(chart(f"{d}-score-{metric}", f"Task Score against {label.lower()}",
-                            series, label, "Task Score", y_range=(0, 1), x_log=log))
+                    series.append(
+                        Series(
+                            f"Pareto frontier ({tok})",
+                            tuple(
+                                float(c.efficiency.total_tokens or 0)  # type: ignore[union-attr]
+                                for c in front
+                            ),
+                            tuple(
+                                float(c.task_score.value or 0)  # type: ignore[union-attr]
+                                for c in front
+                            ),
+                            mode="lines",
+                            dash="dot",
+                        )
+                    )
+        charts.append(
+            chart(
+                f"{d}-score-{metric}",
+                f"Task Score against {label.lower()}",
+                series,
+                label,
+                "Task Score",
+                y_range=(0, 1),
+                x_log=log,
+            )
+        )
     rel_series = []
     for c in scored:
         rel = [r for r in c.reliability if r.value is not None]
         if rel:
-            rel_series.append(Series(c.combination, tuple(float(r.k) for r in rel),
-                                     tuple(float(r.value or 0) for r in rel),
-                                     tuple(float(r.low or 0) for r in rel),
-                                     tuple(float(r.high or 0) for r in rel),
-                                     mode="lines+markers"))
+            rel_series.append(
+                Series(
+                    c.combination,
+                    tuple(float(r.k) for r in rel),
+                    tuple(float(r.value or 0) for r in rel),
+                    tuple(float(r.low or 0) for r in rel),
+                    tuple(float(r.high or 0) for r in rel),
+                    mode="lines+markers",
+                )
+            )
     if rel_series:
-        charts.append(chart(f"{d}-reliability", "reliability@k", rel_series,
-                            "k (all k runs succeed)", "reliability@k", y_range=(0, 1)))
+        charts.append(
+            chart(
+                f"{d}-reliability",
+                "reliability@k",
+                rel_series,
+                "k (all k runs succeed)",
+                "reliability@k",
+                y_range=(0, 1),
+            )
+        )
     rows = []
     for c in scored:
         eff, ts = c.efficiency, c.task_score
         assert eff is not None
         assert ts is not None
         rel = {r.k: r.value for r in c.reliability}
-        rows.append(Row(
-            (Cell(c.combination), Cell(tokenizer[c.combination]),
-             Cell(score(ts.value), ts.value), Cell(count(eff.input_tokens), eff.input_tokens),
-             Cell(count(eff.output_tokens), eff.output_tokens),
-             Cell(count(eff.total_tokens), eff.total_tokens),
-             Cell(one_decimal(eff.duration_s), eff.duration_s),
-             Cell(one_decimal(eff.turns), eff.turns),
-             Cell("yes" if c.pareto else "no"),
-             Cell(", ".join(f"{k}: {score(v)}" for k, v in rel.items()))),
-            {"combination": c.combination, "tokenizer": tokenizer[c.combination],
-             "task_score": ts.value, "task_score_low": ts.low, "task_score_high": ts.high,
-             **eff.model_dump(), "pareto": c.pareto,
-             **{f"reliability_at_{k}": v for k, v in rel.items()}}))
-    table = Table(f"{d}-efficiency", f"Efficiency — {report.domain_title} (data of the charts)",
-                  ("Combination", "Tokenizer", "Task Score", "Input tokens", "Output tokens",
-                   "Total tokens", "Duration s", "Turns", "Pareto frontier", "reliability@k"),
-                  tuple(rows),
-                  "Per-task means over valid runs. The frontier is drawn within one tokenizer: "
-                  "tokens are not a common unit across models, so no cross-model ranking.")
+        rows.append(
+            Row(
+                (
+                    Cell(c.combination),
+                    Cell(tokenizer[c.combination]),
+                    Cell(score(ts.value), ts.value),
+                    Cell(count(eff.input_tokens), eff.input_tokens),
+                    Cell(count(eff.output_tokens), eff.output_tokens),
+                    Cell(count(eff.total_tokens), eff.total_tokens),
+                    Cell(one_decimal(eff.duration_s), eff.duration_s),
+                    Cell(one_decimal(eff.turns), eff.turns),
+                    Cell("yes" if c.pareto else "no"),
+                    Cell(", ".join(f"{k}: {score(v)}" for k, v in rel.items())),
+                ),
+                {
+                    "combination": c.combination,
+                    "tokenizer": tokenizer[c.combination],
+                    "task_score": ts.value,
+                    "task_score_low": ts.low,
+                    "task_score_high": ts.high,
+                    **eff.model_dump(),
+                    "pareto": c.pareto,
+                    **{f"reliability_at_{k}": v for k, v in rel.items()},
+                },
+            )
+        )
+    table = Table(
+        f"{d}-efficiency",
+        f"Efficiency — {report.domain_title} (data of the charts)",
+        (
+            "Combination",
+            "Tokenizer",
+            "Task Score",
+            "Input tokens",
+            "Output tokens",
+            "Total tokens",
+            "Duration s",
+            "Turns",
+            "Pareto frontier",
+            "reliability@k",
+        ),
+        tuple(rows),
+        "Per-task means over valid runs. The frontier is drawn within one tokenizer: "
+        "tokens are not a common unit across models, so no cross-model ranking.",
+    )
     return charts, [table]
 
 
@@ -90,8 +161,13 @@ def efficiency_page(ctx: VersionContext) -> Page:
     for report in ctx.reports.values():
         charts, t = _domain_charts(report, tokenizer)
         tables += t
-        sections.append({"title": report.domain_title, "charts": charts,
-                         "table": t[0].id if t else None})
-    markdown = render(environment(), "efficiency.md.j2", sections=sections,
-                      tables=tables_html(tables, "efficiency"))
+        sections.append(
+            {"title": report.domain_title, "charts": charts, "table": t[0].id if t else None}
+        )
+    markdown = render(
+        environment(),
+        "efficiency.md.j2",
+        sections=sections,
+        tables=tables_html(tables, "efficiency"),
+    )
     return Page("efficiency.md", "Efficiency", markdown, tuple(tables), charts=True)

@@ -11,7 +11,7 @@ from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, escape, interval, one_decimal, render_markdown, score
-from generator.score.results import CombinationScores, Estimate, Rate, Report, ScopeResult
+from generator.score.results import Estimate, Rate, Report, ScopeResult
 
 
 def _est(e: Estimate | Rate | None) -> Cell:
@@ -34,39 +34,72 @@ def combination_link(combo: str, depth: int) -> str:
 def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -> Table:
     """One row per combination: scores with intervals, rates, efficiency, coverage."""
     ks = list(ctx.release.reliability_k)
-    columns = ("Rank", "Combination", "Task Score [95% CI]", "Rule score", "Judge score",
-               "Judge coverage", "Success rate", *[f"reliability@{k}" for k in ks],
-               "Total tokens / task", "Duration s / task", "Turns / task", "Coverage")
+    columns = (
+        "Rank",
+        "Combination",
+        "Task Score [95% CI]",
+        "Rule score",
+        "Judge score",
+        "Judge coverage",
+        "Success rate",
+        *[f"reliability@{k}" for k in ks],
+        "Total tokens / task",
+        "Duration s / task",
+        "Turns / task",
+        "Coverage",
+    )
     rows = []
     ordered = sorted(scope.combinations, key=lambda c: (c.rank or 10**6, c.combination))
     for c in ordered:
         link = Cell(combination_link(c.combination, depth), c.combination, html=True)
         if c.status != "scored":
             status = "not covered" if c.status == "not-covered" else "no valid runs"
-            cells = (Cell("—"), link, Cell(status), *[Cell("—")] * (len(columns) - 4),
-                     Cell(c.note or ""))
-            rows.append(Row(cells, {"combination": c.combination, "status": c.status,
-                                    "note": c.note}))
+            cells = (
+                Cell("—"),
+                link,
+                Cell(status),
+                *[Cell("—")] * (len(columns) - 4),
+                Cell(c.note or ""),
+            )
+            rows.append(
+                Row(cells, {"combination": c.combination, "status": c.status, "note": c.note})
+            )
             continue
         rel = {r.k: r for r in c.reliability}
         eff = c.efficiency
         cov = c.coverage
-        covtext = "complete" if cov and cov.complete else (
-            f"incomplete: {cov.valid_runs} of {cov.expected_runs} runs valid, "
-            f"{cov.valid_tasks} of {cov.covered_tasks} tasks" if cov else "—")
+        covtext = (
+            "complete"
+            if cov and cov.complete
+            else (
+                f"incomplete: {cov.valid_runs} of {cov.expected_runs} runs valid, "
+                f"{cov.valid_tasks} of {cov.covered_tasks} tasks"
+                if cov
+                else "—"
+            )
+        )
         if cov and cov.not_covered:
             covtext += "; not covered: " + "; ".join(cov.not_covered)
         cells = (
-            Cell(str(c.rank), c.rank), link, _est(c.task_score), _est(c.rule_score),
-            _est(c.judge_score), Cell(c.judge_coverage or "—"), _est(c.success_rate),
+            Cell(str(c.rank), c.rank),
+            link,
+            _est(c.task_score),
+            _est(c.rule_score),
+            _est(c.judge_score),
+            Cell(c.judge_coverage or "—"),
+            _est(c.success_rate),
             *[_est_rel(rel.get(k)) for k in ks],
             Cell(count(eff.total_tokens if eff else None), eff.total_tokens if eff else None),
             Cell(one_decimal(eff.duration_s if eff else None), eff.duration_s if eff else None),
             Cell(one_decimal(eff.turns if eff else None), eff.turns if eff else None),
             Cell(covtext),
         )
-        record: dict[str, Any] = {"combination": c.combination, "status": c.status,
-                                  "rank": c.rank, "pareto": c.pareto}
+        record: dict[str, Any] = {
+            "combination": c.combination,
+            "status": c.status,
+            "rank": c.rank,
+            "pareto": c.pareto,
+        }
         record |= _est_record("task_score", c.task_score)
         record |= _est_record("rule_score", c.rule_score)
         record |= _est_record("judge_score", c.judge_score)
@@ -77,13 +110,20 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         if eff is not None:
             record |= eff.model_dump()
         if cov is not None:
-            record |= {"valid_runs": cov.valid_runs, "expected_runs": cov.expected_runs,
-                       "incomplete_runs": cov.incomplete_runs, "complete": cov.complete}
+            record |= {
+                "valid_runs": cov.valid_runs,
+                "expected_runs": cov.expected_runs,
+                "incomplete_runs": cov.incomplete_runs,
+                "complete": cov.complete,
+            }
         rows.append(Row(cells, record))
     groups = " · ".join("{" + ", ".join(g) + "}" for g in scope.tie_groups)
-    note = (f"Shared ranks, best first: {groups}. Rank = 1 + the number of combinations "
-            "significantly better; combinations inside each other's noise share a rank."
-            if groups else "")
+    note = (
+        f"Shared ranks, best first: {groups}. Rank = 1 + the number of combinations "
+        "significantly better; combinations inside each other's noise share a rank."
+        if groups
+        else ""
+    )
     return Table(tid, scope.title, columns, tuple(rows), note)
 
 
@@ -103,13 +143,32 @@ def differences_table(scope: ScopeResult, tid: str) -> Table | None:
     rows = []
     for d in scope.differences:
         reading = "significant" if d.significant else "inside the noise: no difference"
-        rows.append(Row((Cell(f"{d.a} − {d.b}"), Cell(score(d.value), d.value),
-                         Cell(interval(d.low, d.high)), Cell(str(d.tasks), d.tasks),
-                         Cell(reading)),
-                        {"a": d.a, "b": d.b, "difference": d.value, "low": d.low,
-                         "high": d.high, "tasks": d.tasks, "significant": d.significant}))
-    return Table(tid, f"Paired differences — {scope.title}",
-                 ("a − b", "Difference", "95% CI", "Common tasks", "Reading"), tuple(rows))
+        rows.append(
+            Row(
+                (
+                    Cell(f"{d.a} − {d.b}"),
+                    Cell(score(d.value), d.value),
+                    Cell(interval(d.low, d.high)),
+                    Cell(str(d.tasks), d.tasks),
+                    Cell(reading),
+                ),
+                {
+                    "a": d.a,
+                    "b": d.b,
+                    "difference": d.value,
+                    "low": d.low,
+                    "high": d.high,
+                    "tasks": d.tasks,
+                    "significant": d.significant,
+                },
+            )
+        )
+    return Table(
+        tid,
+        f"Paired differences — {scope.title}",
+        ("a − b", "Difference", "95% CI", "Common tasks", "Reading"),
+        tuple(rows),
+    )
 
 
 def business_table(scope: ScopeResult, tid: str) -> Table | None:
@@ -120,18 +179,36 @@ def business_table(scope: ScopeResult, tid: str) -> Table | None:
     for c in views:
         b = c.business
         assert b is not None
-        cells = (Cell(c.combination), _est(b.risk_weighted_score), _est(b.key_process_success),
-                 _est(b.fatal_error_rate), _est(b.boundary_correctness))
+        cells = (
+            Cell(c.combination),
+            _est(b.risk_weighted_score),
+            _est(b.key_process_success),
+            _est(b.fatal_error_rate),
+            _est(b.boundary_correctness),
+        )
         record: dict[str, Any] = {"combination": c.combination}
-        for name in ("risk_weighted_score", "key_process_success", "fatal_error_rate",
-                     "boundary_correctness"):
+        for name in (
+            "risk_weighted_score",
+            "key_process_success",
+            "fatal_error_rate",
+            "boundary_correctness",
+        ):
             record |= _est_record(name, getattr(b, name))
         rows.append(Row(cells, record))
-    return Table(tid, f"Business views — {scope.title}",
-                 ("Combination", "Risk-weighted score", "Key-process end-to-end success",
-                  "Fatal-error rate", "Functional-boundary correctness"), tuple(rows),
-                 "Rates are shares of valid runs with Wilson 95% intervals; the risk-weighted "
-                 "score uses the release's frozen risk weights.")
+    return Table(
+        tid,
+        f"Business views — {scope.title}",
+        (
+            "Combination",
+            "Risk-weighted score",
+            "Key-process end-to-end success",
+            "Fatal-error rate",
+            "Functional-boundary correctness",
+        ),
+        tuple(rows),
+        "Rates are shares of valid runs with Wilson 95% intervals; the risk-weighted "
+        "score uses the release's frozen risk weights.",
+    )
 
 
 def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
@@ -143,26 +220,35 @@ def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | 
     for c in scored:
         total = sum(c.failure_types.values())
         valid = c.coverage.valid_runs if c.coverage else 0
-        cells = (Cell(c.combination), *[Cell(str(c.failure_types.get(f.id, 0)),
-                                              c.failure_types.get(f.id, 0)) for f in types],
-                 Cell(f"{total} of {valid}", total))
+        cells = (
+            Cell(c.combination),
+            *[Cell(str(c.failure_types.get(f.id, 0)), c.failure_types.get(f.id, 0)) for f in types],
+            Cell(f"{total} of {valid}", total),
+        )
         record: dict[str, Any] = {"combination": c.combination, "valid_runs": valid}
         record |= {f.id: c.failure_types.get(f.id, 0) for f in types}
         rows.append(Row(cells, record))
-    return Table(tid, f"Failure types — {scope.title}",
-                 ("Combination", *[f.title for f in types], "Failed runs"), tuple(rows),
-                 "Counts of valid runs that did not succeed, by failure type (§4.2).")
+    return Table(
+        tid,
+        f"Failure types — {scope.title}",
+        ("Combination", *[f.title for f in types], "Failed runs"),
+        tuple(rows),
+        "Counts of valid runs that did not succeed, by failure type (§4.2).",
+    )
 
 
-def _scope_section(ctx: VersionContext, scope: ScopeResult, index: int) -> tuple[list[Table],
-                                                                              dict[str, Any]]:
+def _scope_section(
+    ctx: VersionContext, scope: ScopeResult, index: int
+) -> tuple[list[Table], dict[str, Any]]:
     tid = f"s{index}"
     if scope.withheld:
         return [], {"scope": scope, "tables": []}
     tables = [scope_table(ctx, scope, f"{tid}-scores", 1)]
-    for extra in (business_table(scope, f"{tid}-business"),
-                  differences_table(scope, f"{tid}-differences"),
-                  failure_table(ctx, scope, f"{tid}-failures")):
+    for extra in (
+        business_table(scope, f"{tid}-business"),
+        differences_table(scope, f"{tid}-differences"),
+        failure_table(ctx, scope, f"{tid}-failures"),
+    ):
         if extra is not None:
             tables.append(extra)
     return tables, {"scope": scope, "tables": [t.id for t in tables]}
@@ -178,63 +264,119 @@ def domain_page(ctx: VersionContext, report: Report) -> Page:
         sections.append(section)
     domain = next(d for d in ctx.release.domains if d.id == report.domain)
     html = tables_html(tables, "index")
-    markdown = render(env, "domain.md.j2", report=report, domain=domain, sections=sections,
-                      tables=html, notice=_notice(ctx))
+    markdown = render(
+        env,
+        "domain.md.j2",
+        report=report,
+        domain=domain,
+        sections=sections,
+        tables=html,
+        notice=_notice(ctx),
+    )
     return Page(f"{report.domain}/index.md", domain.title, markdown, tuple(tables))
 
 
 def _notice(ctx: VersionContext) -> Markup:
     if not ctx.release.illustrative or not ctx.release.notice:
         return Markup("")
-    return Markup('<div class="admonition warning lg-illustrative"><p class="admonition-title">'
-                  "Illustrative release</p>" + render_markdown(ctx.release.notice) + "</div>")
+    return Markup(
+        '<div class="admonition warning lg-illustrative"><p class="admonition-title">'
+        "Illustrative release</p>" + render_markdown(ctx.release.notice) + "</div>"
+    )
 
 
 def home_page(ctx: VersionContext) -> Page:
     env = environment()
     release = ctx.release
     comp = release.components
-    components = [("Tasks", comp.tasks), ("Data", comp.data), ("Environment", comp.environment),
-                  ("Protocol", comp.protocol), ("Judge assets", comp.judge_assets)]
+    components = [
+        ("Tasks", comp.tasks),
+        ("Data", comp.data),
+        ("Environment", comp.environment),
+        ("Protocol", comp.protocol),
+        ("Judge assets", comp.judge_assets),
+    ]
     components += [(f"Scorer: {k}", v) for k, v in comp.scorer.items()]
-    comp_table = Table("components", "Component versions (§7.2)", ("Component", "Version"),
-                       tuple(Row((Cell(n), Cell(v)), {"component": n, "version": v})
-                             for n, v in components))
+    comp_table = Table(
+        "components",
+        "Component versions (§7.2)",
+        ("Component", "Version"),
+        tuple(Row((Cell(n), Cell(v)), {"component": n, "version": v}) for n, v in components),
+    )
     counts: Counter[tuple[str, str]] = Counter((t.domain, t.group) for t in ctx.catalog.tasks)
     task_rows = []
     for d in release.domains:
         pub, held = counts[(d.id, "public")], counts[(d.id, "held-out")]
-        task_rows.append(Row((Cell(d.title), Cell(str(pub), pub), Cell(str(held), held),
-                              Cell(str(pub + held), pub + held)),
-                             {"domain": d.id, "public": pub, "held_out": held,
-                              "total": pub + held}))
-    task_table = Table("tasks", "Tasks by domain and group (§2.3, §4.4)",
-                       ("Domain", "Public", "Held-out", "Tasks"), tuple(task_rows),
-                       "The two domains are reported separately; there is no total score.")
-    factor_table = Table("factors", "Controlled factors (§4.1)", ("Factor", "Status", "Setting"),
-                         tuple(Row((Cell(f.factor), Cell(f.status), Cell(f.setting)),
-                                   f.model_dump()) for f in release.controlled_factors))
+        task_rows.append(
+            Row(
+                (
+                    Cell(d.title),
+                    Cell(str(pub), pub),
+                    Cell(str(held), held),
+                    Cell(str(pub + held), pub + held),
+                ),
+                {"domain": d.id, "public": pub, "held_out": held, "total": pub + held},
+            )
+        )
+    task_table = Table(
+        "tasks",
+        "Tasks by domain and group (§2.3, §4.4)",
+        ("Domain", "Public", "Held-out", "Tasks"),
+        tuple(task_rows),
+        "The two domains are reported separately; there is no total score.",
+    )
+    factor_table = Table(
+        "factors",
+        "Controlled factors (§4.1)",
+        ("Factor", "Status", "Setting"),
+        tuple(
+            Row((Cell(f.factor), Cell(f.status), Cell(f.setting)), f.model_dump())
+            for f in release.controlled_factors
+        ),
+    )
     cov_rows = []
     for combo, bundle in sorted(ctx.frame.bundles.items()):
-        notes = "; ".join(f"{n.domain}" + (f"/{n.subdivision}" if n.subdivision else "") +
-                          f": {n.reason}" for n in bundle.not_covered)
+        notes = "; ".join(
+            f"{n.domain}" + (f"/{n.subdivision}" if n.subdivision else "") + f": {n.reason}"
+            for n in bundle.not_covered
+        )
         runs = ctx.frame.runs[ctx.frame.runs["combination"] == combo]
         valid = int(runs["valid"].sum())
-        cov_rows.append(Row(
-            (Cell(combination_link(combo, 0), combo, html=True), Cell(bundle.evaluation),
-             Cell(str(valid), valid), Cell(str(len(runs) - valid), len(runs) - valid),
-             Cell(notes or "—")),
-            {"combination": combo, "evaluation": bundle.evaluation, "valid_runs": valid,
-             "incomplete_runs": len(runs) - valid, "not_covered": notes}))
-    cov_table = Table("coverage", "Coverage of each combination",
-                      ("Combination", "Evaluation", "Valid runs", "Evaluation-incomplete runs",
-                       "Not covered"), tuple(cov_rows),
-                      "'Not covered' scopes were not evaluated and are never shown as zero.")
+        cov_rows.append(
+            Row(
+                (
+                    Cell(combination_link(combo, 0), combo, html=True),
+                    Cell(bundle.evaluation),
+                    Cell(str(valid), valid),
+                    Cell(str(len(runs) - valid), len(runs) - valid),
+                    Cell(notes or "—"),
+                ),
+                {
+                    "combination": combo,
+                    "evaluation": bundle.evaluation,
+                    "valid_runs": valid,
+                    "incomplete_runs": len(runs) - valid,
+                    "not_covered": notes,
+                },
+            )
+        )
+    cov_table = Table(
+        "coverage",
+        "Coverage of each combination",
+        ("Combination", "Evaluation", "Valid runs", "Evaluation-incomplete runs", "Not covered"),
+        tuple(cov_rows),
+        "'Not covered' scopes were not evaluated and are never shown as zero.",
+    )
     tables = [comp_table, task_table, factor_table, cov_table]
-    markdown = render(env, "home.md.j2", release=release, notice=_notice(ctx),
-                      tables=tables_html(tables, "index"),
-                      boundaries=Markup(render_markdown(release.boundaries_of_use)),
-                      domains=release.domains)
+    markdown = render(
+        env,
+        "home.md.j2",
+        release=release,
+        notice=_notice(ctx),
+        tables=tables_html(tables, "index"),
+        boundaries=Markup(render_markdown(release.boundaries_of_use)),
+        domains=release.domains,
+    )
     return Page("index.md", "Release home", markdown, tuple(tables))
 
 
@@ -247,15 +389,31 @@ def contamination_page(ctx: VersionContext) -> Page:
             continue
         rows = []
         for row in report.contamination:
-            rows.append(Row((Cell(row.combination), _est(row.public), _est(row.held_out),
-                             _est(row.gap)),
-                            {"combination": row.combination,
-                             **_est_record("public", row.public),
-                             **_est_record("held_out", row.held_out),
-                             **_est_record("gap", row.gap)}))
-        tables.append(Table(f"gap-{domain_id}", f"Public − held-out — {report.domain_title}",
-                            ("Combination", "Public", "Held-out", "Gap (public − held-out)"),
-                            tuple(rows)))
-    markdown = render(env, "contamination.md.j2", notice=_notice(ctx), reports=ctx.reports,
-                      tables=tables_html(tables, "contamination"), notes=notes)
+            rows.append(
+                Row(
+                    (Cell(row.combination), _est(row.public), _est(row.held_out), _est(row.gap)),
+                    {
+                        "combination": row.combination,
+                        **_est_record("public", row.public),
+                        **_est_record("held_out", row.held_out),
+                        **_est_record("gap", row.gap),
+                    },
+                )
+            )
+        tables.append(
+            Table(
+                f"gap-{domain_id}",
+                f"Public − held-out — {report.domain_title}",
+                ("Combination", "Public", "Held-out", "Gap (public − held-out)"),
+                tuple(rows),
+            )
+        )
+    markdown = render(
+        env,
+        "contamination.md.j2",
+        notice=_notice(ctx),
+        reports=ctx.reports,
+        tables=tables_html(tables, "contamination"),
+        notes=notes,
+    )
     return Page("contamination.md", "Contamination monitor", markdown, tuple(tables))

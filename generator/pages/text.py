@@ -14,8 +14,7 @@ from markdown_it import MarkdownIt
 
 # Characters that Python-Markdown would read as syntax, written as entities instead.
 _MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+-.!|~<>\"'&:"}
-_SAFE_LINK = re.compile(r"^(https?://|#|\.{0,2}/|[A-Za-z0-9_.-]+(/|\.html|\.md|$))",
-                        re.IGNORECASE)
+_SAFE_LINK = re.compile(r"^(https?://|#|\.{0,2}/|[A-Za-z0-9_.-]+(/|\.html|\.md|$))", re.IGNORECASE)
 
 
 def escape(text: object) -> str:

@@ -6,6 +6,7 @@ versions or domains before any number is formed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations as pairs
 
@@ -157,9 +158,27 @@ def score_combination(data: ScopeData, combo: str, bundle: Bundle) -> _Scored:
             None,
             None,
         )
+    held = data.tasks.index[data.tasks["group"] == "held-out"]
+    if len(held):
+        complete = per_task.index[per_task["runs"] >= n]
+        missing = held.difference(complete)
+        if len(missing):
+            return _Scored(
+                CombinationScores(
+                    combination=combo,
+                    status="withheld",
+                    note=f"withheld: {len(held) - len(missing)} of {len(held)} held-out tasks "
+                    f"have all {n} valid runs; held-out results are shown only over the whole "
+                    "group, so that no held-out task can be isolated (§4.4)",
+                    coverage=coverage,
+                ),
+                None,
+                None,
+            )
     position = pd.Series(np.arange(len(data.tasks)), index=data.tasks.index)
     t_index = position.loc[valid["task"]].to_numpy()
     seed = release.statistics.seed
+    small = _small_held_out(data)
 
     def channel(column: str) -> tuple[Estimate, Replicates]:
         matrix = run_matrix(t_index, valid[column].to_numpy(dtype=float), len(data.tasks))
@@ -171,20 +190,15 @@ def score_combination(data: ScopeData, combo: str, bundle: Bundle) -> _Scored:
 
     task_score, score_reps = channel("score")
     rule_score, _ = channel("rule")
-    judge_score, _ = channel("judge")
     dual = data.tasks.loc[per_task.index, "dual"]
+    judge_score: Estimate | None = None
+    judge_coverage = f"{int(dual.sum())} of {len(per_task)} tasks"
+    if small(data.tasks["dual"]):
+        judge_coverage = "withheld: too few held-out tasks with the Judge enabled (§4.4)"
+    else:
+        judge_score = channel("judge")[0]
     full = per_task[per_task["runs"] == n]
-    reliability = []
-    if len(full):
-        rel_draws = task_draws(
-            len(full),
-            release.statistics.bootstrap_samples,
-            seed_for(seed, scope.key, combo, "reliability"),
-        )
-        for k in release.reliability_k:
-            values = reliability_at(full["successes"].to_numpy(dtype=np.int64), n, k)
-            low, high = percentile_interval(values[rel_draws].mean(axis=1), conf)
-            reliability.append(Reliability(k=k, value=float(values.mean()), low=low, high=high))
+    reliability = _reliability(data, combo, full, n)
     failures = valid["failure_type"].value_counts()
     order = [f.id for f in release.enumerations.failure_types]
     result = CombinationScores(
@@ -193,11 +207,11 @@ def score_combination(data: ScopeData, combo: str, bundle: Bundle) -> _Scored:
         task_score=task_score,
         rule_score=rule_score,
         judge_score=judge_score,
-        judge_coverage=f"{int(dual.sum())} of {len(per_task)} tasks",
+        judge_coverage=judge_coverage,
         success_rate=_rate(int(valid["success"].sum()), len(valid), conf),
         reliability=reliability,
         reliability_tasks=len(full),
-        reliability_excluded=len(per_task) - len(full),
+        reliability_excluded=len(covered) - len(full),
         efficiency=Efficiency(
             input_tokens=_none(per_task["input_tokens"].mean()),
             output_tokens=_none(per_task["output_tokens"].mean()),
@@ -206,10 +220,42 @@ def score_combination(data: ScopeData, combo: str, bundle: Bundle) -> _Scored:
             turns=_none(per_task["turns"].mean()),
         ),
         failure_types={f: int(failures[f]) for f in order if f in failures.index},
-        business=_business(data, valid, per_task, score_reps) if _has_views(data) else None,
+        business=_business(data, valid, per_task, score_reps, small) if _has_views(data) else None,
         coverage=coverage,
     )
     return _Scored(result, score_reps, per_task["score"])
+
+
+def _reliability(data: ScopeData, combo: str, full: pd.DataFrame, n: int) -> list[Reliability]:
+    """reliability@k over tasks with all n valid runs; the interval redraws tasks, then each
+    drawn task's successes as Binomial(n, c/n), so run-to-run noise counts too."""
+    if full.empty:
+        return []
+    stats = data.release.statistics
+    seed = seed_for(stats.seed, data.scope.key, combo, "reliability")
+    draws = task_draws(len(full), stats.bootstrap_samples, seed)
+    successes = full["successes"].to_numpy(dtype=np.int64)
+    redrawn = np.random.default_rng(seed + 1).binomial(n, successes[draws] / n)
+    out = []
+    for k in data.release.reliability_k:
+        value = float(reliability_at(successes, n, k).mean())
+        low, high = percentile_interval(
+            reliability_at(redrawn, n, k).mean(axis=1), stats.confidence
+        )
+        out.append(Reliability(k=k, value=value, low=low, high=high))
+    return out
+
+
+def _small_held_out(data: ScopeData) -> Callable[[pd.Series], bool]:
+    """Whether a subset of the scope's tasks holds 1..min-1 held-out tasks (then withheld)."""
+    held = data.tasks["group"] == "held-out"
+    minimum = data.release.groups.min_held_out_aggregate
+
+    def small(mask: pd.Series) -> bool:
+        count = int((mask.astype(bool) & held).sum())
+        return 0 < count < minimum
+
+    return small
 
 
 def _has_views(data: ScopeData) -> bool:
@@ -217,14 +263,24 @@ def _has_views(data: ScopeData) -> bool:
 
 
 def _business(
-    data: ScopeData, valid: pd.DataFrame, per_task: pd.DataFrame, score_reps: Replicates
+    data: ScopeData,
+    valid: pd.DataFrame,
+    per_task: pd.DataFrame,
+    score_reps: Replicates,
+    small: Callable[[pd.Series], bool],
 ) -> BusinessViews:
-    """Risk-weighted score, key-process success, fatal-error rate, boundary correctness."""
+    """Risk-weighted score, key-process success, fatal-error rate, boundary correctness.
+
+    A view over a subset of tasks is withheld (None) when that subset holds 1..min-1
+    held-out tasks; the risk-weighted score also when any risk class does (with the Task
+    Score it would reveal that class's mean).
+    """
     conf = data.release.statistics.confidence
     tasks = data.tasks
-    weights = tasks.loc[per_task.index, "risk_weight"]
     risk = None
-    if len(per_task):
+    classes = [tasks["risk_weight"] == w for w in sorted(set(tasks["risk_weight"]))]
+    if len(per_task) and not any(small(c) for c in classes):
+        weights = tasks.loc[per_task.index, "risk_weight"]
         value = float((per_task["score"] * weights).sum() / weights.sum())
         reps = score_reps.weighted(tasks["risk_weight"].to_numpy()[data.draws])
         risk = _estimate(value, reps, len(per_task), conf)
@@ -235,20 +291,30 @@ def _business(
     on_chain = chain != ""
     chains = {}
     for cid in sorted(set(chain[on_chain])):
+        if small(tasks["chain"] == cid):
+            continue
         hit = chain == cid
         rate = _rate(int(success[hit].sum()), int(hit.sum()), conf)
         if rate is not None:
             chains[str(cid)] = rate
+    has_fatal = tasks["n_fatal"] > 0
+    fatal = None
+    if has_fatal.any() and not small(has_fatal):
+        fatal = _rate(int(valid["fatal_failed"].sum()), len(valid), conf)
     return BusinessViews(
         risk_weighted_score=risk,
-        key_process_success=_rate(int(success[on_chain].sum()), int(on_chain.sum()), conf),
+        key_process_success=None
+        if small(tasks["chain"] != "")
+        else _rate(int(success[on_chain].sum()), int(on_chain.sum()), conf),
         key_process_chains=chains,
-        fatal_error_rate=_rate(int(valid["fatal_failed"].sum()), len(valid), conf),
-        boundary_correctness=_rate(int(success[boundary].sum()), int(boundary.sum()), conf),
+        fatal_error_rate=fatal,
+        boundary_correctness=None
+        if small(tasks["boundary"])
+        else _rate(int(success[boundary].sum()), int(boundary.sum()), conf),
     )
 
 
-def _differences(scored: dict[str, _Scored], conf: float) -> list[Difference]:
+def _differences(scored: dict[str, _Scored], conf: float, minimum: int) -> list[Difference]:
     """Paired differences over the tasks both combinations have, with their intervals."""
     out = []
     for a, b in pairs(sorted(scored), 2):
@@ -266,6 +332,7 @@ def _differences(scored: dict[str, _Scored], conf: float) -> list[Difference]:
             reps = np.where(both, va - vb, 0.0).sum(axis=1) / both.sum(axis=1)
         low, high = percentile_interval(reps, conf)
         value = float((ra.task_means[common] - rb.task_means[common]).mean())
+        enough = len(common) >= minimum
         out.append(
             Difference(
                 a=a,
@@ -274,7 +341,7 @@ def _differences(scored: dict[str, _Scored], conf: float) -> list[Difference]:
                 low=low,
                 high=high,
                 tasks=len(common),
-                significant=bool(low > 0 or high < 0),
+                significant=bool(enough and (low > 0 or high < 0)),
             )
         )
     return out
@@ -285,7 +352,7 @@ def _ranks(names: list[str], diffs: list[Difference]) -> dict[str, int]:
     beaten_by = dict.fromkeys(names, 0)
     for d in diffs:
         if d.significant:
-            beaten_by[d.b if d.value > 0 else d.a] += 1
+            beaten_by[d.b if d.low > 0 else d.a] += 1  # low > 0: a better; high < 0: b better
     return {n: 1 + beaten_by[n] for n in names}
 
 
@@ -321,16 +388,23 @@ def aggregate_scope(data: ScopeData, bundles: dict[str, Bundle], title: str) -> 
     conf = data.release.statistics.confidence
     every = {name: score_combination(data, name, bundles[name]) for name in sorted(bundles)}
     scored = {n: s for n, s in every.items() if s.result.status == "scored"}
-    diffs = _differences(scored, conf)
+    diffs = _differences(scored, conf, data.release.statistics.min_tasks_to_order)
     ranks = _ranks(sorted(scored), diffs)
     tokenizers = {n: b.combination.model.tokenizer for n, b in bundles.items()}
-    front = _pareto({n: s.result for n, s in scored.items()}, tokenizers)
+    # Only combinations measured on the very same tasks are compared for the frontier.
+    comparable = {
+        n: s.result
+        for n, s in scored.items()
+        if s.result.coverage is not None
+        and s.result.coverage.complete
+        and not s.result.coverage.not_covered
+    }
+    front = _pareto(comparable, tokenizers)
     combos = []
     for name, s in every.items():
         if name in scored:
-            combos.append(
-                s.result.model_copy(update={"rank": ranks[name], "pareto": name in front})
-            )
+            pareto = (name in front) if name in comparable else None
+            combos.append(s.result.model_copy(update={"rank": ranks[name], "pareto": pareto}))
         else:
             combos.append(s.result)
     groups: dict[int, list[str]] = {}

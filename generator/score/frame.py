@@ -17,6 +17,23 @@ from generator.models import Bundle, Catalog, Release
 
 KIND_RULE, KIND_FATAL, KIND_JUDGE = 0, 1, 2
 
+# Explicit column types, so a version without runs still has boolean and numeric columns.
+RUN_DTYPES = {
+    "combination": str,
+    "task": str,
+    "run": "int64",
+    "valid": bool,
+    "delivery": bool,
+    "judge_valid": bool,
+    "retries": "int64",
+    "cause": str,
+    "input_tokens": "int64",
+    "output_tokens": "int64",
+    "duration_s": "float64",
+    "turns": "int64",
+    "failure_type": str,
+}
+
 
 @dataclass(frozen=True)
 class VersionFrame:
@@ -89,23 +106,7 @@ def build_frame(version: LoadedRelease) -> VersionFrame:
     item_key = {
         (t, i): k for k, (t, i) in enumerate(zip(items["task"], items["item_id"], strict=True))
     }
-    run_cols: dict[str, list[object]] = {
-        c: []
-        for c in (
-            "combination",
-            "task",
-            "run",
-            "valid",
-            "delivery",
-            "retries",
-            "cause",
-            "input_tokens",
-            "output_tokens",
-            "duration_s",
-            "turns",
-            "failure_type",
-        )
-    }
+    run_cols: dict[str, list[object]] = {c: [] for c in RUN_DTYPES}
     v_rid: list[int] = []
     v_item: list[int] = []
     v_value: list[int] = []
@@ -123,6 +124,7 @@ def build_frame(version: LoadedRelease) -> VersionFrame:
             run_cols["run"].append(r.run)
             run_cols["valid"].append(r.status == "valid")
             run_cols["delivery"].append(r.delivery)
+            run_cols["judge_valid"].append(r.judge_valid is True)
             run_cols["retries"].append(r.retries)
             run_cols["cause"].append(r.cause or "")
             run_cols["input_tokens"].append(r.input_tokens)
@@ -143,7 +145,7 @@ def build_frame(version: LoadedRelease) -> VersionFrame:
                 f_rid.append(rid)
                 f_task_module.append((r.task, module))
             rid += 1
-    runs = pd.DataFrame(run_cols)
+    runs = pd.DataFrame(run_cols).astype(RUN_DTYPES)
     runs.index.name = "rid"
     verdicts = pd.DataFrame(
         {

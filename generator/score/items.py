@@ -17,8 +17,17 @@ def item_breakdown(frame: VersionFrame, task: str) -> pd.DataFrame:
     runs = frame.runs[(frame.runs["task"] == task) & frame.runs["valid"]]
     items = frame.items[frame.items["task"] == task].reset_index()
     if runs.empty or items.empty:
-        return pd.DataFrame(columns=["combination", "item_id", "kind", "valid_runs", "passed",
-                                     "mean_level", "max_level"])
+        return pd.DataFrame(
+            columns=[
+                "combination",
+                "item_id",
+                "kind",
+                "valid_runs",
+                "passed",
+                "mean_level",
+                "max_level",
+            ]
+        )
     grid = runs.reset_index()[["rid", "combination"]].merge(items, how="cross")
     verdicts = frame.verdicts[frame.verdicts["rid"].isin(runs.index)]
     grid = grid.merge(verdicts, on=["rid", "item"], how="left")
@@ -29,11 +38,13 @@ def item_breakdown(frame: VersionFrame, task: str) -> pd.DataFrame:
     grid["level"] = level
     grid["ok"] = (level >= grid["pass_level"]) & (level > 0)
     grid["kind_name"] = grid["kind"].map({0: "rule", KIND_FATAL: "fatal", KIND_JUDGE: "judge"})
-    out = (grid.groupby(["combination", "item", "item_id", "kind_name", "max_level"],
-                        sort=True)
-           .agg(valid_runs=("rid", "nunique"), passed=("ok", "sum"), mean_level=("level", "mean"))
-           .reset_index()
-           .sort_values(["combination", "item"])
-           .rename(columns={"kind_name": "kind"}))
-    return out[["combination", "item_id", "kind", "valid_runs", "passed", "mean_level",
-                "max_level"]].reset_index(drop=True)
+    out = (
+        grid.groupby(["combination", "item", "item_id", "kind_name", "max_level"], sort=True)
+        .agg(valid_runs=("rid", "nunique"), passed=("ok", "sum"), mean_level=("level", "mean"))
+        .reset_index()
+        .sort_values(["combination", "item"])
+        .rename(columns={"kind_name": "kind"})
+    )
+    return out[
+        ["combination", "item_id", "kind", "valid_runs", "passed", "mean_level", "max_level"]
+    ].reset_index(drop=True)

@@ -206,6 +206,10 @@ def _contamination(
                 public=est(pv, preps, pn),
                 held_out=est(hv, hreps, hn),
                 gap=est(pv - hv, preps - hreps, pn + hn),
+                note=None
+                if pn == len(public.tasks)
+                else f"public side over {pn} of {len(public.tasks)} public tasks (incomplete or "
+                "not covered); read the gap with care",
             )
         )
     return out

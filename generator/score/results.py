@@ -82,7 +82,7 @@ class BusinessViews(Result):
 
 class CombinationScores(Result):
     combination: str
-    status: Literal["scored", "not-covered", "no-valid-runs"]
+    status: Literal["scored", "not-covered", "no-valid-runs", "withheld"]
     note: str | None = Field(default=None, description="Why there are no scores.")
     task_score: Estimate | None = None
     rule_score: Estimate | None = None
@@ -106,7 +106,8 @@ class CombinationScores(Result):
     )
     pareto: bool | None = Field(
         default=None,
-        description="On the score-against-total-tokens frontier of its tokenizer.",
+        description="On the score-against-total-tokens frontier of its tokenizer; null when "
+        "not compared (its coverage of the scope is incomplete).",
     )
 
 
@@ -157,6 +158,9 @@ class Contamination(Result):
     public: Estimate
     held_out: Estimate
     gap: Estimate
+    note: str | None = Field(
+        default=None, description="Why the gap may compare different task sets."
+    )
 
 
 class CombinationInfo(Result):

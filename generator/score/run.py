@@ -40,10 +40,12 @@ def run_outcome(task: Task, record: RunRecord) -> RunOutcome:
         rule = 1.0 if all(hits) else 0.0
     fatal_passed = {v.id for v in record.fatal if v.passed}
     fatal_items = [i for i in scoring.rule_items if i.fatal]
-    fatal_failed = any(i.id not in fatal_passed or i.module in failed_modules for i in fatal_items)
+    fatal_failed = any(i.id not in fatal_passed for i in fatal_items)  # fatal items have no module
     judge: float | None = None
     judge_pass = True
-    if scoring.mode == "dual-channel":
+    if scoring.mode == "dual-channel" and record.judge_valid is not True:
+        judge_pass = False  # only a run zeroed by D or a fatal item may lack its Judge result
+    elif scoring.mode == "dual-channel":
         levels = {v.id: v.level for v in record.judge}
         values = []
         for item in scoring.judge_items:
@@ -53,6 +55,8 @@ def run_outcome(task: Task, record: RunRecord) -> RunOutcome:
         judge = sum(values) / len(values)
     if not record.delivery or fatal_failed:
         score = 0.0
+    elif judge is None and scoring.mode == "dual-channel":
+        raise ValueError("a scored dual-channel run needs a valid Judge result")
     elif judge is None:
         score = rule
     else:

@@ -49,17 +49,18 @@ def score_runs(frame: VersionFrame) -> pd.DataFrame:
         all_rules.astype(float),
         per_run(credit, KIND_RULE) / n_rule,
     )
+    judged = dual & runs["judge_valid"].to_numpy(dtype=bool)
     with np.errstate(invalid="ignore", divide="ignore"):
-        judge = np.where(dual, per_run(credit, KIND_JUDGE) / n_judge, np.nan)
+        judge = np.where(judged, per_run(credit, KIND_JUDGE) / n_judge, np.nan)
     fatal_failed = per_run(ok.astype(float), KIND_FATAL) < n_fatal
-    judge_pass = ~dual | (per_run(ok.astype(float), KIND_JUDGE) == n_judge)
-    delivery = runs["delivery"].to_numpy()
+    judge_pass = ~dual | (judged & (per_run(ok.astype(float), KIND_JUDGE) == n_judge))
+    delivery = runs["delivery"].to_numpy(dtype=bool)
     score = np.where(
         ~delivery | fatal_failed,
         0.0,
         np.where(dual, weight * rule + (1 - weight) * np.nan_to_num(judge), rule),
     )
-    valid = runs["valid"].to_numpy()
+    valid = runs["valid"].to_numpy(dtype=bool)
     runs["rule"] = np.where(valid, rule, np.nan)
     runs["judge"] = np.where(valid, judge, np.nan)
     runs["score"] = np.where(valid, score, np.nan)

@@ -48,7 +48,10 @@ def office() -> Report:
             evaluation="incomplete",
         )
     }
-    loaded = version(release(), catalog(OFFICE), {"p": P_RUNS, "q": Q_RUNS, "r": R_RUNS}, bundles)
+    stats = {"bootstrap_samples": 400, "seed": 7, "min_tasks_to_order": 3}
+    loaded = version(
+        release(statistics=stats), catalog(OFFICE), {"p": P_RUNS, "q": Q_RUNS, "r": R_RUNS}, bundles
+    )
     return build_report(loaded, "office")
 
 
@@ -126,6 +129,48 @@ def test_clear_difference_gets_a_rank_noise_does_not(office: Report) -> None:
     assert scope.tie_groups[0] == sorted(n for n, r in ranks.items() if r == 1)
 
 
+def test_too_few_common_tasks_never_order_combinations() -> None:
+    loaded = version(release(), catalog(OFFICE), {"p": P_RUNS, "q": Q_RUNS})
+    scope = _scope(build_report(loaded, "office"))  # 3 tasks < min_tasks_to_order (5)
+    diff = scope.differences[0]
+    assert diff.high < 0  # the interval excludes 0 ...
+    assert not diff.significant  # ... but three tasks cannot order two combinations
+    assert {c.rank for c in scope.combinations} == {1}
+
+
+def test_reliability_interval_includes_run_noise() -> None:
+    loaded = version(release(), catalog([task("t1")]), {"p": [run("t1", 1),
+                                                              run("t1", 2, passed=0,
+                                                                  failure="wrong")]})
+    c = _combo(_scope(build_report(loaded, "office")), "p")
+    rel1 = c.reliability[0]
+    assert rel1.value == 0.5
+    assert rel1.low is not None
+    assert rel1.high is not None
+    assert rel1.low < 0.5 < rel1.high  # one task, but its runs are noisy
+
+
+def test_version_without_runs_reports_no_valid_runs() -> None:
+    report = build_report(version(release(), catalog([task("t1")]), {"p": []}), "office")
+    assert _combo(_scope(report), "p").status == "no-valid-runs"
+
+
+def test_covered_task_without_valid_runs_counts_as_excluded_from_reliability() -> None:
+    runs = [run("t1", 1), run("t1", 2), run("t2", 1, valid=False), run("t2", 2, valid=False)]
+    c = _combo(_scope(build_report(version(release(), catalog([task("t1"), task("t2")]),
+                                           {"p": runs}), "office")), "p")
+    assert (c.reliability_tasks, c.reliability_excluded) == (1, 1)
+
+
+def test_fatal_error_rate_is_not_applicable_without_fatal_items() -> None:
+    erp = [task("e1", "erp", "x"), task("e2", "erp", "y")]
+    runs = [run(t, i) for t in ("e1", "e2") for i in (1, 2)]
+    c = _combo(_scope(build_report(version(release(), catalog(erp), {"p": runs}), "erp")), "p")
+    assert c.business is not None
+    assert c.business.fatal_error_rate is None  # not 0: no task can trigger one
+    assert c.business.boundary_correctness is None
+
+
 def test_business_views_by_hand() -> None:
     erp = [
         task("e1", "erp", "x", risk="high", chain="chain"),
@@ -155,6 +200,45 @@ def test_business_views_by_hand() -> None:
     assert set(b.key_process_chains) == {"chain"}
     office_only = build_report(version(release(), catalog(OFFICE), {"p": P_RUNS}), "office")
     assert _combo(_scope(office_only), "p").business is None  # office declares no views
+
+
+def _held_out_erp(extra: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [task("pub", "erp", "x"), *[task(f"h{i}", "erp", "x", group="held-out")
+                                       for i in range(5)], *extra]
+
+
+def test_small_held_out_subsets_are_withheld_inside_a_group() -> None:
+    tasks = _held_out_erp([task("hb", "erp", "y", group="held-out", boundary=True, risk="high",
+                                judge=(4,))])
+    runs = [run(str(t["id"]), i, judge=(4,) if t["id"] == "hb" else ()) for t in tasks
+            for i in (1, 2)]
+    report = build_report(version(release(), catalog(tasks), {"p": runs}), "erp")
+    held = _combo(_scope(report, group="held-out"), "p")
+    assert held.status == "scored"
+    assert held.judge_score is None  # one held-out Judge task would be exposed
+    assert held.judge_coverage is not None
+    assert held.judge_coverage.startswith("withheld")
+    assert held.business is not None
+    assert held.business.boundary_correctness is None
+    assert held.business.risk_weighted_score is None  # one high-risk held-out task
+
+
+def test_combination_missing_held_out_runs_is_withheld_for_the_group() -> None:
+    tasks = _held_out_erp([])
+    complete = [run(str(t["id"]), i) for t in tasks for i in (1, 2)]
+    partial = [r for r in complete if not (r.task == "h0" and r.run == 2)]
+    report = build_report(version(release(), catalog(tasks), {"p": complete, "x": partial}),
+                          "erp")
+    scope = _scope(report, group="held-out")
+    x = _combo(scope, "x")
+    assert x.status == "withheld"
+    assert x.task_score is None
+    assert x.note is not None
+    assert "4 of 5 held-out tasks" in x.note
+    assert _combo(scope, "p").status == "scored"
+    assert all(d.a != "x" and d.b != "x" for d in scope.differences)
+    assert _combo(_scope(report, group="all"), "x").status == "withheld"
+    assert _combo(_scope(report, group="public"), "x").status == "scored"
 
 
 def test_held_out_tasks_never_get_a_row() -> None:
