@@ -146,6 +146,36 @@ def report(root: Path, versions: tuple[str, ...], domains: tuple[str, ...], fmt:
     click.echo(RENDERERS[fmt](build_report(version, domains[0])), nl=False)
 
 
+@cli.command()
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help=ROOT_HELP)
+@click.option("--out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
+              help="Output folder; replaced only after a fully successful build.")
+@click.option("--strict", is_flag=True, help="Treat warnings (input and mkdocs) as errors.")
+def build(root: Path, out: Path, strict: bool) -> None:
+    """Build the release site: one mkdocs-material site per version, plus a landing page."""
+    from generator.site import build_site
+
+    try:
+        inputs, warnings = load_checked(root, strict)
+    except InvalidInput as exc:
+        exc.show()
+        raise SystemExit(exc.exit_code) from None
+    for problem in warnings:
+        click.echo(str(problem), err=True)
+    terminal = click.get_text_stream("stderr").isatty()
+
+    def progress(message: str) -> None:
+        if terminal:
+            click.echo(f"… {message}", err=True)
+
+    site_warnings = build_site(inputs, out, strict, progress)
+    for warning in site_warnings:
+        click.echo(f"warning: {warning}", err=True)
+    versions = ", ".join(sorted(r.folder for r in inputs.releases))
+    click.echo(f"built {out}: {versions}; {len(warnings) + len(site_warnings)} warning(s)")
+
+
 def main() -> None:
     """Console entry point."""
     cli(prog_name="python -m generator")

@@ -29,6 +29,7 @@ def card_tables(card: HarnessCard) -> list[Table]:
     tables = []
     for name, layer in card.layers.items():
         rows = []
+        record: dict[str, Any]
         fields = {**layer.minimum_fields(), **layer.additional}
         for field_name, field in fields.items():
             title = _title(layer, field_name)

@@ -10,7 +10,11 @@ from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, one_decimal, score
-from generator.score.results import Report
+from generator.score.results import CombinationScores, Report
+
+
+def _tokens(c: CombinationScores) -> float:
+    return float(c.efficiency.total_tokens or 0) if c.efficiency else 0.0
 
 
 def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Markup], list[Table]]:
@@ -47,16 +51,13 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
             for tok in sorted({tokenizer[c.combination] for c in scored}):
                 front = sorted(
                     (c for c in scored if c.pareto and tokenizer[c.combination] == tok),
-                    key=lambda c: c.efficiency.total_tokens or 0,
-                )  # type: ignore[union-attr]
+                    key=_tokens,
+                )
                 if len(front) > 1:
                     series.append(
                         Series(
                             f"Pareto frontier ({tok})",
-                            tuple(
-                                float(c.efficiency.total_tokens or 0)  # type: ignore[union-attr]
-                                for c in front
-                            ),
+                            tuple(_tokens(c) for c in front),
                             tuple(
                                 float(c.task_score.value or 0)  # type: ignore[union-attr]
                                 for c in front
@@ -106,7 +107,7 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
         eff, ts = c.efficiency, c.task_score
         assert eff is not None
         assert ts is not None
-        rel = {r.k: r.value for r in c.reliability}
+        rel_by_k = {r.k: r.value for r in c.reliability}
         rows.append(
             Row(
                 (
@@ -119,7 +120,7 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                     Cell(one_decimal(eff.duration_s), eff.duration_s),
                     Cell(one_decimal(eff.turns), eff.turns),
                     Cell("yes" if c.pareto else "no"),
-                    Cell(", ".join(f"{k}: {score(v)}" for k, v in rel.items())),
+                    Cell(", ".join(f"{k}: {score(v)}" for k, v in rel_by_k.items())),
                 ),
                 {
                     "combination": c.combination,
@@ -129,7 +130,7 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                     "task_score_high": ts.high,
                     **eff.model_dump(),
                     "pareto": c.pareto,
-                    **{f"reliability_at_{k}": v for k, v in rel.items()},
+                    **{f"reliability_at_{k}": v for k, v in rel_by_k.items()},
                 },
             )
         )

@@ -11,16 +11,16 @@ from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, escape, interval, one_decimal, render_markdown, score
-from generator.score.results import Estimate, Rate, Report, ScopeResult
+from generator.score.results import Estimate, Rate, Reliability, Report, ScopeResult
 
 
-def _est(e: Estimate | Rate | None) -> Cell:
+def _est(e: Estimate | Rate | Reliability | None) -> Cell:
     if e is None or e.value is None:
         return Cell("—")
     return Cell(f"{score(e.value)} {interval(e.low, e.high)}".strip(), e.value)
 
 
-def _est_record(prefix: str, e: Estimate | Rate | None) -> dict[str, Any]:
+def _est_record(prefix: str, e: Estimate | Rate | Reliability | None) -> dict[str, Any]:
     if e is None:
         return {prefix: None, f"{prefix}_low": None, f"{prefix}_high": None}
     return {prefix: e.value, f"{prefix}_low": e.low, f"{prefix}_high": e.high}
@@ -215,7 +215,7 @@ def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | 
     scored = [c for c in scope.combinations if c.status == "scored"]
     if not scored:
         return None
-    types = [f for f in ctx.release.enumerations.failure_types]
+    types = list(ctx.release.enumerations.failure_types)
     rows = []
     for c in scored:
         total = sum(c.failure_types.values())
@@ -240,7 +240,7 @@ def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | 
 def _scope_section(
     ctx: VersionContext, scope: ScopeResult, index: int
 ) -> tuple[list[Table], dict[str, Any]]:
-    tid = f"s{index}"
+    tid = f"{scope.scope.subdivision or 'domain'}-{scope.scope.group}"
     if scope.withheld:
         return [], {"scope": scope, "tables": []}
     tables = [scope_table(ctx, scope, f"{tid}-scores", 1)]

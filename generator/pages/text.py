@@ -32,7 +32,7 @@ _MD = _safe_links(MarkdownIt("commonmark", {"html": False, "linkify": False}).en
 
 def render_markdown(text: str) -> str:
     """Authored Markdown as HTML, raw HTML escaped and unsafe links dropped."""
-    return _MD.render(text).strip()
+    return str(_MD.render(text)).strip()
 
 
 def score(value: float | None) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,7 +19,7 @@ from generator.models import Bundle, Catalog, Release
 KIND_RULE, KIND_FATAL, KIND_JUDGE = 0, 1, 2
 
 # Explicit column types, so a version without runs still has boolean and numeric columns.
-RUN_DTYPES = {
+RUN_DTYPES: dict[str, Any] = {
     "combination": str,
     "task": str,
     "run": "int64",

@@ -48,3 +48,17 @@ def item_breakdown(frame: VersionFrame, task: str) -> pd.DataFrame:
     return out[
         ["combination", "item_id", "kind", "valid_runs", "passed", "mean_level", "max_level"]
     ].reset_index(drop=True)
+
+
+def task_efficiency(frame: VersionFrame, task: str) -> pd.DataFrame:
+    """Per combination, means over the task's valid runs of tokens, duration and turns."""
+    runs = frame.runs[(frame.runs["task"] == task) & frame.runs["valid"]]
+    out = runs.groupby("combination").agg(
+        valid_runs=("run", "size"),
+        input_tokens=("input_tokens", "mean"),
+        output_tokens=("output_tokens", "mean"),
+        duration_s=("duration_s", "mean"),
+        turns=("turns", "mean"),
+    )
+    out["total_tokens"] = out["input_tokens"] + out["output_tokens"]
+    return out.reset_index()

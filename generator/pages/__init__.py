@@ -1,0 +1,43 @@
+"""Stage 4, pages: every page of a version (Markdown plus table downloads) from the reports."""
+
+from __future__ import annotations
+
+from generator.pages.cards import combination_page, combinations_index
+from generator.pages.context import VersionContext, version_context
+from generator.pages.efficiency import efficiency_page
+from generator.pages.guide import methodology_page, publishing_page
+from generator.pages.render import Page
+from generator.pages.results import contamination_page, domain_page, home_page
+from generator.pages.tasks import index_page, task_page
+
+NavItem = tuple[str, "str | list[NavItem]"]
+
+
+def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, object]]]:
+    """All pages of one version and its navigation, in reading order."""
+    home = home_page(ctx)
+    domains = [domain_page(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
+    combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
+    dives = [task_page(ctx, ctx.tasks[t], deep=True) for t in ctx.release.deep_dives]
+    tasks = [task_page(ctx, t, deep=False) for t in ctx.public_tasks()]
+    combo_index, dive_index, task_index = (combinations_index(ctx), index_page(ctx, True),
+                                           index_page(ctx, False))
+    singles = [efficiency_page(ctx), contamination_page(ctx), methodology_page(ctx),
+               publishing_page(ctx)]
+    pages = [home, *domains, combo_index, *combos, dive_index, *dives, task_index, *tasks,
+             *singles]
+
+    def section(title: str, index: Page, children: list[Page]) -> dict[str, object]:
+        return {title: [index.path, *[{p.title: p.path} for p in children]]}
+
+    nav: list[dict[str, object]] = [{home.title: home.path}]
+    nav += [{p.title: p.path} for p in domains]
+    nav.append(section("Result cards", combo_index, combos))
+    nav.append({singles[0].title: singles[0].path})
+    nav.append(section("Deep dives", dive_index, dives))
+    nav.append(section("Public tasks", task_index, tasks))
+    nav += [{p.title: p.path} for p in singles[1:]]
+    return pages, nav
+
+
+__all__ = ["Page", "VersionContext", "version_context", "version_pages"]

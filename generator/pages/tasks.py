@@ -1,0 +1,336 @@
+"""Public task pages and the six deep dives (§5.2). Held-out tasks get no page (§4.4)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from markupsafe import Markup
+
+from generator.models import Task
+from generator.pages.context import VersionContext
+from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.tables import Cell, Row, Table
+from generator.pages.text import count, escape, one_decimal, render_markdown, score
+from generator.score.items import item_breakdown, task_efficiency
+
+
+def _md(text: str | None) -> Markup:
+    return Markup(render_markdown(text)) if text else Markup("")
+
+
+def metadata_table(ctx: VersionContext, task: Task) -> Table:
+    enums = ctx.release.enumerations
+
+    def title(values: Any, key: str | None) -> str:
+        if key is None:
+            return "—"
+        return next((v.title for v in values if v.id == key), key)
+
+    b = task.budgets
+    entries = [
+        ("Domain", task.domain),
+        ("Sub-division", task.subdivision),
+        ("Task family", task.family + (f" — variant: {task.variant}" if task.variant else "")),
+        ("Scenario category", title(enums.scenario_categories, task.scenario_category)),
+        ("Operation type", title(enums.operation_types, task.operation_type)),
+        ("Difficulty", title(enums.difficulty_tiers, task.difficulty)),
+        ("Interaction", task.interaction),
+        ("Group", task.group),
+        ("Industry", task.industry),
+        ("Company size", task.company_size),
+        ("Role", task.role),
+        ("Process stage", task.process_stage),
+        ("Business risk", title(enums.risk_levels, task.risk_level)),
+        ("Key-process chain", title(enums.key_process_chains, task.key_process_chain)),
+        ("Functional-boundary task", "yes" if task.functional_boundary else "no"),
+        ("Exception class", title(enums.exception_classes, task.exception_class)),
+        ("Budgets", f"{b.timeout_s:,} s, {b.max_steps:,} steps, {b.max_tokens:,} tokens"),
+        ("Multiple solutions", task.multi_solution),
+        ("Known limitations", task.known_limitations),
+        ("Source", task.source),
+        ("Licence", task.licence),
+    ]
+    return Table(
+        "metadata",
+        "Task metadata (§2.6)",
+        ("Field", "Value"),
+        tuple(Row((Cell(k), Cell(v)), {"field": k, "value": v}) for k, v in entries),
+    )
+
+
+def scoring_table(task: Task) -> Table:
+    s = task.scoring
+    rows = []
+    for i in s.rule_items:
+        kind = "fatal rule item" if i.fatal else "rule item"
+        rows.append(
+            Row(
+                (Cell(i.id), Cell(kind), Cell(i.title), Cell(i.module or "—"), Cell("pass/fail")),
+                {
+                    "item": i.id,
+                    "kind": kind,
+                    "title": i.title,
+                    "module": i.module,
+                    "levels": "pass/fail",
+                },
+            )
+        )
+    for j in s.judge_items:
+        levels = f"0–{j.max_level}" + (f", pass at {j.pass_level}" if j.pass_level else "")
+        rows.append(
+            Row(
+                (
+                    Cell(j.id),
+                    Cell("Judge item"),
+                    Cell(j.title),
+                    Cell(j.module or "—"),
+                    Cell(levels),
+                ),
+                {
+                    "item": j.id,
+                    "kind": "judge",
+                    "title": j.title,
+                    "module": j.module,
+                    "max_level": j.max_level,
+                    "pass_level": j.passing_level,
+                    "evidence": list(j.evidence),
+                },
+            )
+        )
+    return Table(
+        "scoring",
+        "Scoring items, frozen before evaluation (§4.3)",
+        ("Item", "Kind", "Checks", "Module", "Levels"),
+        tuple(rows),
+    )
+
+
+def composition(task: Task) -> str:
+    s = task.scoring
+    ordinary = sum(not i.fatal for i in s.rule_items)
+    fatal = sum(i.fatal for i in s.rule_items)
+    text = f"{ordinary} ordinary rule item(s) ({s.rule_scoring}), {fatal} fatal item(s)"
+    if s.mode == "dual-channel":
+        w = s.rule_weight or 0.0
+        text += f", {len(s.judge_items)} Judge item(s). Dual-channel: S = {w:g}·R + {1 - w:g}·J"
+    else:
+        text += ". Rule-only: S = R"
+    return text + " when the core delivery threshold and every fatal item pass, else 0."
+
+
+def results_table(ctx: VersionContext, task: Task) -> Table:
+    report = ctx.reports[task.domain]
+    rows = []
+    for r in (x for x in report.tasks if x.task == task.id):
+        status = {"scored": "", "not-covered": "not covered", "no-valid-runs": "no valid runs"}[
+            r.status
+        ]
+        rows.append(
+            Row(
+                (
+                    Cell(
+                        f'<a href="../combinations/{escape(r.combination)}.html">'
+                        f"{escape(r.combination)}</a>",
+                        r.combination,
+                        html=True,
+                    ),
+                    Cell(status or score(r.score), r.score),
+                    Cell(score(r.rule), r.rule),
+                    Cell(score(r.judge), r.judge),
+                    Cell(str(r.valid_runs), r.valid_runs),
+                    Cell(str(r.successes), r.successes),
+                ),
+                r.model_dump(),
+            )
+        )
+    return Table(
+        "results",
+        "Task means by combination (over valid runs)",
+        ("Combination", "Task Score", "Rule score", "Judge score", "Valid runs", "Successful runs"),
+        tuple(rows),
+        "One task is not a sample: do not rank combinations on it (§5.3).",
+    )
+
+
+def breakdown_table(
+    ctx: VersionContext, task: Task, evidence: dict[tuple[str, str], list[str]]
+) -> Table:
+    data = item_breakdown(ctx.frame, task.id)
+    titles = {i.id: i.title for i in task.scoring.rule_items}
+    titles |= {j.id: j.title for j in task.scoring.judge_items}
+    rows = []
+    for r in data.to_dict("records"):
+        item, combo = str(r["item_id"]), str(r["combination"])
+        n = int(r["valid_runs"])
+        if r["kind"] == "judge":
+            verdict = f"mean level {float(r['mean_level']):.2f} of {int(r['max_level'])}"
+        else:
+            verdict = f"passed {int(r['passed'])} of {n} runs"
+        cited = ", ".join(evidence.get((combo, item), [])) or "—"
+        rows.append(
+            Row(
+                (
+                    Cell(combo),
+                    Cell(item),
+                    Cell(titles.get(item, item)),
+                    Cell(str(r["kind"])),
+                    Cell(verdict, float(r["mean_level"])),
+                    Cell(cited),
+                ),
+                {
+                    "combination": combo,
+                    "item": item,
+                    "kind": r["kind"],
+                    "valid_runs": n,
+                    "passed": int(r["passed"]),
+                    "mean_level": float(r["mean_level"]),
+                    "max_level": int(r["max_level"]),
+                    "evidence_cited": evidence.get((combo, item), []),
+                },
+            )
+        )
+    return Table(
+        "reconstruction",
+        "Scoring reconstruction: item verdicts over valid runs",
+        ("Combination", "Item", "Checks", "Kind", "Verdicts", "Evidence cited"),
+        tuple(rows),
+        "Items of a failed module count as failed (level 0).",
+    )
+
+
+def efficiency_table(ctx: VersionContext, task: Task) -> Table:
+    rows = []
+    for r in task_efficiency(ctx.frame, task.id).to_dict("records"):
+        rows.append(
+            Row(
+                (
+                    Cell(str(r["combination"])),
+                    Cell(count(r["input_tokens"]), r["input_tokens"]),
+                    Cell(count(r["output_tokens"]), r["output_tokens"]),
+                    Cell(count(r["total_tokens"]), r["total_tokens"]),
+                    Cell(one_decimal(r["duration_s"]), r["duration_s"]),
+                    Cell(one_decimal(r["turns"]), r["turns"]),
+                ),
+                {str(k): v for k, v in r.items()},
+            )
+        )
+    return Table(
+        "efficiency",
+        "Efficiency on this task (means over valid runs)",
+        ("Combination", "Input tokens", "Output tokens", "Total tokens", "Duration s", "Turns"),
+        tuple(rows),
+        "Tokens compare only within one tokenizer (§4.2(2)).",
+    )
+
+
+def evidence_table(task: Task) -> Table | None:
+    if not task.scoring.evidence:
+        return None
+    return Table(
+        "evidence",
+        "Frozen evidence bound to Judge items (source, location, text)",
+        ("Evidence", "Source", "Location", "Excerpt"),
+        tuple(
+            Row((Cell(e.id), Cell(e.source), Cell(e.location), Cell(e.excerpt)), e.model_dump())
+            for e in task.scoring.evidence
+        ),
+    )
+
+
+def _cited(ctx: VersionContext, task: str) -> dict[tuple[str, str], list[str]]:
+    cited: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for bundle in ctx.loaded.bundles:
+        combo = bundle.bundle.model.combination.id
+        if combo not in ctx.frame.bundles:
+            continue
+        for record in bundle.runs.records:
+            if record.task == task and record.status == "valid":
+                for v in record.judge:
+                    cited[(combo, v.id)].update(v.evidence)
+    return {k: sorted(v) for k, v in cited.items()}
+
+
+def task_page(ctx: VersionContext, task: Task, deep: bool) -> Page:
+    tables = [
+        metadata_table(ctx, task),
+        scoring_table(task),
+        results_table(ctx, task),
+        breakdown_table(ctx, task, _cited(ctx, task.id)),
+        efficiency_table(ctx, task),
+    ]
+    evidence = evidence_table(task)
+    if evidence is not None:
+        tables.append(evidence)
+    dive = ctx.deep_dives.get(task.id) if deep else None
+    folder = "deep-dives" if deep else "tasks"
+    differences = []
+    if dive is not None:
+        differences = [(k, Markup(render_markdown(v))) for k, v in sorted(dive.differences.items())]
+    markdown = render(
+        environment(),
+        "deepdive.md.j2" if deep else "task.md.j2",
+        task=task,
+        deep=dive,
+        card={k: _md(getattr(task.card, k)) for k in type(task.card).model_fields},
+        composition=composition(task),
+        tables=tables_html(tables, task.id),
+        trajectory=_md(dive.trajectory_nodes) if dive else Markup(""),
+        interpretation=_md(dive.interpretation) if dive else Markup(""),
+        differences=differences,
+        has_evidence=evidence is not None,
+    )
+    return Page(f"{folder}/{task.id}.md", task.title, markdown, tuple(tables))
+
+
+def index_page(ctx: VersionContext, deep: bool) -> Page:
+    tasks = [ctx.tasks[t] for t in ctx.release.deep_dives] if deep else ctx.public_tasks()
+    folder = "deep-dives" if deep else "tasks"
+    rows = tuple(
+        Row(
+            (
+                Cell(f'<a href="{escape(t.id)}.html">{escape(t.id)}</a>', t.id, html=True),
+                Cell(t.title),
+                Cell(t.domain),
+                Cell(t.subdivision),
+                Cell(t.difficulty),
+                Cell(t.interaction),
+                Cell(t.scoring.mode),
+            ),
+            {
+                "task": t.id,
+                "title": t.title,
+                "domain": t.domain,
+                "subdivision": t.subdivision,
+                "difficulty": t.difficulty,
+                "interaction": t.interaction,
+                "mode": t.scoring.mode,
+            },
+        )
+        for t in tasks
+    )
+    table = Table(
+        "tasks",
+        "Deep-dive tasks" if deep else "Public tasks",
+        ("Task", "Title", "Domain", "Sub-division", "Difficulty", "Interaction", "Scoring"),
+        rows,
+    )
+    if deep:
+        intro = (
+            "# Deep dives\n\nSix public tasks analysed one by one in the six parts of §5.2: "
+            "task card, per-combination overview, key trajectory nodes, scoring "
+            "reconstruction, efficiency and interpretation. Cases illustrate how results "
+            "are read; they are not a sample and do not rank combinations (§5.3).\n\n"
+        )
+    else:
+        intro = (
+            "# Public tasks\n\nOne page per public task. Held-out tasks are evaluated "
+            "but never shown one by one; they count only inside group aggregates "
+            "(§4.4).\n\n"
+        )
+    return Page(
+        f"{folder}/index.md",
+        "Deep dives" if deep else "Public tasks",
+        intro + table.to_html("index") + "\n",
+        (table,),
+    )

@@ -1,0 +1,192 @@
+"""Build every version into a staging folder, then swap it in for the output folder.
+
+The previous output is replaced only after everything succeeded; any failure leaves it
+exactly as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import yaml
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from generator.errors import GeneratorError
+from generator.load import Inputs, LoadedRelease
+from generator.pages import version_context, version_pages
+
+REPO = Path(__file__).resolve().parents[2]
+SITE_SRC = REPO / "site_src"
+BASE_CONFIG = REPO / "mkdocs.yml"
+
+Progress = Callable[[str], None]
+
+
+class BuildFailed(GeneratorError):
+    """The site could not be built; the previous output is untouched."""
+
+
+def _version_key(name: str) -> tuple[object, ...]:
+    """Natural order: v1.10 after v1.9."""
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
+
+
+def _epoch(inputs: Inputs) -> int:
+    """SOURCE_DATE_EPOCH if set, else the newest freeze date: the build never reads the clock."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        return int(os.environ["SOURCE_DATE_EPOCH"])
+    dates = [r.release.model.freeze_date for r in inputs.releases if r.release is not None]
+    newest = max(dates) if dates else dt.date(2000, 1, 1)
+    return int(dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.UTC).timestamp())
+
+
+@contextlib.contextmanager
+def _environment(epoch: int) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "NO_MKDOCS_2_WARNING")}
+    os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _write_docs(version: LoadedRelease, inputs: Inputs, docs: Path) -> list[dict[str, object]]:
+    ctx = version_context(version, inputs.cards)
+    pages, nav = version_pages(ctx)
+    for page in pages:
+        for rel, text in page.files().items():
+            path = docs / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    shutil.copytree(SITE_SRC / "assets", docs / "assets")
+    return nav
+
+
+def _config(version: LoadedRelease, docs: Path, site: Path, nav: list[dict[str, object]],
+            strict: bool) -> dict[str, object]:
+    assert version.release is not None
+    release = version.release.model
+    return {
+        "INHERIT": str(BASE_CONFIG),
+        "site_name": f"{release.benchmark.name} {release.version}",
+        "docs_dir": str(docs),
+        "site_dir": str(site),
+        "use_directory_urls": False,
+        "strict": strict,
+        "theme": {"name": "material", "custom_dir": str(SITE_SRC / "overrides"),
+                  "font": False},
+        "extra_css": ["assets/stylesheets/lg.css"],
+        "extra_javascript": ["assets/javascripts/lg-tables.js"],
+        "extra": {"version": {"provider": "mike", "default": "latest"}},
+        "nav": nav,
+    }
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def _mkdocs(config_file: Path, strict: bool) -> list[str]:
+    """Run one mkdocs build; return its warnings (strict: fail on any)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    handler = _Collect()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    try:
+        build(load_config(str(config_file), strict=strict))
+    except MkDocsException as exc:
+        raise BuildFailed(f"mkdocs failed: {exc}; " + "; ".join(handler.messages)) from exc
+    finally:
+        logger.removeHandler(handler)
+    return handler.messages
+
+
+def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
+    env = Environment(loader=FileSystemLoader(str(SITE_SRC / "templates")),
+                      autoescape=select_autoescape(["html", "j2"]), undefined=StrictUndefined)
+    versions = []
+    for i, v in enumerate(order):
+        assert v.release is not None
+        r = v.release.model
+        versions.append({"path": v.folder, "title": f"{r.benchmark.name} {r.version}",
+                         "latest": i == 0, "freeze_date": r.freeze_date.isoformat(),
+                         "illustrative": r.illustrative})
+    benchmark = versions[0]["title"].rsplit(" ", 1)[0] if versions else "Benchmark"
+    html = env.get_template("landing.html.j2").render(benchmark=benchmark, versions=versions)
+    (site / "index.html").write_text(html, encoding="utf-8")
+    entries = [{"version": v["path"], "title": v["path"], "aliases": ["latest"] if v["latest"]
+                else []} for v in versions]
+    (site / "versions.json").write_text(json.dumps(entries, indent=2) + "\n", encoding="utf-8")
+    if versions:
+        latest = site / "latest"
+        latest.mkdir()
+        target = f"../{versions[0]['path']}/index.html"
+        (latest / "index.html").write_text(
+            '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<title>Redirecting to the latest version</title>'
+            f'<meta http-equiv="refresh" content="0; url={target}"></head>'
+            f'<body><p><a href="{target}">Latest version</a></p></body></html>\n',
+            encoding="utf-8")
+
+
+def _swap(staging: Path, out: Path) -> None:
+    """Put ``staging`` where ``out`` is; the old output is removed only after the move."""
+    if out.exists():
+        old = out.with_name(f".{out.name}.old-{os.getpid()}")
+        out.rename(old)
+        staging.rename(out)
+        shutil.rmtree(old)
+    else:
+        staging.rename(out)
+
+
+def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> list[str]:
+    """Build every published version of ``inputs`` into ``out``; return the warnings."""
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise BuildFailed(f"{out} exists and is not a folder")
+    order = sorted((v for v in inputs.releases if v.release is not None),
+                   key=lambda v: _version_key(v.folder), reverse=True)
+    warnings: list[str] = []
+    with tempfile.TemporaryDirectory(prefix=f".{out.name}.build-", dir=out.parent) as tmp, \
+            _environment(_epoch(inputs)):
+        staging, work = Path(tmp) / "site", Path(tmp) / "work"
+        staging.mkdir()
+        for version in order:
+            progress(f"{version.folder}: scoring and writing pages")
+            docs = work / version.folder / "docs"
+            nav = _write_docs(version, inputs, docs)
+            config = work / version.folder / "mkdocs.yml"
+            config.write_text(yaml.safe_dump(_config(version, docs, staging / version.folder,
+                                                     nav, strict), sort_keys=False),
+                              encoding="utf-8")
+            progress(f"{version.folder}: building the site")
+            warnings += [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
+        _landing(inputs, staging, order)
+        if strict and warnings:
+            raise BuildFailed("strict build failed on warnings: " + "; ".join(warnings))
+        _swap(staging, out)
+    return warnings
