@@ -6,6 +6,7 @@ command line; 3 a request the protocol refuses.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -147,10 +148,20 @@ def report(root: Path, versions: tuple[str, ...], domains: tuple[str, ...], fmt:
 
 
 @cli.command()
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-              show_default=True, help=ROOT_HELP)
-@click.option("--out", type=click.Path(path_type=Path), default=Path("site"), show_default=True,
-              help="Output folder; replaced only after a fully successful build.")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help=ROOT_HELP,
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("site"),
+    show_default=True,
+    help="Output folder; replaced only after a fully successful build.",
+)
 @click.option("--strict", is_flag=True, help="Treat warnings (input and mkdocs) as errors.")
 def build(root: Path, out: Path, strict: bool) -> None:
     """Build the release site: one mkdocs-material site per version, plus a landing page."""
@@ -163,7 +174,7 @@ def build(root: Path, out: Path, strict: bool) -> None:
         raise SystemExit(exc.exit_code) from None
     for problem in warnings:
         click.echo(str(problem), err=True)
-    terminal = click.get_text_stream("stderr").isatty()
+    terminal = sys.stderr.isatty()
 
     def progress(message: str) -> None:
         if terminal:

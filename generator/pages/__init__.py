@@ -20,12 +20,18 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
     dives = [task_page(ctx, ctx.tasks[t], deep=True) for t in ctx.release.deep_dives]
     tasks = [task_page(ctx, t, deep=False) for t in ctx.public_tasks()]
-    combo_index, dive_index, task_index = (combinations_index(ctx), index_page(ctx, True),
-                                           index_page(ctx, False))
-    singles = [efficiency_page(ctx), contamination_page(ctx), methodology_page(ctx),
-               publishing_page(ctx)]
-    pages = [home, *domains, combo_index, *combos, dive_index, *dives, task_index, *tasks,
-             *singles]
+    combo_index, dive_index, task_index = (
+        combinations_index(ctx),
+        index_page(ctx, True),
+        index_page(ctx, False),
+    )
+    singles = [
+        efficiency_page(ctx),
+        contamination_page(ctx),
+        methodology_page(ctx),
+        publishing_page(ctx),
+    ]
+    pages = [home, *domains, combo_index, *combos, dive_index, *dives, task_index, *tasks, *singles]
 
     def section(title: str, index: Page, children: list[Page]) -> dict[str, object]:
         return {title: [index.path, *[{p.title: p.path} for p in children]]}

@@ -10,8 +10,25 @@ from markupsafe import Markup
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
-from generator.pages.text import count, escape, interval, one_decimal, render_markdown, score
-from generator.score.results import Estimate, Rate, Reliability, Report, ScopeResult
+from generator.pages.text import (
+    count,
+    escape,
+    escape_html,
+    interval,
+    one_decimal,
+    render_markdown,
+    score,
+)
+from generator.score.results import (
+    CombinationScores,
+    Estimate,
+    Rate,
+    Reliability,
+    Report,
+    ScopeResult,
+)
+
+VIEWS = ("risk_weighted_score", "key_process_success", "fatal_error_rate", "boundary_correctness")
 
 
 def _est(e: Estimate | Rate | Reliability | None) -> Cell:
@@ -40,12 +57,11 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         "Task Score [95% CI]",
         "Rule score",
         "Judge score",
-        "Judge coverage",
         "Success rate",
-        *[f"reliability@{k}" for k in ks],
-        "Total tokens / task",
-        "Duration s / task",
-        "Turns / task",
+        "reliability@" + "/".join(str(k) for k in ks),
+        "Tokens / task",
+        "Duration s",
+        "Turns",
         "Coverage",
     )
     rows = []
@@ -53,14 +69,9 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
     for c in ordered:
         link = Cell(combination_link(c.combination, depth), c.combination, html=True)
         if c.status != "scored":
-            status = "not covered" if c.status == "not-covered" else "no valid runs"
-            cells = (
-                Cell("—"),
-                link,
-                Cell(status),
-                *[Cell("—")] * (len(columns) - 4),
-                Cell(c.note or ""),
-            )
+            status = STATUS_TEXT[c.status]
+            note = f"{status}: {c.note}" if c.note else status
+            cells = (Cell("—"), link, Cell(note), *[Cell("")] * (len(columns) - 3))
             rows.append(
                 Row(cells, {"combination": c.combination, "status": c.status, "note": c.note})
             )
@@ -68,27 +79,25 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         rel = {r.k: r for r in c.reliability}
         eff = c.efficiency
         cov = c.coverage
-        covtext = (
-            "complete"
-            if cov and cov.complete
-            else (
+        covtext = "complete"
+        if cov is not None and not cov.complete:
+            covtext = (
                 f"incomplete: {cov.valid_runs} of {cov.expected_runs} runs valid, "
                 f"{cov.valid_tasks} of {cov.covered_tasks} tasks"
-                if cov
-                else "—"
             )
-        )
-        if cov and cov.not_covered:
+        if cov is not None and cov.not_covered:
             covtext += "; not covered: " + "; ".join(cov.not_covered)
+        rel_text = " / ".join(score(rel[k].value) if k in rel else "—" for k in ks)
+        if c.reliability_excluded:
+            rel_text += f" ({c.reliability_excluded} task(s) excluded)"
         cells = (
             Cell(str(c.rank), c.rank),
             link,
             _est(c.task_score),
             _est(c.rule_score),
-            _est(c.judge_score),
-            Cell(c.judge_coverage or "—"),
+            judge_cell(c),
             _est(c.success_rate),
-            *[_est_rel(rel.get(k)) for k in ks],
+            Cell(rel_text, rel[ks[0]].value if ks and ks[0] in rel else None),
             Cell(count(eff.total_tokens if eff else None), eff.total_tokens if eff else None),
             Cell(one_decimal(eff.duration_s if eff else None), eff.duration_s if eff else None),
             Cell(one_decimal(eff.turns if eff else None), eff.turns if eff else None),
@@ -125,6 +134,33 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         else ""
     )
     return Table(tid, scope.title, columns, tuple(rows), note)
+
+
+STATUS_TEXT = {
+    "scored": "",
+    "not-covered": "not covered",
+    "no-valid-runs": "no valid runs",
+    "withheld": "withheld",
+}
+
+
+def judge_cell(c: CombinationScores) -> Cell:
+    """The Judge score with its coverage, or why it is withheld."""
+    coverage = c.judge_coverage or ""
+    if c.judge_score is None or c.judge_score.value is None:
+        return Cell("withheld" if coverage.startswith("withheld") else "—")
+    text = f"{score(c.judge_score.value)} {interval(c.judge_score.low, c.judge_score.high)}"
+    return Cell(
+        f'{escape_html(text)}<br><span class="lg-sub">{escape_html(coverage)}</span>',
+        c.judge_score.value,
+        html=True,
+    )
+
+
+def view_cell(e: Estimate | Rate | None, name: str, withheld: list[str]) -> Cell:
+    if e is None:
+        return Cell("withheld" if name in withheld else "not applicable")
+    return _est(e)
 
 
 def _est_rel(r: Any) -> Cell:
@@ -179,20 +215,9 @@ def business_table(scope: ScopeResult, tid: str) -> Table | None:
     for c in views:
         b = c.business
         assert b is not None
-        cells = (
-            Cell(c.combination),
-            _est(b.risk_weighted_score),
-            _est(b.key_process_success),
-            _est(b.fatal_error_rate),
-            _est(b.boundary_correctness),
-        )
-        record: dict[str, Any] = {"combination": c.combination}
-        for name in (
-            "risk_weighted_score",
-            "key_process_success",
-            "fatal_error_rate",
-            "boundary_correctness",
-        ):
+        cells = (Cell(c.combination), *[view_cell(getattr(b, n), n, b.withheld) for n in VIEWS])
+        record: dict[str, Any] = {"combination": c.combination, "withheld": b.withheld}
+        for name in VIEWS:
             record |= _est_record(name, getattr(b, name))
         rows.append(Row(cells, record))
     return Table(

@@ -12,7 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from generator.pages.text import attr, escape
+from generator.pages.text import attr
+from generator.pages.text import escape_html as escape
 
 DECIMALS = 6
 

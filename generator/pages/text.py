@@ -12,14 +12,19 @@ import re
 
 from markdown_it import MarkdownIt
 
-# Characters that Python-Markdown would read as syntax, written as entities instead.
-_MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+-.!|~<>\"'&:"}
+# Characters that Python-Markdown would read as syntax mid-line, written as entities instead.
+_MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|~<>\"'&"}
 _SAFE_LINK = re.compile(r"^(https?://|#|\.{0,2}/|[A-Za-z0-9_.-]+(/|\.html|\.md|$))", re.IGNORECASE)
 
 
 def escape(text: object) -> str:
-    """Text shown literally in Markdown or HTML: every markup character as an entity."""
+    """Text shown literally inside Markdown: every markup character as an entity."""
     return "".join(_MD_SPECIAL.get(c, c) for c in str(text))
+
+
+def escape_html(text: object) -> str:
+    """Text shown literally inside a raw HTML block (Markdown is not read there)."""
+    return html.escape(str(text), quote=True)
 
 
 def _safe_links(md: MarkdownIt) -> MarkdownIt:

@@ -301,16 +301,27 @@ def _business(
     fatal = None
     if has_fatal.any() and not small(has_fatal):
         fatal = _rate(int(valid["fatal_failed"].sum()), len(valid), conf)
+    withheld = [
+        name
+        for name, hidden in (
+            ("risk_weighted_score", any(small(c) for c in classes)),
+            ("key_process_success", small(tasks["chain"] != "")),
+            ("fatal_error_rate", small(has_fatal)),
+            ("boundary_correctness", small(tasks["boundary"])),
+        )
+        if hidden
+    ]
     return BusinessViews(
         risk_weighted_score=risk,
         key_process_success=None
-        if small(tasks["chain"] != "")
+        if "key_process_success" in withheld
         else _rate(int(success[on_chain].sum()), int(on_chain.sum()), conf),
         key_process_chains=chains,
         fatal_error_rate=fatal,
         boundary_correctness=None
-        if small(tasks["boundary"])
+        if "boundary_correctness" in withheld
         else _rate(int(success[boundary].sum()), int(boundary.sum()), conf),
+        withheld=withheld,
     )
 
 

@@ -78,6 +78,10 @@ class BusinessViews(Result):
     key_process_chains: dict[str, Rate]
     fatal_error_rate: Rate | None
     boundary_correctness: Rate | None
+    withheld: list[str] = Field(
+        default_factory=list,
+        description="Views withheld because too few held-out tasks underlie them (§4.4).",
+    )
 
 
 class CombinationScores(Result):

@@ -76,8 +76,9 @@ def _write_docs(version: LoadedRelease, inputs: Inputs, docs: Path) -> list[dict
     return nav
 
 
-def _config(version: LoadedRelease, docs: Path, site: Path, nav: list[dict[str, object]],
-            strict: bool) -> dict[str, object]:
+def _config(
+    version: LoadedRelease, docs: Path, site: Path, nav: list[dict[str, object]], strict: bool
+) -> dict[str, object]:
     assert version.release is not None
     release = version.release.model
     return {
@@ -87,11 +88,10 @@ def _config(version: LoadedRelease, docs: Path, site: Path, nav: list[dict[str, 
         "site_dir": str(site),
         "use_directory_urls": False,
         "strict": strict,
-        "theme": {"name": "material", "custom_dir": str(SITE_SRC / "overrides"),
-                  "font": False},
+        "theme": {"name": "material", "custom_dir": str(SITE_SRC / "overrides"), "font": False},
         "extra_css": ["assets/stylesheets/lg.css"],
         "extra_javascript": ["assets/javascripts/lg-tables.js"],
-        "extra": {"version": {"provider": "mike", "default": "latest"}},
+        "extra": {"version": {"provider": "mike", "default": "latest"}, "generator": False},
         "nav": nav,
     }
 
@@ -124,20 +124,32 @@ def _mkdocs(config_file: Path, strict: bool) -> list[str]:
 
 
 def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
-    env = Environment(loader=FileSystemLoader(str(SITE_SRC / "templates")),
-                      autoescape=select_autoescape(["html", "j2"]), undefined=StrictUndefined)
+    env = Environment(
+        loader=FileSystemLoader(str(SITE_SRC / "templates")),
+        autoescape=select_autoescape(["html", "j2"]),
+        undefined=StrictUndefined,
+    )
     versions = []
     for i, v in enumerate(order):
         assert v.release is not None
         r = v.release.model
-        versions.append({"path": v.folder, "title": f"{r.benchmark.name} {r.version}",
-                         "latest": i == 0, "freeze_date": r.freeze_date.isoformat(),
-                         "illustrative": r.illustrative})
-    benchmark = versions[0]["title"].rsplit(" ", 1)[0] if versions else "Benchmark"
+        versions.append(
+            {
+                "path": v.folder,
+                "title": f"{r.benchmark.name} {r.version}",
+                "latest": i == 0,
+                "freeze_date": r.freeze_date.isoformat(),
+                "illustrative": r.illustrative,
+            }
+        )
+    first = order[0].release if order else None
+    benchmark = first.model.benchmark.name if first is not None else "Benchmark"
     html = env.get_template("landing.html.j2").render(benchmark=benchmark, versions=versions)
     (site / "index.html").write_text(html, encoding="utf-8")
-    entries = [{"version": v["path"], "title": v["path"], "aliases": ["latest"] if v["latest"]
-                else []} for v in versions]
+    entries = [
+        {"version": v["path"], "title": v["path"], "aliases": ["latest"] if v["latest"] else []}
+        for v in versions
+    ]
     (site / "versions.json").write_text(json.dumps(entries, indent=2) + "\n", encoding="utf-8")
     if versions:
         latest = site / "latest"
@@ -145,10 +157,11 @@ def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
         target = f"../{versions[0]['path']}/index.html"
         (latest / "index.html").write_text(
             '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<title>Redirecting to the latest version</title>'
+            f"<title>Redirecting to the latest version</title>"
             f'<meta http-equiv="refresh" content="0; url={target}"></head>'
             f'<body><p><a href="{target}">Latest version</a></p></body></html>\n',
-            encoding="utf-8")
+            encoding="utf-8",
+        )
 
 
 def _swap(staging: Path, out: Path) -> None:
@@ -168,11 +181,16 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
     out.parent.mkdir(parents=True, exist_ok=True)
     if out.exists() and not out.is_dir():
         raise BuildFailed(f"{out} exists and is not a folder")
-    order = sorted((v for v in inputs.releases if v.release is not None),
-                   key=lambda v: _version_key(v.folder), reverse=True)
+    order = sorted(
+        (v for v in inputs.releases if v.release is not None),
+        key=lambda v: _version_key(v.folder),
+        reverse=True,
+    )
     warnings: list[str] = []
-    with tempfile.TemporaryDirectory(prefix=f".{out.name}.build-", dir=out.parent) as tmp, \
-            _environment(_epoch(inputs)):
+    with (
+        tempfile.TemporaryDirectory(prefix=f".{out.name}.build-", dir=out.parent) as tmp,
+        _environment(_epoch(inputs)),
+    ):
         staging, work = Path(tmp) / "site", Path(tmp) / "work"
         staging.mkdir()
         for version in order:
@@ -180,9 +198,12 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
             docs = work / version.folder / "docs"
             nav = _write_docs(version, inputs, docs)
             config = work / version.folder / "mkdocs.yml"
-            config.write_text(yaml.safe_dump(_config(version, docs, staging / version.folder,
-                                                     nav, strict), sort_keys=False),
-                              encoding="utf-8")
+            config.write_text(
+                yaml.safe_dump(
+                    _config(version, docs, staging / version.folder, nav, strict), sort_keys=False
+                ),
+                encoding="utf-8",
+            )
             progress(f"{version.folder}: building the site")
             warnings += [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
         _landing(inputs, staging, order)

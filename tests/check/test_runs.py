@@ -34,5 +34,7 @@ def test_delivered_run_needs_its_judge_result(example: Path, run_cli: Any) -> No
     edit_runs(example / DS, change)
     result = run_cli("validate", "--root", str(example))
     assert result.exit_code == 1
-    assert "judge_valid: a dual-channel run without a valid Judge result is " \
-           "evaluation-incomplete" in result.output
+    assert (
+        "judge_valid: a dual-channel run without a valid Judge result is "
+        "evaluation-incomplete" in result.output
+    )

@@ -139,9 +139,11 @@ def test_too_few_common_tasks_never_order_combinations() -> None:
 
 
 def test_reliability_interval_includes_run_noise() -> None:
-    loaded = version(release(), catalog([task("t1")]), {"p": [run("t1", 1),
-                                                              run("t1", 2, passed=0,
-                                                                  failure="wrong")]})
+    loaded = version(
+        release(),
+        catalog([task("t1")]),
+        {"p": [run("t1", 1), run("t1", 2, passed=0, failure="wrong")]},
+    )
     c = _combo(_scope(build_report(loaded, "office")), "p")
     rel1 = c.reliability[0]
     assert rel1.value == 0.5
@@ -157,8 +159,14 @@ def test_version_without_runs_reports_no_valid_runs() -> None:
 
 def test_covered_task_without_valid_runs_counts_as_excluded_from_reliability() -> None:
     runs = [run("t1", 1), run("t1", 2), run("t2", 1, valid=False), run("t2", 2, valid=False)]
-    c = _combo(_scope(build_report(version(release(), catalog([task("t1"), task("t2")]),
-                                           {"p": runs}), "office")), "p")
+    c = _combo(
+        _scope(
+            build_report(
+                version(release(), catalog([task("t1"), task("t2")]), {"p": runs}), "office"
+            )
+        ),
+        "p",
+    )
     assert (c.reliability_tasks, c.reliability_excluded) == (1, 1)
 
 
@@ -203,15 +211,20 @@ def test_business_views_by_hand() -> None:
 
 
 def _held_out_erp(extra: list[dict[str, object]]) -> list[dict[str, object]]:
-    return [task("pub", "erp", "x"), *[task(f"h{i}", "erp", "x", group="held-out")
-                                       for i in range(5)], *extra]
+    return [
+        task("pub", "erp", "x"),
+        *[task(f"h{i}", "erp", "x", group="held-out") for i in range(5)],
+        *extra,
+    ]
 
 
 def test_small_held_out_subsets_are_withheld_inside_a_group() -> None:
-    tasks = _held_out_erp([task("hb", "erp", "y", group="held-out", boundary=True, risk="high",
-                                judge=(4,))])
-    runs = [run(str(t["id"]), i, judge=(4,) if t["id"] == "hb" else ()) for t in tasks
-            for i in (1, 2)]
+    tasks = _held_out_erp(
+        [task("hb", "erp", "y", group="held-out", boundary=True, risk="high", judge=(4,))]
+    )
+    runs = [
+        run(str(t["id"]), i, judge=(4,) if t["id"] == "hb" else ()) for t in tasks for i in (1, 2)
+    ]
     report = build_report(version(release(), catalog(tasks), {"p": runs}), "erp")
     held = _combo(_scope(report, group="held-out"), "p")
     assert held.status == "scored"
@@ -227,8 +240,7 @@ def test_combination_missing_held_out_runs_is_withheld_for_the_group() -> None:
     tasks = _held_out_erp([])
     complete = [run(str(t["id"]), i) for t in tasks for i in (1, 2)]
     partial = [r for r in complete if not (r.task == "h0" and r.run == 2)]
-    report = build_report(version(release(), catalog(tasks), {"p": complete, "x": partial}),
-                          "erp")
+    report = build_report(version(release(), catalog(tasks), {"p": complete, "x": partial}), "erp")
     scope = _scope(report, group="held-out")
     x = _combo(scope, "x")
     assert x.status == "withheld"

@@ -1,0 +1,200 @@
+"""Building the example site: complete, equal to the engine, private, deterministic, atomic."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.load import Inputs, load_inputs
+from generator.score.report import build_report
+from generator.site import build as site_build
+from generator.site import build_site
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+@pytest.fixture(scope="module")
+def inputs() -> Inputs:
+    loaded, problems = load_inputs(REPO)
+    assert not [p for p in problems if p.severity == "error"]
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def site(inputs: Inputs, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("build") / "site"
+    assert build_site(inputs, out, strict=True, progress=_quiet) == []
+    return out
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_every_combination_task_and_deep_dive_has_a_page(inputs: Inputs, site: Path) -> None:
+    for version in inputs.releases:
+        assert version.release is not None
+        assert version.catalog is not None
+        root = site / version.folder
+        for bundle in version.bundles:
+            assert (root / "combinations" / f"{bundle.bundle.model.combination.id}.html").is_file()
+        for task in version.catalog.model.tasks:
+            page = root / "tasks" / f"{task.id}.html"
+            assert page.is_file() == (task.group == "public"), task.id
+        for task_id in version.release.model.deep_dives:
+            assert (root / "deep-dives" / f"{task_id}.html").is_file()
+        for page in (
+            "index",
+            "general/index",
+            "enterprise/index",
+            "efficiency",
+            "contamination",
+            "methodology",
+            "publishing",
+        ):
+            assert (root / f"{page}.html").is_file(), page
+
+
+def test_held_out_tasks_appear_nowhere(inputs: Inputs, site: Path) -> None:
+    for version in inputs.releases:
+        assert version.catalog is not None
+        held = {t.id for t in version.catalog.model.tasks if t.group == "held-out"}
+        titles = {t.title for t in version.catalog.model.tasks if t.group == "held-out"}
+        assert held
+        for path in (site / version.folder).rglob("*"):
+            if path.is_file() and path.suffix in {".html", ".json", ".csv", ".xml", ".txt"}:
+                text = path.read_text(encoding="utf-8", errors="replace")
+                leaked = [t for t in held | titles if t in text]
+                assert not leaked, (path, leaked)
+
+
+def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
+    for version in inputs.releases:
+        for domain in ("general", "enterprise"):
+            report = build_report(version, domain)
+            page = (site / version.folder / domain / "index.html").read_text(encoding="utf-8")
+            for scope in report.scopes:
+                if scope.withheld:
+                    assert scope.withheld.split(":")[0] in page
+                    continue
+                sub = scope.scope.subdivision or "domain"
+                download = (
+                    site / version.folder / domain / f"index.{sub}-{scope.scope.group}-scores.csv"
+                )
+                rows = {
+                    r["combination"]: r
+                    for r in csv.DictReader(io.StringIO(download.read_text(encoding="utf-8")))
+                }
+                for c in scope.combinations:
+                    row = rows[c.combination]
+                    assert row["status"] == c.status
+                    if c.task_score is None or c.task_score.value is None:
+                        continue
+                    assert float(row["task_score"]) == round(c.task_score.value, 6)
+                    shown = (
+                        f"{c.task_score.value:.3f} [{c.task_score.low:.3f}, "
+                        f"{c.task_score.high:.3f}]"
+                    )
+                    assert shown in page, (scope.title, c.combination, shown)
+
+
+def test_every_table_has_its_downloads(site: Path) -> None:
+    pages = list((site / "v1.0").rglob("*.html"))
+    linked = 0
+    for page in pages:
+        for href in re.findall(r'href="([^"]+\.(?:csv|json))"', page.read_text("utf-8")):
+            assert (page.parent / href).is_file(), (page, href)
+            linked += 1
+    assert linked > 100
+    data = json.loads((site / "v1.0" / "index.components.json").read_text("utf-8"))
+    assert data["rows"][0]["component"] == "Tasks"
+
+
+def test_pages_load_nothing_from_another_host(site: Path) -> None:
+    for page in site.rglob("*.html"):
+        text = page.read_text("utf-8")
+        loads = re.findall(r'<(?:script|link|img|iframe)[^>]+(?:src|href)="([^"]+)"', text)
+        external = [u for u in loads if re.match(r"^(https?:)?//", u)]
+        assert not external, (page, external)
+        assert "fonts.googleapis" not in text
+
+
+def test_version_selector_data_and_landing(site: Path) -> None:
+    versions = json.loads((site / "versions.json").read_text("utf-8"))
+    assert [v["version"] for v in versions] == ["v1.1", "v1.0"]
+    assert versions[0]["aliases"] == ["latest"]
+    assert "url=../v1.1/index.html" in (site / "latest" / "index.html").read_text("utf-8")
+    landing = (site / "index.html").read_text("utf-8")
+    assert 'href="v1.0/index.html"' in landing
+    assert not re.search(r"\d\.\d{3}", landing), "the landing page shows no scores"
+
+
+def test_two_builds_are_identical(inputs: Inputs, site: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    build_site(inputs, again, strict=True, progress=_quiet)
+    assert _digest(again) == _digest(site)
+
+
+def test_failed_build_leaves_the_previous_site(
+    inputs: Inputs, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "published"
+    build_site(inputs, out, strict=False, progress=_quiet)
+    before = _digest(out)
+
+    def broken(*_: Any) -> list[str]:
+        raise site_build.BuildFailed("mkdocs failed: simulated")
+
+    monkeypatch.setattr(site_build, "_mkdocs", broken)
+    with pytest.raises(site_build.BuildFailed, match="simulated"):
+        build_site(inputs, out, strict=False, progress=_quiet)
+    assert _digest(out) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["published"], "no staging left behind"
+
+
+def test_build_command_refuses_bad_input_and_keeps_the_site(
+    example: Path, run_cli: Any, tmp_path: Path
+) -> None:
+    out = tmp_path / "site"
+    first = run_cli("build", "--root", str(example), "--out", str(out))
+    assert first.exit_code == 0, first.output
+    assert first.output.startswith(f"built {out}: v1.0, v1.1; 0 warning(s)")
+    before = _digest(out)
+    (example / "results/v1.0/tasks.yaml").write_text("")
+    second = run_cli("build", "--root", str(example), "--out", str(out))
+    assert second.exit_code == 1
+    assert "results/v1.0/tasks.yaml: file is empty" in second.output
+    assert _digest(out) == before
+
+
+def test_strict_build_fails_on_an_input_warning(
+    example: Path, run_cli: Any, tmp_path: Path
+) -> None:
+    (example / "results/v1.0/notes.txt").write_text("scratch")
+    out = tmp_path / "site"
+    result = run_cli("build", "--root", str(example), "--out", str(out), "--strict")
+    assert result.exit_code == 1
+    assert "notes.txt: warning: not part of the input format" in result.output
+    assert not out.exists()
+
+
+def test_vendored_plotly_matches_the_python_package() -> None:
+    from plotly.offline import get_plotlyjs_version
+
+    head = (REPO / "site_src/assets/javascripts/plotly-basic.min.js").read_text("utf-8")[:200]
+    assert f"plotly.js (basic - minified) v{get_plotlyjs_version()}" in head
