@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from generator.load import Inputs, load_inputs
+from generator.load import Inputs
 from generator.score.report import build_report
 from generator.site import build as site_build
 from generator.site import build_site
@@ -22,20 +22,6 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _quiet(_: str) -> None:
     pass
-
-
-@pytest.fixture(scope="module")
-def inputs() -> Inputs:
-    loaded, problems = load_inputs(REPO)
-    assert not [p for p in problems if p.severity == "error"]
-    return loaded
-
-
-@pytest.fixture(scope="module")
-def site(inputs: Inputs, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("build") / "site"
-    assert build_site(inputs, out, strict=True, progress=_quiet) == []
-    return out
 
 
 def _digest(folder: Path) -> dict[str, str]:
