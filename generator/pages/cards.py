@@ -8,10 +8,10 @@ from markupsafe import Markup
 
 from generator.models import Bundle, HarnessCard
 from generator.models.harnesscard import Disclosed, Layer, Withheld
-from generator.pages.charts import Series, chart
+from generator.pages.charts import Series, chart, style_of
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
-from generator.pages.results import _est, _est_record
+from generator.pages.results import _est, _est_record, judge_cell
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, escape, one_decimal, render_markdown
 
@@ -151,6 +151,8 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
     card = ctx.cards[bundle.combination.harnesscard]
     env = environment()
     score_rows, eff_rows, fail_rows, charts = [], [], [], {}
+    style = style_of(list(ctx.frame.bundles))
+    failure_titles = {f.id: f.title for f in ctx.release.enumerations.failure_types}
     ks = list(ctx.release.reliability_k)
     for domain_id, report in ctx.reports.items():
         for scope in report.scopes:
@@ -167,7 +169,7 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
                         Cell(status or str(c.rank), c.rank),
                         _est(c.task_score),
                         _est(c.rule_score),
-                        _est(c.judge_score),
+                        judge_cell(c),
                         _est(c.success_rate),
                     ),
                     {
@@ -208,7 +210,11 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
                         (
                             Cell(report.domain_title),
                             Cell(
-                                ", ".join(f"{k}: {v}" for k, v in c.failure_types.items()) or "none"
+                                ", ".join(
+                                    f"{failure_titles.get(k, k)}: {v}"
+                                    for k, v in c.failure_types.items()
+                                )
+                                or "none"
                             ),
                         ),
                         {"domain": domain_id, **c.failure_types},
@@ -227,18 +233,24 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
                                 tuple(float(r.low or 0) for r in rel),
                                 tuple(float(r.high or 0) for r in rel),
                                 mode="lines+markers",
+                                color=style[combo][0],
+                                symbol=style[combo][1],
                             )
                         ],
                         "k (all k runs succeed)",
                         "reliability@k",
                         y_range=(0, 1),
+                        integer_x=True,
+                        data_table="reliability",
                     )
     scores = Table(
         "scores",
         "Scores by domain, sub-division and group",
         ("Scope", "Rank", "Task Score [95% CI]", "Rule score", "Judge score", "Success rate"),
         tuple(score_rows),
-        "Rank = 1 + combinations significantly better in that scope.",
+        "Rank = 1 + combinations significantly better in that scope. The success rate is the "
+        "share of valid runs that succeed (Wilson interval); reliability@1 averages tasks "
+        "(bootstrap interval), so the two can differ when tasks have unequal valid runs.",
     )
     efficiency = Table(
         "efficiency",
@@ -257,9 +269,13 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
     layers = card_tables(card)
     reliability = _reliability_table(ctx, combo, ks)
     tables = [scores, efficiency, failures, config, reliability, *layers]
+    runs = ctx.frame.runs[ctx.frame.runs["combination"] == combo]
+    valid_runs = int(runs["valid"].sum())
     markdown = render(
         env,
         "combination.md.j2",
+        valid_runs=valid_runs,
+        incomplete_runs=len(runs) - valid_runs,
         bundle=bundle,
         card=card,
         combo=combo,

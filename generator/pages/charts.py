@@ -1,7 +1,8 @@
 """Plotly charts with fixed ids and no template bloat; each page shows their data as tables.
 
 plotly.js itself is vendored (site_src/assets) and loaded in the page head, so the inline
-``Plotly.newPlot`` call finds it; nothing is fetched from another host.
+``Plotly.newPlot`` call finds it; nothing is fetched from another host, and the buttons that
+would send a chart to a cloud service are removed.
 """
 
 from __future__ import annotations
@@ -11,18 +12,41 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 from markupsafe import Markup
 
+from generator.pages.text import attr, escape_html
+
+# Distinct hues (Okabe–Ito, colour-blind safe) and marker shapes, assigned per combination.
 PALETTE = (
-    "#1f5fa8",
-    "#c2410c",
-    "#15803d",
-    "#7e22ce",
-    "#b45309",
-    "#0f766e",
-    "#be123c",
-    "#4d7c0f",
-    "#1d4ed8",
-    "#a21caf",
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#8C564B",
+    "#7F7F7F",
+    "#F0E442",
 )
+SYMBOLS = (
+    "circle",
+    "square",
+    "diamond",
+    "triangle-up",
+    "x",
+    "star",
+    "cross",
+    "triangle-down",
+    "pentagon",
+    "hexagon",
+)
+
+
+def style_of(names: list[str]) -> dict[str, tuple[str, str]]:
+    """A fixed colour and marker per name (sorted), the same on every chart of a version."""
+    return {
+        n: (PALETTE[i % len(PALETTE)], SYMBOLS[i % len(SYMBOLS)])
+        for i, n in enumerate(sorted(names))
+    }
 
 
 @dataclass(frozen=True)
@@ -34,6 +58,21 @@ class Series:
     high: tuple[float, ...] | None = None
     mode: str = "markers"
     dash: str | None = None
+    color: str = PALETTE[0]
+    symbol: str = SYMBOLS[0]
+
+
+def _error_y(s: Series) -> dict[str, object] | None:
+    if s.low is None or s.high is None:
+        return None
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [h - y for h, y in zip(s.high, s.y, strict=True)],
+        "arrayminus": [y - lo for lo, y in zip(s.low, s.y, strict=True)],
+        "thickness": 1.2,
+        "width": 4,
+    }
 
 
 def chart(
@@ -45,48 +84,45 @@ def chart(
     *,
     y_range: tuple[float, float] | None = None,
     x_log: bool = False,
+    integer_x: bool = False,
+    data_table: str = "",
 ) -> Markup:
-    """An HTML fragment: a div with a fixed id and the script that draws into it."""
+    """An HTML figure: a div with a fixed id, the script that draws into it, a caption."""
     fig = go.Figure()
-    for i, s in enumerate(series):
-        error_y = None
-        if s.low is not None and s.high is not None:
-            error_y = {
-                "type": "data",
-                "symmetric": False,
-                "array": [h - y for h, y in zip(s.high, s.y, strict=True)],
-                "arrayminus": [y - lo for lo, y in zip(s.low, s.y, strict=True)],
-                "thickness": 1.2,
-                "width": 4,
-            }
+    for s in series:
         fig.add_trace(
             go.Scatter(
                 x=list(s.x),
                 y=list(s.y),
                 name=s.name,
                 mode=s.mode,
-                error_y=error_y,
-                marker={"size": 10, "color": PALETTE[i % len(PALETTE)]},
-                line={"color": PALETTE[i % len(PALETTE)], "dash": s.dash or "solid"},
+                error_y=_error_y(s),
+                marker={"size": 10, "color": s.color, "symbol": s.symbol},
+                line={"color": s.color, "dash": s.dash or "solid"},
             )
         )
+    xaxis: dict[str, object] = {
+        "title": {"text": x_title},
+        "type": "log" if x_log else "linear",
+        "gridcolor": "#e5e7eb",
+        "zeroline": False,
+    }
+    if integer_x:
+        xaxis["dtick"] = 1
+    yaxis: dict[str, object] = {
+        "title": {"text": y_title},
+        "gridcolor": "#e5e7eb",
+        "zeroline": False,
+    }
+    if y_range:
+        yaxis["range"] = list(y_range)
     fig.update_layout(
         template="none",
         title={"text": title, "x": 0},
         height=420,
         margin={"l": 60, "r": 20, "t": 50, "b": 60},
-        xaxis={
-            "title": {"text": x_title},
-            "type": "log" if x_log else "linear",
-            "gridcolor": "#e5e7eb",
-            "zeroline": False,
-        },
-        yaxis={
-            "title": {"text": y_title},
-            "gridcolor": "#e5e7eb",
-            "zeroline": False,
-            **({"range": list(y_range)} if y_range else {}),
-        },
+        xaxis=xaxis,
+        yaxis=yaxis,
         legend={"orientation": "h", "y": -0.25},
         font={"family": "sans-serif", "size": 13},
     )
@@ -99,7 +135,15 @@ def chart(
         config={
             "displaylogo": False,
             "responsive": True,
-            "modeBarButtonsToRemove": ["sendDataToCloud"],
+            "plotlyServerURL": "",
+            "showSendToCloud": False,
+            "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud"],
         },
     )
-    return Markup(f'<figure class="lg-chart" aria-label="{title}">{html}</figure>')
+    caption = escape_html(title)
+    if data_table:
+        caption += f' — data: <a href="#{attr(data_table)}">the table below</a>'
+    return Markup(
+        f'<figure class="lg-chart" aria-label="{attr(title)}">{html}'
+        f"<figcaption>{caption}</figcaption></figure>"
+    )

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import pandas as pd
+
 from generator.load import Loaded, LoadedRelease
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
 from generator.score.report import build_report, published_frame
 from generator.score.results import Report
+from generator.score.runs import score_runs
 
 
 @dataclass(frozen=True)
@@ -17,6 +20,7 @@ class VersionContext:
     release: Release
     catalog: Catalog
     frame: VersionFrame
+    scored: pd.DataFrame  # the frame's runs with their scores (score_runs)
     reports: Mapping[str, Report]  # by domain id
     cards: Mapping[str, HarnessCard]
     deep_dives: Mapping[str, DeepDive]
@@ -47,6 +51,7 @@ def version_context(
         release=release,
         catalog=loaded.catalog.model,
         frame=frame,
+        scored=score_runs(frame),
         reports=reports,
         cards={k: v.model for k, v in cards.items()},
         deep_dives={d.model.task: d.model for d in loaded.deep_dives},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from generator.pages.charts import Series, chart
+from generator.pages.charts import Series, chart, style_of
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
@@ -17,7 +17,9 @@ def _tokens(c: CombinationScores) -> float:
     return float(c.efficiency.total_tokens or 0) if c.efficiency else 0.0
 
 
-def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Markup], list[Table]]:
+def _domain_charts(
+    report: Report, tokenizer: dict[str, str], style: dict[str, tuple[str, str]]
+) -> tuple[list[Markup], list[Table]]:
     scope = report.scopes[0]  # the domain, all tasks
     scored = [
         c
@@ -45,6 +47,8 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                     (float(c.task_score.value or 0),),
                     (float(c.task_score.low or 0),),
                     (float(c.task_score.high or 0),),
+                    color=style[c.combination][0],
+                    symbol=style[c.combination][1],
                 )
             )
         if metric == "total_tokens":
@@ -53,7 +57,7 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                     (c for c in scored if c.pareto and tokenizer[c.combination] == tok),
                     key=_tokens,
                 )
-                if len(front) > 1:
+                if front:
                     series.append(
                         Series(
                             f"Pareto frontier ({tok})",
@@ -64,6 +68,7 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                             ),
                             mode="lines",
                             dash="dot",
+                            color="#6b7280",
                         )
                     )
         charts.append(
@@ -75,6 +80,7 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                 "Task Score",
                 y_range=(0, 1),
                 x_log=log,
+                data_table=f"{d}-efficiency",
             )
         )
     rel_series = []
@@ -89,6 +95,8 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                     tuple(float(r.low or 0) for r in rel),
                     tuple(float(r.high or 0) for r in rel),
                     mode="lines+markers",
+                    color=style[c.combination][0],
+                    symbol=style[c.combination][1],
                 )
             )
     if rel_series:
@@ -100,6 +108,8 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                 "k (all k runs succeed)",
                 "reliability@k",
                 y_range=(0, 1),
+                integer_x=True,
+                data_table=f"{d}-efficiency",
             )
         )
     rows = []
@@ -119,7 +129,9 @@ def _domain_charts(report: Report, tokenizer: dict[str, str]) -> tuple[list[Mark
                     Cell(count(eff.total_tokens), eff.total_tokens),
                     Cell(one_decimal(eff.duration_s), eff.duration_s),
                     Cell(one_decimal(eff.turns), eff.turns),
-                    Cell("yes" if c.pareto else "no"),
+                    Cell(
+                        {True: "yes", False: "no", None: "not compared: coverage differs"}[c.pareto]
+                    ),
                     Cell(", ".join(f"{k}: {score(v)}" for k, v in rel_by_k.items())),
                 ),
                 {
@@ -160,7 +172,7 @@ def efficiency_page(ctx: VersionContext) -> Page:
     tokenizer = {k: b.combination.model.tokenizer for k, b in ctx.frame.bundles.items()}
     sections, tables = [], []
     for report in ctx.reports.values():
-        charts, t = _domain_charts(report, tokenizer)
+        charts, t = _domain_charts(report, tokenizer, style_of(list(ctx.frame.bundles)))
         tables += t
         sections.append(
             {"title": report.domain_title, "charts": charts, "table": t[0].id if t else None}

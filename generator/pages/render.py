@@ -49,6 +49,7 @@ class Page:
     tables: tuple[Table, ...] = ()
     charts: bool = False
     extra_files: dict[str, str] = field(default_factory=dict)
+    wide: bool = False  # hide the table of contents to give wide tables room
 
     @property
     def stem(self) -> str:
@@ -57,7 +58,11 @@ class Page:
     def files(self) -> dict[str, str]:
         """The page itself and its tables' downloads, beside it."""
         folder = Path(self.path).parent
-        meta = f"---\ntitle: {escape_yaml(self.title)}\ncharts: {str(self.charts).lower()}\n---\n\n"
+        hide = "hide:\n  - toc\n" if self.wide else ""
+        meta = (
+            f"---\ntitle: {escape_yaml(self.title)}\ncharts: {str(self.charts).lower()}\n"
+            f"{hide}---\n\n"
+        )
         out = {self.path: meta + self.markdown}
         for table in self.tables:
             base = (folder / f"{self.stem}.{table.id}").as_posix()

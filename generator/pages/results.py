@@ -65,7 +65,12 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         "Coverage",
     )
     rows = []
-    ordered = sorted(scope.combinations, key=lambda c: (c.rank or 10**6, c.combination))
+
+    def order(c: CombinationScores) -> tuple[int, float, str]:
+        value = c.task_score.value if c.task_score and c.task_score.value is not None else -1.0
+        return (c.rank or 10**6, -value, c.combination)
+
+    ordered = sorted(scope.combinations, key=order)
     for c in ordered:
         link = Cell(combination_link(c.combination, depth), c.combination, html=True)
         if c.status != "scored":
@@ -86,7 +91,7 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
                 f"{cov.valid_tasks} of {cov.covered_tasks} tasks"
             )
         if cov is not None and cov.not_covered:
-            covtext += "; not covered: " + "; ".join(cov.not_covered)
+            covtext += "; not covered: " + ", ".join(n.split(":")[0] for n in cov.not_covered)
         rel_text = " / ".join(score(rel[k].value) if k in rel else "—" for k in ks)
         if c.reliability_excluded:
             rel_text += f" ({c.reliability_excluded} task(s) excluded)"
@@ -126,13 +131,22 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
                 "complete": cov.complete,
             }
         rows.append(Row(cells, record))
-    groups = " · ".join("{" + ", ".join(g) + "}" for g in scope.tie_groups)
-    note = (
-        f"Shared ranks, best first: {groups}. Rank = 1 + the number of combinations "
-        "significantly better; combinations inside each other's noise share a rank."
-        if groups
-        else ""
+    notes = []
+    if any(c.status == "scored" for c in scope.combinations):
+        notes.append(
+            f"Rank = 1 + the number of combinations significantly better (paired difference "
+            f"interval excludes 0, over at least {ctx.release.statistics.min_tasks_to_order} "
+            "common tasks); rows of one rank are not ordered by the data, though listed by score."
+        )
+    reasons = sorted(
+        {
+            c.judge_coverage
+            for c in scope.combinations
+            if c.judge_coverage and c.judge_coverage.startswith("withheld")
+        }
     )
+    notes += [f"Judge score {r}." for r in reasons]
+    note = " ".join(notes)
     return Table(tid, scope.title, columns, tuple(rows), note)
 
 
@@ -173,12 +187,15 @@ def _as_est(r: Any) -> Any:
     return r
 
 
-def differences_table(scope: ScopeResult, tid: str) -> Table | None:
+def differences_table(scope: ScopeResult, tid: str, minimum: int) -> Table | None:
     if not scope.differences:
         return None
     rows = []
     for d in scope.differences:
-        reading = "significant" if d.significant else "inside the noise: no difference"
+        if d.tasks < minimum:
+            reading = f"too few common tasks (< {minimum}) to judge"
+        else:
+            reading = "significant" if d.significant else "inside the noise: no difference"
         rows.append(
             Row(
                 (
@@ -271,7 +288,7 @@ def _scope_section(
     tables = [scope_table(ctx, scope, f"{tid}-scores", 1)]
     for extra in (
         business_table(scope, f"{tid}-business"),
-        differences_table(scope, f"{tid}-differences"),
+        differences_table(scope, f"{tid}-differences", ctx.release.statistics.min_tasks_to_order),
         failure_table(ctx, scope, f"{tid}-failures"),
     ):
         if extra is not None:
@@ -282,11 +299,14 @@ def _scope_section(
 def domain_page(ctx: VersionContext, report: Report) -> Page:
     env = environment()
     tables: list[Table] = []
-    sections = []
+    parts: dict[str, list[dict[str, Any]]] = {}
     for i, scope in enumerate(report.scopes):
         t, section = _scope_section(ctx, scope, i)
         tables += t
-        sections.append(section)
+        title, _, group = scope.title.partition(" — ")
+        section["heading"] = group[:1].upper() + group[1:]
+        parts.setdefault(title, []).append(section)
+    sections = [{"title": title, "sections": items} for title, items in parts.items()]
     domain = next(d for d in ctx.release.domains if d.id == report.domain)
     html = tables_html(tables, "index")
     markdown = render(
@@ -298,7 +318,7 @@ def domain_page(ctx: VersionContext, report: Report) -> Page:
         tables=html,
         notice=_notice(ctx),
     )
-    return Page(f"{report.domain}/index.md", domain.title, markdown, tuple(tables))
+    return Page(f"{report.domain}/index.md", domain.title, markdown, tuple(tables), wide=True)
 
 
 def _notice(ctx: VersionContext) -> Markup:

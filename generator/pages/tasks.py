@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+import pandas as pd
 from markupsafe import Markup
 
 from generator.models import Task
@@ -28,9 +29,15 @@ def metadata_table(ctx: VersionContext, task: Task) -> Table:
         return next((v.title for v in values if v.id == key), key)
 
     b = task.budgets
+    domain = next(d for d in ctx.release.domains if d.id == task.domain)
     entries = [
-        ("Domain", task.domain),
-        ("Sub-division", task.subdivision),
+        ("Domain", domain.title),
+        (
+            domain.subdivision_label.capitalize(),
+            next(
+                (x.title for x in domain.subdivisions if x.id == task.subdivision), task.subdivision
+            ),
+        ),
         ("Task family", task.family + (f" — variant: {task.variant}" if task.variant else "")),
         ("Scenario category", title(enums.scenario_categories, task.scenario_category)),
         ("Operation type", title(enums.operation_types, task.operation_type)),
@@ -195,7 +202,66 @@ def breakdown_table(
         "Scoring reconstruction: item verdicts over valid runs",
         ("Combination", "Item", "Checks", "Kind", "Verdicts", "Evidence cited"),
         tuple(rows),
-        "Items of a failed module count as failed (level 0).",
+        "Items of a failed module count as failed (level 0)." if task.scoring.modules else "",
+    )
+
+
+def runs_table(ctx: VersionContext, task: Task) -> Table:
+    """Every run of the task: D, fatal items, R, J, S and success, so scores can be rebuilt."""
+    runs = ctx.scored[ctx.scored["task"] == task.id].sort_values(["combination", "run"])
+    rows = []
+    for r in runs.to_dict("records"):
+        valid = bool(r["valid"])
+        judge = None if pd.isna(r["judge"]) else float(r["judge"])
+        status = "valid" if valid else f"evaluation-incomplete ({r['cause']})"
+        cells = (
+            Cell(str(r["combination"])),
+            Cell(str(r["run"]), int(r["run"])),
+            Cell(status),
+            Cell(("passed" if r["delivery"] else "failed") if valid else "—"),
+            Cell(("failed" if r["fatal_failed"] else "passed") if valid else "—"),
+            Cell(score(None if pd.isna(r["rule"]) else float(r["rule"])), r["rule"]),
+            Cell(score(judge), judge),
+            Cell(score(None if pd.isna(r["score"]) else float(r["score"])), r["score"]),
+            Cell(("yes" if r["success"] else "no") if valid else "—"),
+            Cell(str(r["failure_type"]) or "—"),
+        )
+        rows.append(
+            Row(
+                cells,
+                {
+                    "combination": r["combination"],
+                    "run": int(r["run"]),
+                    "status": status,
+                    "delivery": bool(r["delivery"]) if valid else None,
+                    "fatal_failed": bool(r["fatal_failed"]) if valid else None,
+                    "rule": None if pd.isna(r["rule"]) else float(r["rule"]),
+                    "judge": judge,
+                    "score": None if pd.isna(r["score"]) else float(r["score"]),
+                    "success": bool(r["success"]) if valid else None,
+                    "failure_type": r["failure_type"] or None,
+                    "retries": int(r["retries"]),
+                },
+            )
+        )
+    return Table(
+        "runs",
+        "Runs: core delivery D, fatal items, R, J and the run's Task Score S",
+        (
+            "Combination",
+            "Run",
+            "Status",
+            "D",
+            "Fatal items",
+            "R",
+            "J",
+            "S",
+            "Success",
+            "Failure type",
+        ),
+        tuple(rows),
+        "S = 0 when D or a fatal item fails, else R or w·R + (1 − w)·J; "
+        "evaluation-incomplete runs are excluded from every mean.",
     )
 
 
@@ -257,6 +323,7 @@ def task_page(ctx: VersionContext, task: Task, deep: bool) -> Page:
         scoring_table(task),
         results_table(ctx, task),
         breakdown_table(ctx, task, _cited(ctx, task.id)),
+        runs_table(ctx, task),
         efficiency_table(ctx, task),
     ]
     evidence = evidence_table(task)

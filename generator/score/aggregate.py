@@ -47,6 +47,7 @@ class ScopeData:
     runs: pd.DataFrame
     draws: np.ndarray
     release: Release
+    seed_key: int
 
 
 def _none(x: float) -> float | None:
@@ -76,8 +77,11 @@ def select(scope: Scope, tasks: pd.DataFrame, runs: pd.DataFrame, release: Relea
     in_scope = runs[runs["task"].isin(chosen.index)]
     guard(in_scope, scope)
     stats = release.statistics
-    draws = task_draws(len(chosen), stats.bootstrap_samples, seed_for(stats.seed, scope.key))
-    return ScopeData(scope, chosen, in_scope, draws, release)
+    # Seeded by the task set, not the scope's name: two scopes over the same tasks (a
+    # sub-division without held-out tasks, all vs public) get the same intervals.
+    seed_key = seed_for(scope.version, *sorted(chosen.index))
+    draws = task_draws(len(chosen), stats.bootstrap_samples, seed_for(stats.seed, seed_key))
+    return ScopeData(scope, chosen, in_scope, draws, release, seed_key)
 
 
 def _not_covered(bundle: Bundle, scope: Scope, tasks: pd.DataFrame) -> tuple[pd.Index, list[str]]:
@@ -182,7 +186,7 @@ def score_combination(data: ScopeData, combo: str, bundle: Bundle) -> _Scored:
 
     def channel(column: str) -> tuple[Estimate, Replicates]:
         matrix = run_matrix(t_index, valid[column].to_numpy(dtype=float), len(data.tasks))
-        reps = resample(matrix, data.draws, seed_for(seed, scope.key, combo, column))
+        reps = resample(matrix, data.draws, seed_for(seed, data.seed_key, combo, column))
         means = per_task[column].dropna()
         return _estimate(
             means.mean() if len(means) else np.nan, reps.macro(), len(means), conf
@@ -232,7 +236,7 @@ def _reliability(data: ScopeData, combo: str, full: pd.DataFrame, n: int) -> lis
     if full.empty:
         return []
     stats = data.release.statistics
-    seed = seed_for(stats.seed, data.scope.key, combo, "reliability")
+    seed = seed_for(stats.seed, data.seed_key, combo, "reliability")
     draws = task_draws(len(full), stats.bootstrap_samples, seed)
     successes = full["successes"].to_numpy(dtype=np.int64)
     redrawn = np.random.default_rng(seed + 1).binomial(n, successes[draws] / n)
@@ -300,7 +304,8 @@ def _business(
     has_fatal = tasks["n_fatal"] > 0
     fatal = None
     if has_fatal.any() and not small(has_fatal):
-        fatal = _rate(int(valid["fatal_failed"].sum()), len(valid), conf)
+        exposed = tasks.loc[task_of, "n_fatal"].to_numpy() > 0
+        fatal = _rate(int(valid["fatal_failed"].sum()), int(exposed.sum()), conf)
     withheld = [
         name
         for name, hidden in (

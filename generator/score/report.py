@@ -72,9 +72,15 @@ def build_report(version: LoadedRelease, domain_id: str) -> Report:
         (s.id, f"{s.title} ({domain.subdivision_label})") for s in domain.subdivisions
     ]
     for sub, title in subs:
+        part = tasks if sub is None else tasks[tasks["subdivision"] == sub]
+        all_public = not (part["group"] == "held-out").any()
         for group in GROUPS:
+            if all_public and group == "public":
+                continue  # the same tasks as "all tasks": shown once
             scope = Scope(version=frame.version, domain=domain_id, subdivision=sub, group=group)
             label = f"{title} — {GROUP_TITLES[group]}"
+            if all_public and group == "all":
+                label += " (all public)"
             data = select(scope, frame.tasks, runs, release)
             if data.tasks.empty:
                 continue

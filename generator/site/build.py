@@ -152,14 +152,21 @@ def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
     ]
     (site / "versions.json").write_text(json.dumps(entries, indent=2) + "\n", encoding="utf-8")
     if versions:
-        latest = site / "latest"
-        latest.mkdir()
-        target = f"../{versions[0]['path']}/index.html"
-        (latest / "index.html").write_text(
+        _latest(site, str(versions[0]["path"]))
+
+
+def _latest(site: Path, version: str) -> None:
+    """latest/<page> redirects to the same page of the newest version, for stable links."""
+    for page in sorted((site / version).rglob("*.html")):
+        rel = page.relative_to(site / version)
+        target = "../" * len(rel.parts) + f"{version}/{rel.as_posix()}"
+        stub = site / "latest" / rel
+        stub.parent.mkdir(parents=True, exist_ok=True)
+        stub.write_text(
             '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f"<title>Redirecting to the latest version</title>"
+            "<title>Redirecting to the latest release</title>"
             f'<meta http-equiv="refresh" content="0; url={target}"></head>'
-            f'<body><p><a href="{target}">Latest version</a></p></body></html>\n',
+            f'<body><p><a href="{target}">Go to the latest release</a></p></body></html>\n',
             encoding="utf-8",
         )
 
@@ -206,6 +213,8 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
             )
             progress(f"{version.folder}: building the site")
             warnings += [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
+            # mkdocs writes 404.html with root-absolute links that only work at a site root.
+            (staging / version.folder / "404.html").unlink(missing_ok=True)
         _landing(inputs, staging, order)
         if strict and warnings:
             raise BuildFailed("strict build failed on warnings: " + "; ".join(warnings))

@@ -202,7 +202,7 @@ def test_business_views_by_hand() -> None:
     assert b.key_process_success is not None
     assert (b.key_process_success.successes, b.key_process_success.trials) == (1, 2)
     assert b.fatal_error_rate is not None
-    assert (b.fatal_error_rate.successes, b.fatal_error_rate.trials) == (1, 6)
+    assert (b.fatal_error_rate.successes, b.fatal_error_rate.trials) == (1, 2)  # runs of e3
     assert b.boundary_correctness is not None
     assert b.boundary_correctness.value == 1.0
     assert set(b.key_process_chains) == {"chain"}

@@ -60,7 +60,9 @@ def test_aggregating_runs_of_two_domains_is_refused() -> None:
     frame = build_frame(loaded)
     runs = score_runs(frame)
     data = select(Scope(version="v0.1", domain="office"), frame.tasks, runs, frame.release)
-    mixed = ScopeData(data.scope, data.tasks, runs, data.draws, data.release)  # both domains
+    mixed = ScopeData(
+        data.scope, data.tasks, runs, data.draws, data.release, data.seed_key
+    )  # both domains
     with pytest.raises(CrossDomainError):
         score_combination(mixed, "c", frame.bundles["c"])
     other = runs.assign(version="v9")

@@ -125,6 +125,8 @@ def test_version_selector_data_and_landing(site: Path) -> None:
     assert [v["version"] for v in versions] == ["v1.1", "v1.0"]
     assert versions[0]["aliases"] == ["latest"]
     assert "url=../v1.1/index.html" in (site / "latest" / "index.html").read_text("utf-8")
+    deep = (site / "latest" / "general" / "index.html").read_text("utf-8")
+    assert "url=../../v1.1/general/index.html" in deep
     landing = (site / "index.html").read_text("utf-8")
     assert 'href="v1.0/index.html"' in landing
     assert not re.search(r"\d\.\d{3}", landing), "the landing page shows no scores"
