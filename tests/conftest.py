@@ -10,6 +10,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from generator.cli import cli
+from generator.load import Inputs, load_inputs
+from generator.site import build_site
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -37,3 +39,19 @@ def run_cli() -> Callable[..., Result]:
         return CliRunner().invoke(cli, list(args), prog_name="python -m generator")
 
     return invoke
+
+
+@pytest.fixture(scope="session")
+def inputs() -> Inputs:
+    """The example inputs, loaded once."""
+    loaded, problems = load_inputs(REPO)
+    assert not [p for p in problems if p.severity == "error"]
+    return loaded
+
+
+@pytest.fixture(scope="session")
+def site(inputs: Inputs, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One strict build of the example site, shared by the site and browser tests."""
+    out = tmp_path_factory.mktemp("build") / "site"
+    assert build_site(inputs, out, strict=True, progress=lambda _: None) == []
+    return out

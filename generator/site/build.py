@@ -171,6 +171,26 @@ def _latest(site: Path, version: str) -> None:
         )
 
 
+SITEMAP_HOST = "http://localhost"
+
+
+def _sitemap(folder: Path, version: str) -> None:
+    """List every page, so the version selector can stay on the same page.
+
+    Material's selector reads the other version's sitemap and replaces the protocol and host of
+    each entry with the site's own, so a placeholder host works wherever the site is served;
+    no site_url is needed (it would add canonical links to a host we do not know).
+    """
+    pages = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html"))
+    entries = "".join(f"<url><loc>{SITEMAP_HOST}/{version}/{p}</loc></url>" for p in pages)
+    (folder / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>\n',
+        encoding="utf-8",
+    )
+    (folder / "sitemap.xml.gz").unlink(missing_ok=True)
+
+
 def _swap(staging: Path, out: Path) -> None:
     """Put ``staging`` where ``out`` is; the old output is removed only after the move."""
     if out.exists():
@@ -215,6 +235,7 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
             warnings += [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
             # mkdocs writes 404.html with root-absolute links that only work at a site root.
             (staging / version.folder / "404.html").unlink(missing_ok=True)
+            _sitemap(staging / version.folder, version.folder)
         _landing(inputs, staging, order)
         if strict and warnings:
             raise BuildFailed("strict build failed on warnings: " + "; ".join(warnings))

@@ -1,0 +1,62 @@
+"""Serve the built example site on 127.0.0.1 and drive Debian's Chromium with Playwright."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+
+if not Path(CHROMIUM).exists():  # .ci/run installs it; a bare machine says why the tests skip
+    pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium)", allow_module_level=True)
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[str]:
+    """Base URL of the built site, served from a local thread."""
+    handler = functools.partial(_Quiet, directory=str(site))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Folder the tests write screenshots into (reported at the end of the run)."""
+    folder = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder

@@ -1,0 +1,57 @@
+"""Every page of the example site in a real browser: no errors, nothing from another host,
+every chart drawn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, Route
+
+CHARTS_DRAWN = """() => [...document.querySelectorAll('div.plotly-graph-div')]
+    .filter(d => !d.querySelector('svg.main-svg')).length"""
+
+
+@pytest.mark.parametrize("version", ["v1.0", "v1.1"])
+def test_every_page_loads_cleanly(page: Page, server: str, site: Path, version: str) -> None:
+    errors: list[str] = []
+    external: list[str] = []
+
+    def only_local(route: Route) -> None:
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            external.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_local)
+    page.on(
+        "console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None
+    )
+    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+    charts = 0
+    pages = [*html_pages(site, version), "index.html"]
+    for rel in pages:
+        page.goto(f"{server}/{rel}", wait_until="load")
+        count = page.locator("div.plotly-graph-div").count()
+        if count:
+            page.wait_for_function(f"() => ({CHARTS_DRAWN})() === 0", timeout=15_000)
+            charts += count
+    assert len(pages) >= 40
+    assert charts >= 8
+    assert not errors, errors[:10]
+    assert not external, external[:10]
+
+
+def test_charts_have_a_text_alternative(page: Page, server: str) -> None:
+    page.goto(f"{server}/v1.0/efficiency.html")
+    figures = page.locator("figure.lg-chart")
+    assert figures.count() >= 8
+    for i in range(figures.count()):
+        link = figures.nth(i).locator("figcaption a")
+        target = (link.get_attribute("href") or "").lstrip("#")
+        assert page.locator(f"[id='{target}'] table").count() == 1
+
+
+def html_pages(site: Path, version: str) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in (site / version).rglob("*.html"))
