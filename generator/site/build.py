@@ -181,7 +181,9 @@ def _sitemap(folder: Path, version: str) -> None:
     each entry with the site's own, so a placeholder host works wherever the site is served;
     no site_url is needed (it would add canonical links to a host we do not know).
     """
-    pages = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html"))
+    # The root entry matters: the selector takes the entries' common prefix as the site root
+    # and keeps the page only when that prefix is itself listed.
+    pages = [""] + sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html"))
     entries = "".join(f"<url><loc>{SITEMAP_HOST}/{version}/{p}</loc></url>" for p in pages)
     (folder / "sitemap.xml").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n'

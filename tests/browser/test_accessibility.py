@@ -1,0 +1,58 @@
+"""axe-core on every page type, light and dark; screenshots of the main pages to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser
+
+PAGE_TYPES = {
+    "landing": "index.html",
+    "release-home": "v1.0/index.html",
+    "domain": "v1.0/enterprise/index.html",
+    "result-card": "v1.0/combinations/lingee.html",
+    "efficiency": "v1.0/efficiency.html",
+    "deep-dive": "v1.0/deep-dives/finance-fa-20.html",
+    "task": "v1.0/tasks/finance-gl-05.html",
+    "index": "v1.0/tasks/index.html",
+    "contamination": "v1.0/contamination.html",
+    "methodology": "v1.0/methodology.html",
+    "publishing": "v1.0/publishing.html",
+}
+SCREENSHOTS = ("release-home", "domain", "result-card", "deep-dive")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation(browser: Browser, server: str, scheme: str) -> None:
+    context = browser.new_context(color_scheme=scheme)  # type: ignore[arg-type]
+    page = context.new_page()
+    axe = Axe()
+    found = []
+    for name, path in PAGE_TYPES.items():
+        page.goto(f"{server}/{path}", wait_until="load")
+        for violation in axe.run(page).response["violations"]:
+            if violation["impact"] in {"serious", "critical"}:
+                targets = [n["target"] for n in violation["nodes"][:3]]
+                found.append(f"{name}: {violation['id']} ({violation['impact']}) at {targets}")
+    context.close()
+    assert not found, found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots(browser: Browser, server: str, screenshots: Path, scheme: str) -> None:
+    context = browser.new_context(
+        color_scheme=scheme,  # type: ignore[arg-type]
+        viewport={"width": 1400, "height": 1000},
+    )
+    page = context.new_page()
+    for name in SCREENSHOTS:
+        page.goto(f"{server}/{PAGE_TYPES[name]}", wait_until="load")
+        scheme_used = page.locator("body").get_attribute("data-md-color-scheme")
+        assert scheme_used == ("slate" if scheme == "dark" else "default")
+        path = screenshots / f"{name}-{scheme}.png"
+        page.screenshot(path=str(path), full_page=False)
+        assert path.stat().st_size > 10_000
+    context.close()
+    print(f"\nscreenshots: {screenshots}")
