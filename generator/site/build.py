@@ -183,7 +183,7 @@ def _sitemap(folder: Path, version: str) -> None:
     """
     # The root entry matters: the selector takes the entries' common prefix as the site root
     # and keeps the page only when that prefix is itself listed.
-    pages = [""] + sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html"))
+    pages = ["", *sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html"))]
     entries = "".join(f"<url><loc>{SITEMAP_HOST}/{version}/{p}</loc></url>" for p in pages)
     (folder / "sitemap.xml").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
