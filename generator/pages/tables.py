@@ -59,7 +59,7 @@ class Table:
         note = f'<p class="lg-note">{escape(self.note)}</p>' if self.note else ""
         base = f"{attr(stem)}.{attr(self.id)}"
         return (
-            f'<div class="lg-table" id="{attr(self.id)}">'
+            f'<div class="lg-table" id="{attr(self.id)}" data-search-exclude>'
             f'<table class="lg-sortable"><caption>{escape(self.caption)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
             f'<p class="lg-downloads">Download this table: <a href="{base}.csv">CSV</a> · '
