@@ -28,8 +28,16 @@ from playwright.sync_api import Page, sync_playwright
 
 FIRST_LOAD_BUDGET = 1_500_000
 NEXT_PAGE_BUDGET = 200_000
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 class _Gzip(SimpleHTTPRequestHandler):
@@ -37,10 +45,10 @@ class _Gzip(SimpleHTTPRequestHandler):
 
     TEXT = (".html", ".js", ".css", ".json", ".xml", ".csv", ".svg")
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
@@ -81,8 +89,11 @@ def measure(site: Path) -> dict[str, Any]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
-                   if "latest" not in p.relative_to(site).parts)
+    pages = sorted(
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*.html")
+        if "latest" not in p.relative_to(site).parts
+    )
     rows = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
@@ -99,13 +110,15 @@ def measure(site: Path) -> dict[str, Any]:
             after = _fetched(page, f"{base}/{rel}")
             context.close()
             new = [size for url, size in after.items() if url not in seen]
-            rows.append({
-                "page": rel,
-                "first_load_bytes": sum(s for s, _ in first.values()),
-                "next_page_bytes": sum(s for s, _ in new),
-                "first_load_uncompressed": sum(d for _, d in first.values()),
-                "next_page_uncompressed": sum(d for _, d in new),
-            })
+            rows.append(
+                {
+                    "page": rel,
+                    "first_load_bytes": sum(s for s, _ in first.values()),
+                    "next_page_bytes": sum(s for s, _ in new),
+                    "first_load_uncompressed": sum(d for _, d in first.values()),
+                    "next_page_uncompressed": sum(d for _, d in new),
+                }
+            )
         browser.close()
     httpd.shutdown()
     heaviest = max(rows, key=lambda r: r["first_load_bytes"])

@@ -142,7 +142,7 @@ def chart(
     )
     caption = escape_html(title)
     if data_table:
-        caption += f' — data: <a href="#{attr(data_table)}">the table below</a>'
+        caption += f' — data: <a href="#table-{attr(data_table)}">the table below</a>'
     return Markup(
         f'<figure class="lg-chart" aria-label="{attr(title)}">{html}'
         f"<figcaption>{caption}</figcaption></figure>"

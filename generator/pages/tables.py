@@ -45,6 +45,11 @@ class Table:
     rows: tuple[Row, ...]
     note: str = ""
 
+    @property
+    def anchor(self) -> str:
+        """The table's HTML id; prefixed so it never collides with a heading's id."""
+        return f"table-{self.id}"
+
     def to_html(self, stem: str) -> str:
         """The table, its caption, and links to its CSV and JSON beside the page."""
         head = "".join(f'<th scope="col">{escape(c)}</th>' for c in self.columns)
@@ -59,7 +64,7 @@ class Table:
         note = f'<p class="lg-note">{escape(self.note)}</p>' if self.note else ""
         base = f"{attr(stem)}.{attr(self.id)}"
         return (
-            f'<div class="lg-table" id="{attr(self.id)}" data-search-exclude>'
+            f'<div class="lg-table" id="{attr(self.anchor)}" data-search-exclude>'
             f'<table class="lg-sortable"><caption>{escape(self.caption)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
             f'<p class="lg-downloads">Download this table: <a href="{base}.csv">CSV</a> · '
