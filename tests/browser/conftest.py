@@ -60,3 +60,11 @@ def screenshots() -> Path:
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say where the screenshots are, so a reader of the run can look at them."""
+    folder = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+    shots = sorted(folder.glob("*.png")) if folder.is_dir() else []
+    if shots:
+        terminalreporter.write_line(f"screenshots ({len(shots)}): {folder}")

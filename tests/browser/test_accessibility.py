@@ -55,4 +55,3 @@ def test_screenshots(browser: Browser, server: str, screenshots: Path, scheme: s
         page.screenshot(path=str(path), full_page=False)
         assert path.stat().st_size > 10_000
     context.close()
-    print(f"\nscreenshots: {screenshots}")
