@@ -6,6 +6,7 @@ from generator.pages.cards import combination_page, combinations_index
 from generator.pages.context import VersionContext, version_context
 from generator.pages.efficiency import efficiency_page
 from generator.pages.guide import methodology_page, publishing_page
+from generator.pages.harnesscards import card_page
 from generator.pages.render import Page
 from generator.pages.results import contamination_page, domain_page, home_page
 from generator.pages.tasks import index_page, task_page
@@ -18,6 +19,8 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     home = home_page(ctx)
     domains = [domain_page(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
+    used = sorted({b.combination.harnesscard for b in ctx.frame.bundles.values()})
+    cards = [card_page(ctx, ctx.cards[c]) for c in used]
     dives = [task_page(ctx, ctx.tasks[t], deep=True) for t in ctx.release.deep_dives]
     tasks = [task_page(ctx, t, deep=False) for t in ctx.public_tasks()]
     combo_index, dive_index, task_index = (
@@ -31,7 +34,18 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
         methodology_page(ctx),
         publishing_page(ctx),
     ]
-    pages = [home, *domains, combo_index, *combos, dive_index, *dives, task_index, *tasks, *singles]
+    pages = [
+        home,
+        *domains,
+        combo_index,
+        *combos,
+        *cards,
+        dive_index,
+        *dives,
+        task_index,
+        *tasks,
+        *singles,
+    ]
 
     def section(title: str, index: Page, children: list[Page]) -> dict[str, object]:
         return {title: [index.path, *[{p.title: p.path} for p in children]]}
@@ -39,6 +53,7 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     nav: list[dict[str, object]] = [{home.title: home.path}]
     nav += [{p.title: p.path} for p in domains]
     nav.append(section("Result cards", combo_index, combos))
+    nav.append({"HarnessCards": [{p.title: p.path} for p in cards]})
     nav.append({singles[0].title: singles[0].path})
     nav.append(section("Deep dives", dive_index, dives))
     nav.append(section("Public tasks", task_index, tasks))

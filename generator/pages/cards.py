@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from markupsafe import Markup
 
+from generator.disclosure import fingerprint_document
 from generator.models import Bundle, HarnessCard
 from generator.models.harnesscard import Disclosed, Layer, Withheld
 from generator.pages.charts import Series, chart, style_of
@@ -275,6 +277,7 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
         env,
         "combination.md.j2",
         valid_runs=valid_runs,
+        fingerprint=ctx.fingerprints[combo],
         incomplete_runs=len(runs) - valid_runs,
         bundle=bundle,
         card=card,
@@ -296,12 +299,24 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
         ),
         minimum=sum(len(layer.minimum_fields()) for _, layer in card.layers.items()),
     )
+    record = {
+        "combination": combo,
+        "fingerprint": ctx.fingerprints[combo],
+        "run_dates": bundle.run_dates.model_dump(mode="json"),
+        "evaluation": bundle.evaluation,
+        "fingerprinted": fingerprint_document(card, bundle),
+    }
+    exports = {
+        f"{combo}.configuration-record.json": json.dumps(record, indent=2, ensure_ascii=False)
+        + "\n"
+    }
     return Page(
         f"combinations/{combo}.md",
         bundle.combination.title,
         markdown,
         tuple(tables),
         charts=bool(charts),
+        extra_files=exports,
     )
 
 

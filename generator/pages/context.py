@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from generator.disclosure import fingerprint
 from generator.load import Loaded, LoadedRelease
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
@@ -23,6 +24,7 @@ class VersionContext:
     scored: pd.DataFrame  # the frame's runs with their scores (score_runs)
     reports: Mapping[str, Report]  # by domain id
     cards: Mapping[str, HarnessCard]
+    fingerprints: Mapping[str, str]  # by combination id
     deep_dives: Mapping[str, DeepDive]
     loaded: LoadedRelease
 
@@ -54,6 +56,10 @@ def version_context(
         scored=score_runs(frame),
         reports=reports,
         cards={k: v.model for k, v in cards.items()},
+        fingerprints={
+            combo: fingerprint(cards[b.combination.harnesscard].model, b)
+            for combo, b in frame.bundles.items()
+        },
         deep_dives={d.model.task: d.model for d in loaded.deep_dives},
         loaded=loaded,
     )

@@ -43,9 +43,13 @@ def _est_record(prefix: str, e: Estimate | Rate | Reliability | None) -> dict[st
     return {prefix: e.value, f"{prefix}_low": e.low, f"{prefix}_high": e.high}
 
 
-def combination_link(combo: str, depth: int) -> str:
+def combination_link(combo: str, depth: int, fingerprint: str | None = None) -> str:
+    """Link to a result card, with the configuration fingerprint beneath it."""
     prefix = "../" * depth
-    return f'<a href="{prefix}combinations/{escape(combo)}.html">{escape(combo)}</a>'
+    link = f'<a href="{prefix}combinations/{escape(combo)}.html">{escape(combo)}</a>'
+    if fingerprint:
+        link += f'<br><span class="lg-sub">fingerprint {escape(fingerprint)}</span>'
+    return link
 
 
 def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -> Table:
@@ -72,13 +76,22 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
 
     ordered = sorted(scope.combinations, key=order)
     for c in ordered:
-        link = Cell(combination_link(c.combination, depth), c.combination, html=True)
+        fp = ctx.fingerprints.get(c.combination)
+        link = Cell(combination_link(c.combination, depth, fp), c.combination, html=True)
         if c.status != "scored":
             status = STATUS_TEXT[c.status]
             note = f"{status}: {c.note}" if c.note else status
             cells = (Cell("—"), link, Cell(note), *[Cell("")] * (len(columns) - 3))
             rows.append(
-                Row(cells, {"combination": c.combination, "status": c.status, "note": c.note})
+                Row(
+                    cells,
+                    {
+                        "combination": c.combination,
+                        "fingerprint": fp,
+                        "status": c.status,
+                        "note": c.note,
+                    },
+                )
             )
             continue
         rel = {r.k: r for r in c.reliability}
@@ -110,6 +123,7 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         )
         record: dict[str, Any] = {
             "combination": c.combination,
+            "fingerprint": fp,
             "status": c.status,
             "rank": c.rank,
             "pareto": c.pareto,
@@ -390,7 +404,7 @@ def home_page(ctx: VersionContext) -> Page:
         cov_rows.append(
             Row(
                 (
-                    Cell(combination_link(combo, 0), combo, html=True),
+                    Cell(combination_link(combo, 0, ctx.fingerprints.get(combo)), combo, html=True),
                     Cell(bundle.evaluation),
                     Cell(str(valid), valid),
                     Cell(str(len(runs) - valid), len(runs) - valid),

@@ -1,0 +1,36 @@
+"""How much of a HarnessCard's minimum disclosure is disclosed, per layer and overall."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.models import HarnessCard
+from generator.models.harnesscard import Disclosed
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """Disclosed minimum fields, per layer (in checklist order) and in total."""
+
+    layers: tuple[tuple[str, int, int], ...]  # (layer, disclosed, minimum fields)
+
+    @property
+    def disclosed(self) -> int:
+        return sum(d for _, d, _ in self.layers)
+
+    @property
+    def total(self) -> int:
+        return sum(t for _, _, t in self.layers)
+
+    @property
+    def share(self) -> float:
+        return self.disclosed / self.total if self.total else 0.0
+
+
+def completeness(card: HarnessCard) -> Completeness:
+    """Count disclosed minimum fields; additional vendor fields do not count (PRODUCT.md)."""
+    rows = []
+    for name, layer in card.layers.items():
+        fields = layer.minimum_fields().values()
+        rows.append((name, sum(isinstance(f, Disclosed) for f in fields), len(fields)))
+    return Completeness(tuple(rows))

@@ -1,0 +1,75 @@
+"""A page per HarnessCard (§5.1.2): seven layers field by field, completeness, JSON export."""
+
+from __future__ import annotations
+
+import json
+
+from generator.disclosure import completeness
+from generator.models import HarnessCard
+from generator.pages.cards import card_tables
+from generator.pages.context import VersionContext
+from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.tables import Cell, Row, Table
+from generator.pages.text import escape, render_markdown
+
+
+def completeness_table(card: HarnessCard) -> Table:
+    result = completeness(card)
+    titles = {
+        name: type(card.layers).model_fields[name].title or name for name, _ in card.layers.items()
+    }
+    rows = [
+        Row(
+            (Cell(titles[name]), Cell(f"{d} of {t}", d / t), Cell(f"{d / t:.0%}", d / t)),
+            {"layer": name, "disclosed": d, "minimum_fields": t, "share": d / t},
+        )
+        for name, d, t in result.layers
+    ]
+    rows.append(
+        Row(
+            (
+                Cell("All seven layers"),
+                Cell(f"{result.disclosed} of {result.total}", result.share),
+                Cell(f"{result.share:.0%}", result.share),
+            ),
+            {
+                "layer": "all",
+                "disclosed": result.disclosed,
+                "minimum_fields": result.total,
+                "share": result.share,
+            },
+        )
+    )
+    return Table(
+        "completeness",
+        "Completeness: disclosed share of the minimum fields",
+        ("Layer", "Disclosed", "Share"),
+        tuple(rows),
+        "Withheld fields count as not disclosed; additional vendor fields do not count.",
+    )
+
+
+def card_page(ctx: VersionContext, card: HarnessCard) -> Page:
+    users = sorted(c for c, b in ctx.frame.bundles.items() if b.combination.harnesscard == card.id)
+    tables = [completeness_table(card), *card_tables(card)]
+    export = (
+        json.dumps(card.model_dump(mode="json"), indent=2, sort_keys=False, ensure_ascii=False)
+        + "\n"
+    )
+    links = ", ".join(f"[{escape(c)}](../combinations/{c}.md)" for c in users)
+    markdown = render(
+        environment(),
+        "harnesscard.md.j2",
+        card=card,
+        tables=tables_html(tables, card.id),
+        layers=[t.id for t in tables[1:]],
+        users=links,
+        notes=render_markdown(card.notes) if card.notes else "",
+    )
+    return Page(
+        f"cards/{card.id}.md",
+        f"{card.harness.name} {card.harness.version}",
+        markdown,
+        tuple(tables),
+        extra_files={f"{card.id}.harnesscard.json": export},
+    )

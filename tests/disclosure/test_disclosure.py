@@ -1,0 +1,129 @@
+"""Completeness and the configuration fingerprint, and how the site shows them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from builders import bundle
+
+from generator.disclosure import completeness, fingerprint
+from generator.load import Inputs
+from generator.load.validate import validate_as
+from generator.load.yamlfile import read_yaml
+from generator.models import HarnessCard
+from generator.models.harnesscard import Disclosed, Withheld
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "harnesscard"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _card(path: Path) -> HarnessCard:
+    parsed = read_yaml(path, path.name)
+    assert not isinstance(parsed, Exception)
+    assert isinstance(parsed, tuple)
+    card = validate_as(HarnessCard, *parsed)
+    assert isinstance(card, HarnessCard)
+    return card
+
+
+def test_completeness_counts_disclosed_minimum_fields() -> None:
+    result = completeness(_card(FIXTURES / "valid-mixed.yaml"))
+    layers = {name: (d, t) for name, d, t in result.layers}
+    assert layers["execution"] == (1, 8)  # max_steps
+    assert layers["tool"] == (1, 6)  # tool_list
+    assert layers["observability"] == (1, 6)  # auditable_after_run
+    assert layers["governance"] == (0, 5)  # its additional field does not count
+    assert (result.disclosed, result.total) == (3, 43)
+    assert completeness(_card(FIXTURES / "valid-all-withheld.yaml")).share == 0.0
+
+
+def _with(card: HarnessCard, layer: str, field: str, value: Any) -> HarnessCard:
+    layers = card.layers.model_copy(
+        update={layer: getattr(card.layers, layer).model_copy(update={field: value})}
+    )
+    return card.model_copy(update={"layers": layers})
+
+
+LINGEE = REPO / "harnesscards" / "lingee-2.3.yaml"
+
+
+def test_fingerprint_changes_with_every_disclosed_field() -> None:
+    card, b = _card(LINGEE), bundle("x")
+    base = fingerprint(card, b)
+    changed = 0
+    for layer_name, layer in card.layers.items():
+        for field_name, field in layer.minimum_fields().items():
+            if isinstance(field, Disclosed):
+                other = _with(card, layer_name, field_name, Disclosed(value="something else"))
+                assert fingerprint(other, b) != base, (layer_name, field_name)
+                withheld = _with(card, layer_name, field_name, Withheld(withheld="secret"))
+                assert fingerprint(withheld, b) != base, (layer_name, field_name)
+                changed += 1
+    assert changed == 42
+
+
+def test_fingerprint_ignores_what_is_not_configuration() -> None:
+    card, b = _card(LINGEE), bundle("x")
+    base = fingerprint(card, b)
+    reason = _with(card, "verification", "anomaly_detection", Withheld(withheld="other reason"))
+    assert fingerprint(reason, b) == base
+    assert fingerprint(card.model_copy(update={"notes": "new notes"}), b) == base
+    dates = b.model_copy(
+        update={"run_dates": b.run_dates.model_copy(update={"end": b.run_dates.start})}
+    )
+    assert fingerprint(card, dates) == base
+
+
+@pytest.mark.parametrize(
+    ("part", "field", "value"),
+    [
+        ("configuration", "temperature", 0.7),
+        ("budgets", "max_steps", 11),
+        ("clarification", "waiting_cap_s", 31),
+        ("evaluator", "prompt_version", "9"),
+    ],
+)
+def test_fingerprint_changes_with_the_configuration_record(
+    part: str, field: str, value: Any
+) -> None:
+    card, b = _card(LINGEE), bundle("x")
+    changed = b.model_copy(update={part: getattr(b, part).model_copy(update={field: value})})
+    assert fingerprint(card, changed) != fingerprint(card, b)
+    snapshot = b.model_copy(update={"environment_snapshot": "snap-2"})
+    assert fingerprint(card, snapshot) != fingerprint(card, b)
+
+
+def test_site_shows_fingerprints_and_withheld_fields(inputs: Inputs, site: Path) -> None:
+    v10 = next(v for v in inputs.releases if v.folder == "v1.0")
+    domain_page = (site / "v1.0" / "enterprise" / "index.html").read_text("utf-8")
+    for loaded in v10.bundles:
+        b = loaded.bundle.model
+        card = inputs.cards[b.combination.harnesscard].model
+        fp = fingerprint(card, b)
+        combo = b.combination.id
+        record = json.loads(
+            (site / "v1.0" / "combinations" / f"{combo}.configuration-record.json").read_text(
+                "utf-8"
+            )
+        )
+        assert record["fingerprint"] == fp
+        text = json.dumps(
+            record["fingerprinted"], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        assert hashlib.sha256(text.encode()).hexdigest()[:12] == fp  # as documented
+        assert f"fingerprint {fp}" in domain_page
+        page = (site / "v1.0" / "combinations" / f"{combo}.html").read_text("utf-8")
+        assert fp in page
+    card_page = (site / "v1.0" / "cards" / "lingee-2.3.html").read_text("utf-8")
+    assert card_page.count('class="lg-withheld"') == 1
+    assert "proprietary guardrails" in card_page  # the reason is shown
+    assert "42 of 43" in card_page
+    export = json.loads((site / "v1.0" / "cards" / "lingee-2.3.harnesscard.json").read_text())
+    assert export["layers"]["verification"]["anomaly_detection"] == {
+        "withheld": "Heuristics are part of the product's proprietary guardrails; described "
+        "to auditors on request."
+    }
