@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generator.pages.cards import combination_page, combinations_index
 from generator.pages.context import VersionContext, version_context
+from generator.pages.diffs import diff_pages
 from generator.pages.efficiency import efficiency_page
 from generator.pages.guide import methodology_page, publishing_page
 from generator.pages.harnesscards import card_page
@@ -21,6 +22,7 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
     used = sorted({b.combination.harnesscard for b in ctx.frame.bundles.values()})
     cards = [card_page(ctx, ctx.cards[c]) for c in used]
+    diffs = diff_pages(ctx)
     dives = [task_page(ctx, ctx.tasks[t], deep=True) for t in ctx.release.deep_dives]
     tasks = [task_page(ctx, t, deep=False) for t in ctx.public_tasks()]
     combo_index, dive_index, task_index = (
@@ -40,6 +42,7 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
         combo_index,
         *combos,
         *cards,
+        *diffs,
         dive_index,
         *dives,
         task_index,
@@ -54,6 +57,7 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     nav += [{p.title: p.path} for p in domains]
     nav.append(section("Result cards", combo_index, combos))
     nav.append({"HarnessCards": [{p.title: p.path} for p in cards]})
+    nav.append({"Configuration differences": [{p.title: p.path} for p in diffs]})
     nav.append({singles[0].title: singles[0].path})
     nav.append(section("Deep dives", dive_index, dives))
     nav.append(section("Public tasks", task_index, tasks))

@@ -12,6 +12,7 @@ from generator.models import Bundle, HarnessCard
 from generator.models.harnesscard import Disclosed, Layer, Withheld
 from generator.pages.charts import Series, chart, style_of
 from generator.pages.context import VersionContext
+from generator.pages.diffs import diff_path, related
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.results import _est, _est_record, judge_cell
 from generator.pages.tables import Cell, Row, Table
@@ -278,6 +279,10 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
         "combination.md.j2",
         valid_runs=valid_runs,
         fingerprint=ctx.fingerprints[combo],
+        related=[
+            (other, shared, "../" + diff_path(combo, other))
+            for other, shared in related(ctx, combo)
+        ],
         incomplete_runs=len(runs) - valid_runs,
         bundle=bundle,
         card=card,

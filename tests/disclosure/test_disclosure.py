@@ -127,3 +127,30 @@ def test_site_shows_fingerprints_and_withheld_fields(inputs: Inputs, site: Path)
         "withheld": "Heuristics are part of the product's proprietary guardrails; described "
         "to auditors on request."
     }
+
+
+def test_diff_lists_exactly_the_differing_fields() -> None:
+    from generator.disclosure.diff import configuration_fields, diff
+
+    card, b = _card(LINGEE), bundle("x")
+    other_card = _with(card, "tool", "schema_style", Withheld(withheld="not shown"))
+    other = b.model_copy(
+        update={"configuration": b.configuration.model_copy(update={"temperature": 0.9})}
+    )
+    result = diff(configuration_fields(card, b), configuration_fields(other_card, other))
+    assert [(k, va, vb) for k, va, vb in result.differing] == [
+        ("card.tool.schema_style", "JSON Schema function calling", "withheld: not shown"),
+        ("configuration.temperature", "0.0", "0.9"),
+    ]
+    assert len(result.identical) == len(configuration_fields(card, b)) - 2
+    same = diff(configuration_fields(card, b), configuration_fields(card, b))
+    assert same.differing == ()
+
+
+def test_diff_pages_link_pairs_sharing_a_harness(site: Path) -> None:
+    page = site / "v1.0" / "diffs" / "deepseek-harness-code--deepseek-harness-dual.html"
+    text = page.read_text("utf-8")
+    assert "combination.harness_mode" in text
+    assert "1 field(s)" in text
+    card = (site / "v1.0" / "combinations" / "deepseek-harness-code.html").read_text("utf-8")
+    assert "../diffs/deepseek-harness-code--deepseek-harness-dual.html" in card

@@ -1,0 +1,81 @@
+"""Configuration differences between two combinations of a version, one page per pair."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from markupsafe import Markup
+
+from generator.disclosure.diff import configuration_fields, diff
+from generator.pages.context import VersionContext
+from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.tables import Cell, Row, Table
+from generator.pages.text import escape_html
+
+
+def diff_path(a: str, b: str) -> str:
+    first, second = sorted((a, b))
+    return f"diffs/{first}--{second}.md"
+
+
+def related(ctx: VersionContext, combo: str) -> list[tuple[str, str]]:
+    """Other combinations sharing this one's harness or model, with what they share."""
+    mine = ctx.frame.bundles[combo].combination
+    out = []
+    for other, bundle in sorted(ctx.frame.bundles.items()):
+        if other == combo:
+            continue
+        theirs = bundle.combination
+        shared = [
+            what
+            for what, same in (
+                ("harness", theirs.harnesscard == mine.harnesscard),
+                (
+                    "model",
+                    (theirs.model.name, theirs.model.version)
+                    == (mine.model.name, mine.model.version),
+                ),
+            )
+            if same
+        ]
+        if shared:
+            out.append((other, " and ".join(shared)))
+    return out
+
+
+def diff_pages(ctx: VersionContext) -> list[Page]:
+    fields = {
+        c: configuration_fields(ctx.cards[b.combination.harnesscard], b)
+        for c, b in ctx.frame.bundles.items()
+    }
+    pages = []
+    for a, b in combinations(sorted(fields), 2):
+        result = diff(fields[a], fields[b])
+        table = Table(
+            "differences",
+            f"Fields that differ: {a} and {b}",
+            ("Field", a, b),
+            tuple(
+                Row((Cell(k), Cell(va), Cell(vb)), {"field": k, a: va, b: vb})
+                for k, va, vb in result.differing
+            ),
+        )
+        same = "".join(
+            f"<li><code>{escape_html(k)}</code>: {escape_html(v)}</li>" for k, v in result.identical
+        )
+        markdown = render(
+            environment(),
+            "diff.md.j2",
+            a=a,
+            b=b,
+            fa=ctx.fingerprints[a],
+            fb=ctx.fingerprints[b],
+            count=len(result.differing),
+            tables=tables_html([table], f"{min(a, b)}--{max(a, b)}"),
+            identical=Markup(
+                f'<details class="lg-identical"><summary>{len(result.identical)} '
+                f"identical fields</summary><ul>{same}</ul></details>"
+            ),
+        )
+        pages.append(Page(diff_path(a, b), f"{a} vs {b}", markdown, (table,)))
+    return pages
