@@ -103,6 +103,9 @@ def release_manifest(version: str) -> dict[str, Any]:
         "runs_per_task": 3,
         "reliability_k": [1, 2, 3],
         "groups": {"public": 22 if v11 else 20, "held_out": 12 if v11 else 14},
+        "disclosure_floor": ["execution.sandboxing", "execution.network_access",
+                             "governance.permission_model",
+                             "verification.final_output_validation"],
         "deep_dives": list(DEEP_DIVES),
         "boundaries_of_use": BOUNDARIES,
     }

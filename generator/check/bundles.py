@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from generator.check.release import repeated
+from generator.disclosure import below_floor
 from generator.errors import Problem
 from generator.load import Loaded, LoadedBundle
 from generator.models import HarnessCard, Release
@@ -74,6 +75,18 @@ def check_bundle(
                 line,
                 "combination.harness_mode",
                 f"{combo.harness_mode!r}, but card {card.model.id!r} declares no modes",
+            )
+    if card is not None:
+        withheld = below_floor(card.model, release.disclosure_floor)
+        if withheld:
+            yield Problem(
+                path,
+                src.line("combination", "harnesscard"),
+                "combination.harnesscard",
+                f"card {card.model.id!r} withholds {', '.join(withheld)}, which the "
+                f"{release.version} disclosure floor requires disclosed; its scores "
+                "are labelled as below the floor",
+                "warning",
             )
     config = bundle.configuration
     if config.runs_per_task != release.runs_per_task:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from generator.errors import Problem
 from generator.load import Loaded
 from generator.models import KNOWN_METRICS, Release
+from generator.models.harnesscard import MINIMUM_FIELDS
 
 
 def repeated(ids: Iterable[str]) -> list[str]:
@@ -68,6 +69,16 @@ def check_release(folder: str, loaded: Loaded[Release]) -> Iterator[Problem]:
         )
     if dupes:
         yield Problem(path, line, "metrics", f"repeated metric ids: {dupes}")
+    known = {f"{name}.{field}" for name, fields in MINIMUM_FIELDS.items() for field in fields}
+    for i, ref in enumerate(release.disclosure_floor):
+        if ref not in known:
+            yield Problem(
+                path,
+                src.line("disclosure_floor", i),
+                f"disclosure_floor[{i}]",
+                f"{ref!r} is not a minimum HarnessCard field; expected 'layer.field', "
+                "e.g. 'execution.sandboxing'",
+            )
     dupes = repeated(release.deep_dives)
     if dupes:
         yield Problem(path, src.line("deep_dives"), "deep_dives", f"repeated tasks: {dupes}")

@@ -34,3 +34,15 @@ def completeness(card: HarnessCard) -> Completeness:
         fields = layer.minimum_fields().values()
         rows.append((name, sum(isinstance(f, Disclosed) for f in fields), len(fields)))
     return Completeness(tuple(rows))
+
+
+def below_floor(card: HarnessCard, floor: tuple[str, ...]) -> list[str]:
+    """Floor fields ('layer.field') that the card withholds, in floor order."""
+    out = []
+    for ref in floor:
+        layer_name, _, field = ref.partition(".")
+        layer = getattr(card.layers, layer_name, None)
+        value = layer.minimum_fields().get(field) if layer is not None else None
+        if value is not None and not isinstance(value, Disclosed):
+            out.append(ref)
+    return out

@@ -145,6 +145,21 @@ class Layers(Contract):
         return [(name, getattr(self, name)) for name in type(self).model_fields]
 
 
+#: The minimum fields of each layer, by layer name (§5.1.2).
+MINIMUM_FIELDS: dict[str, tuple[str, ...]] = {
+    name: tuple(f for f in layer_model.model_fields if f != "additional")
+    for name, layer_model in (
+        ("execution", ExecutionLayer),
+        ("tool", ToolLayer),
+        ("context", ContextLayer),
+        ("scheduling", SchedulingLayer),
+        ("observability", ObservabilityLayer),
+        ("verification", VerificationLayer),
+        ("governance", GovernanceLayer),
+    )
+}
+
+
 class Harness(Contract):
     name: Text
     version: VersionString

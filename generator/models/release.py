@@ -7,7 +7,7 @@ directions — is declared here rather than hard-coded (whitepaper §2.2–2.5, 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
@@ -175,6 +175,11 @@ class Release(Versioned):
     )
     groups: Groups
     statistics: Statistics = Field(default_factory=Statistics)
+    disclosure_floor: tuple[Annotated[str, Field(pattern=r"^[a-z_]+\.[a-z_]+$")], ...] = Field(
+        default=(),
+        description="HarnessCard fields ('layer.field') that must be disclosed, not withheld; "
+        "a bundle whose card withholds one is labelled, and fails validate --strict.",
+    )
     deep_dives: tuple[Id, ...] = Field(
         default=(), description="Task ids of the deep dives (§5.2), in page order."
     )

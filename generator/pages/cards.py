@@ -279,6 +279,7 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
         "combination.md.j2",
         valid_runs=valid_runs,
         fingerprint=ctx.fingerprints[combo],
+        below_floor=ctx.below_floor.get(combo, []),
         related=[
             (other, shared, "../" + diff_path(combo, other))
             for other, shared in related(ctx, combo)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from generator.disclosure import fingerprint
+from generator.disclosure import below_floor, fingerprint
 from generator.load import Loaded, LoadedRelease
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
@@ -25,6 +25,7 @@ class VersionContext:
     reports: Mapping[str, Report]  # by domain id
     cards: Mapping[str, HarnessCard]
     fingerprints: Mapping[str, str]  # by combination id
+    below_floor: Mapping[str, list[str]]  # combination id -> floor fields its card withholds
     deep_dives: Mapping[str, DeepDive]
     loaded: LoadedRelease
 
@@ -56,6 +57,10 @@ def version_context(
         scored=score_runs(frame),
         reports=reports,
         cards={k: v.model for k, v in cards.items()},
+        below_floor={
+            combo: below_floor(cards[b.combination.harnesscard].model, release.disclosure_floor)
+            for combo, b in frame.bundles.items()
+        },
         fingerprints={
             combo: fingerprint(cards[b.combination.harnesscard].model, b)
             for combo, b in frame.bundles.items()

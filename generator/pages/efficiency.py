@@ -8,6 +8,7 @@ from markupsafe import Markup
 from generator.pages.charts import Series, chart, style_of
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.results import combo_cell
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, one_decimal, score
 from generator.score.results import CombinationScores, Report
@@ -18,7 +19,10 @@ def _tokens(c: CombinationScores) -> float:
 
 
 def _domain_charts(
-    report: Report, tokenizer: dict[str, str], style: dict[str, tuple[str, str]]
+    ctx: VersionContext,
+    report: Report,
+    tokenizer: dict[str, str],
+    style: dict[str, tuple[str, str]],
 ) -> tuple[list[Markup], list[Table]]:
     scope = report.scopes[0]  # the domain, all tasks
     scored = [
@@ -121,7 +125,7 @@ def _domain_charts(
         rows.append(
             Row(
                 (
-                    Cell(c.combination),
+                    combo_cell(ctx, c.combination, 0),
                     Cell(tokenizer[c.combination]),
                     Cell(score(ts.value), ts.value),
                     Cell(count(eff.input_tokens), eff.input_tokens),
@@ -172,7 +176,7 @@ def efficiency_page(ctx: VersionContext) -> Page:
     tokenizer = {k: b.combination.model.tokenizer for k, b in ctx.frame.bundles.items()}
     sections, tables = [], []
     for report in ctx.reports.values():
-        charts, t = _domain_charts(report, tokenizer, style_of(list(ctx.frame.bundles)))
+        charts, t = _domain_charts(ctx, report, tokenizer, style_of(list(ctx.frame.bundles)))
         tables += t
         sections.append(
             {"title": report.domain_title, "charts": charts, "table": t[0].id if t else None}

@@ -43,13 +43,28 @@ def _est_record(prefix: str, e: Estimate | Rate | Reliability | None) -> dict[st
     return {prefix: e.value, f"{prefix}_low": e.low, f"{prefix}_high": e.high}
 
 
-def combination_link(combo: str, depth: int, fingerprint: str | None = None) -> str:
+def combination_link(
+    combo: str, depth: int, fingerprint: str | None = None, below_floor: bool = False
+) -> str:
     """Link to a result card, with the configuration fingerprint beneath it."""
     prefix = "../" * depth
     link = f'<a href="{prefix}combinations/{escape(combo)}.html">{escape(combo)}</a>'
     if fingerprint:
         link += f'<br><span class="lg-sub">fingerprint {escape(fingerprint)}</span>'
+    if below_floor:
+        link += '<br><span class="lg-withheld">below the disclosure floor</span>'
     return link
+
+
+def combo_cell(ctx: VersionContext, combo: str, depth: int) -> Cell:
+    """A combination as every score table shows it: link, fingerprint, floor label."""
+    return Cell(
+        combination_link(
+            combo, depth, ctx.fingerprints.get(combo), bool(ctx.below_floor.get(combo))
+        ),
+        combo,
+        html=True,
+    )
 
 
 def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -> Table:
@@ -77,7 +92,7 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
     ordered = sorted(scope.combinations, key=order)
     for c in ordered:
         fp = ctx.fingerprints.get(c.combination)
-        link = Cell(combination_link(c.combination, depth, fp), c.combination, html=True)
+        link = combo_cell(ctx, c.combination, depth)
         if c.status != "scored":
             status = STATUS_TEXT[c.status]
             note = f"{status}: {c.note}" if c.note else status
@@ -404,7 +419,7 @@ def home_page(ctx: VersionContext) -> Page:
         cov_rows.append(
             Row(
                 (
-                    Cell(combination_link(combo, 0, ctx.fingerprints.get(combo)), combo, html=True),
+                    combo_cell(ctx, combo, 0),
                     Cell(bundle.evaluation),
                     Cell(str(valid), valid),
                     Cell(str(len(runs) - valid), len(runs) - valid),
@@ -450,7 +465,12 @@ def contamination_page(ctx: VersionContext) -> Page:
         for row in report.contamination:
             rows.append(
                 Row(
-                    (Cell(row.combination), _est(row.public), _est(row.held_out), _est(row.gap)),
+                    (
+                        combo_cell(ctx, row.combination, 0),
+                        _est(row.public),
+                        _est(row.held_out),
+                        _est(row.gap),
+                    ),
                     {
                         "combination": row.combination,
                         **_est_record("public", row.public),

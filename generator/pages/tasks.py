@@ -11,6 +11,7 @@ from markupsafe import Markup
 from generator.models import Task
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.results import combo_cell
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, escape, one_decimal, render_markdown, score
 from generator.score.items import item_breakdown, task_efficiency
@@ -136,12 +137,7 @@ def results_table(ctx: VersionContext, task: Task) -> Table:
         rows.append(
             Row(
                 (
-                    Cell(
-                        f'<a href="../combinations/{escape(r.combination)}.html">'
-                        f"{escape(r.combination)}</a>",
-                        r.combination,
-                        html=True,
-                    ),
+                    combo_cell(ctx, r.combination, 1),
                     Cell(status or score(r.score), r.score),
                     Cell(score(r.rule), r.rule),
                     Cell(score(r.judge), r.judge),

@@ -154,3 +154,45 @@ def test_diff_pages_link_pairs_sharing_a_harness(site: Path) -> None:
     assert "1 field(s)" in text
     card = (site / "v1.0" / "combinations" / "deepseek-harness-code.html").read_text("utf-8")
     assert "../diffs/deepseek-harness-code--deepseek-harness-dual.html" in card
+
+
+def test_disclosure_floor_warns_fails_strict_and_labels(
+    example: Path, run_cli: Any, tmp_path: Path
+) -> None:
+    card = example / "harnesscards" / "opencode-0.9.yaml"
+    text = card.read_text("utf-8")
+    card.write_text(
+        text.replace(
+            'sandboxing: {value: "Container isolation"}', 'sandboxing: {withheld: "Not published."}'
+        ),
+        "utf-8",
+    )
+    lenient = run_cli("validate", "--root", str(example))
+    assert lenient.exit_code == 0
+    assert (
+        "results/v1.0/bundles/opencode/bundle.yaml:7: warning: combination.harnesscard: "
+        "card 'opencode-0.9' withholds execution.sandboxing, which the v1.0 disclosure "
+        "floor requires disclosed"
+    ) in lenient.output
+    assert run_cli("validate", "--root", str(example), "--strict").exit_code == 1
+    out = tmp_path / "site"
+    assert run_cli("build", "--root", str(example), "--out", str(out)).exit_code == 0
+    general = (out / "v1.0" / "general" / "index.html").read_text("utf-8")
+    assert general.count("below the disclosure floor") >= 1
+    result_card = (out / "v1.0" / "combinations" / "opencode.html").read_text("utf-8")
+    assert "Below the disclosure floor" in result_card
+    other = (out / "v1.0" / "combinations" / "lingee.html").read_text("utf-8")
+    assert "Below the disclosure floor" not in other
+
+
+def test_unknown_floor_field_is_an_error(example: Path, run_cli: Any) -> None:
+    release = example / "results" / "v1.0" / "release.yaml"
+    release.write_text(
+        release.read_text("utf-8").replace("- execution.sandboxing", "- execution.sandbox"), "utf-8"
+    )
+    result = run_cli("validate", "--root", str(example))
+    assert result.exit_code == 1
+    assert (
+        "disclosure_floor[0]: 'execution.sandbox' is not a minimum HarnessCard field"
+        in result.output
+    )
