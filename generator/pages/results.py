@@ -253,7 +253,7 @@ def differences_table(scope: ScopeResult, tid: str, minimum: int) -> Table | Non
     )
 
 
-def business_table(scope: ScopeResult, tid: str) -> Table | None:
+def business_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
     views = [c for c in scope.combinations if c.business is not None]
     if not views:
         return None
@@ -261,7 +261,10 @@ def business_table(scope: ScopeResult, tid: str) -> Table | None:
     for c in views:
         b = c.business
         assert b is not None
-        cells = (Cell(c.combination), *[view_cell(getattr(b, n), n, b.withheld) for n in VIEWS])
+        cells = (
+            combo_cell(ctx, c.combination, 1),
+            *[view_cell(getattr(b, n), n, b.withheld) for n in VIEWS],
+        )
         record: dict[str, Any] = {"combination": c.combination, "withheld": b.withheld}
         for name in VIEWS:
             record |= _est_record(name, getattr(b, name))
@@ -292,7 +295,7 @@ def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | 
         total = sum(c.failure_types.values())
         valid = c.coverage.valid_runs if c.coverage else 0
         cells = (
-            Cell(c.combination),
+            combo_cell(ctx, c.combination, 1),
             *[Cell(str(c.failure_types.get(f.id, 0)), c.failure_types.get(f.id, 0)) for f in types],
             Cell(f"{total} of {valid}", total),
         )
@@ -316,7 +319,7 @@ def _scope_section(
         return [], {"scope": scope, "tables": []}
     tables = [scope_table(ctx, scope, f"{tid}-scores", 1)]
     for extra in (
-        business_table(scope, f"{tid}-business"),
+        business_table(ctx, scope, f"{tid}-business"),
         differences_table(scope, f"{tid}-differences", ctx.release.statistics.min_tasks_to_order),
         failure_table(ctx, scope, f"{tid}-failures"),
     ):
