@@ -23,6 +23,29 @@ from generator.score.scope import CROSS_DOMAIN_RULE, CROSS_VERSION_RULE
 ROOT_HELP = "Folder holding results/ and harnesscards/ (default: the current folder)."
 
 
+root_option = click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help=ROOT_HELP,
+)
+
+
+def checked_or_exit(root: Path, strict: bool) -> tuple[Inputs, list[Problem]]:
+    """The checked inputs and their warnings; on invalid input, list every problem and exit."""
+    if not root.is_dir():
+        raise click.BadParameter(f"{root} is not a folder", param_hint="--root")
+    try:
+        inputs, warnings = load_checked(root, strict)
+    except InvalidInput as exc:
+        exc.show()
+        raise SystemExit(exc.exit_code) from None
+    for problem in warnings:
+        click.echo(str(problem), err=True)
+    return inputs, warnings
+
+
 def load_checked(root: Path, strict: bool) -> tuple[Inputs, list[Problem]]:
     """Load and check every input; raise InvalidInput on errors (or warnings when strict)."""
     inputs, problems = load_inputs(root)
@@ -40,25 +63,11 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help=ROOT_HELP,
-)
+@root_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def validate(root: Path, strict: bool) -> None:
     """Check every input file and the rules between them; list every problem."""
-    if not root.is_dir():
-        raise click.BadParameter(f"{root} is not a folder", param_hint="--root")
-    try:
-        inputs, warnings = load_checked(root, strict)
-    except InvalidInput as exc:
-        exc.show()
-        raise SystemExit(exc.exit_code) from None
-    for problem in warnings:
-        click.echo(str(problem), err=True)
+    inputs, warnings = checked_or_exit(root, strict)
     versions = len(inputs.releases)
     bundles = sum(len(r.bundles) for r in inputs.releases)
     runs = sum(len(b.runs.records) for r in inputs.releases for b in r.bundles)
@@ -83,13 +92,7 @@ def schema(out: Path) -> None:
 
 
 @cli.command()
-@click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help=ROOT_HELP,
-)
+@root_option
 @click.option(
     "--version",
     "versions",
@@ -124,11 +127,7 @@ def report(root: Path, versions: tuple[str, ...], domains: tuple[str, ...], fmt:
         raise Refused(
             f"refused: one domain per report, got {', '.join(domains)}: {CROSS_DOMAIN_RULE}"
         )
-    try:
-        inputs, _ = load_checked(root, strict=False)
-    except InvalidInput as exc:
-        exc.show()
-        raise SystemExit(exc.exit_code) from None
+    inputs, _ = checked_or_exit(root, strict=False)
     by_version = {r.folder: r for r in inputs.releases}
     if versions[0] not in by_version:
         raise click.BadParameter(
@@ -148,13 +147,7 @@ def report(root: Path, versions: tuple[str, ...], domains: tuple[str, ...], fmt:
 
 
 @cli.command()
-@click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help=ROOT_HELP,
-)
+@root_option
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -167,13 +160,7 @@ def build(root: Path, out: Path, strict: bool) -> None:
     """Build the release site: one mkdocs-material site per version, plus a landing page."""
     from generator.site import build_site
 
-    try:
-        inputs, warnings = load_checked(root, strict)
-    except InvalidInput as exc:
-        exc.show()
-        raise SystemExit(exc.exit_code) from None
-    for problem in warnings:
-        click.echo(str(problem), err=True)
+    inputs, warnings = checked_or_exit(root, strict)
     terminal = sys.stderr.isatty()
 
     def progress(message: str) -> None:
