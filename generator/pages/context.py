@@ -49,12 +49,13 @@ def version_context(
     assert loaded.catalog is not None
     release = loaded.release.model
     frame = published_frame(loaded)
-    reports = {d.id: build_report(loaded, d.id) for d in release.domains}
+    scored = score_runs(frame)
+    reports = {d.id: build_report(loaded, d.id, frame, scored) for d in release.domains}
     return VersionContext(
         release=release,
         catalog=loaded.catalog.model,
         frame=frame,
-        scored=score_runs(frame),
+        scored=scored,
         reports=reports,
         cards={k: v.model for k, v in cards.items()},
         below_floor={

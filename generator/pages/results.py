@@ -149,7 +149,7 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         record["judge_coverage"] = c.judge_coverage
         record |= _est_record("success_rate", c.success_rate)
         for k in ks:
-            record |= _est_record(f"reliability_at_{k}", _as_est(rel.get(k)))
+            record |= _est_record(f"reliability_at_{k}", rel.get(k))
         if eff is not None:
             record |= eff.model_dump()
         if cov is not None:
@@ -204,16 +204,6 @@ def view_cell(e: Estimate | Rate | None, name: str, withheld: list[str]) -> Cell
     if e is None:
         return Cell("withheld" if name in withheld else "not applicable")
     return _est(e)
-
-
-def _est_rel(r: Any) -> Cell:
-    if r is None or r.value is None:
-        return Cell("—")
-    return Cell(f"{score(r.value)} {interval(r.low, r.high)}".strip(), r.value)
-
-
-def _as_est(r: Any) -> Any:
-    return r
 
 
 def differences_table(scope: ScopeResult, tid: str, minimum: int) -> Table | None:
@@ -311,9 +301,7 @@ def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | 
     )
 
 
-def _scope_section(
-    ctx: VersionContext, scope: ScopeResult, index: int
-) -> tuple[list[Table], dict[str, Any]]:
+def _scope_section(ctx: VersionContext, scope: ScopeResult) -> tuple[list[Table], dict[str, Any]]:
     tid = f"{scope.scope.subdivision or 'domain'}-{scope.scope.group}"
     if scope.withheld:
         return [], {"scope": scope, "tables": []}
@@ -332,8 +320,8 @@ def domain_page(ctx: VersionContext, report: Report) -> Page:
     env = environment()
     tables: list[Table] = []
     parts: dict[str, list[dict[str, Any]]] = {}
-    for i, scope in enumerate(report.scopes):
-        t, section = _scope_section(ctx, scope, i)
+    for scope in report.scopes:
+        t, section = _scope_section(ctx, scope)
         tables += t
         title, _, group = scope.title.partition(" — ")
         section["heading"] = group[:1].upper() + group[1:]

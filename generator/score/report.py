@@ -58,12 +58,20 @@ def _settings(release: Release) -> Settings:
     )
 
 
-def build_report(version: LoadedRelease, domain_id: str) -> Report:
-    """Every number the site shows for one domain of one version."""
-    frame = published_frame(version)
+def build_report(
+    version: LoadedRelease,
+    domain_id: str,
+    frame: VersionFrame | None = None,
+    runs: pd.DataFrame | None = None,
+) -> Report:
+    """Every number the site shows for one domain of one version.
+
+    ``frame`` and its scored ``runs`` may be passed in when already computed for the version.
+    """
+    frame = published_frame(version) if frame is None else frame
     release = frame.release
     domain = next(d for d in release.domains if d.id == domain_id)
-    runs = score_runs(frame)
+    runs = score_runs(frame) if runs is None else runs
     tasks = frame.tasks[frame.tasks["domain"] == domain_id]
     withheld = withheld_scopes(tasks, release.groups.min_held_out_aggregate)
     scopes: list[ScopeResult] = []
