@@ -50,7 +50,7 @@ def load_checked(root: Path, strict: bool) -> tuple[Inputs, list[Problem]]:
     """Load and check every input; raise InvalidInput on errors (or warnings when strict)."""
     inputs, problems = load_inputs(root)
     problems += check_inputs(inputs)
-    failing = [p for p in problems if p.severity == "error" or strict]
+    failing = [p for p in problems if p.severity == "error" or (strict and p.severity == "warning")]
     if failing:
         raise InvalidInput(problems)
     return inputs, sort_problems(problems)
@@ -171,7 +171,19 @@ def build(root: Path, out: Path, strict: bool) -> None:
     for warning in site_warnings:
         click.echo(f"warning: {warning}", err=True)
     versions = ", ".join(sorted(r.folder for r in inputs.releases))
-    click.echo(f"built {out}: {versions}; {len(warnings) + len(site_warnings)} warning(s)")
+    count = sum(1 for w in warnings if w.severity == "warning") + len(site_warnings)
+    click.echo(f"built {out}: {versions}; {count} warning(s){_unpublished(inputs)}")
+
+
+def _unpublished(inputs: Inputs) -> str:
+    """How many bundles were left out for lack of publication consent (§7.2)."""
+    held = sorted(
+        f"{v.folder}/{b.folder}"
+        for v in inputs.releases
+        for b in v.bundles
+        if not b.bundle.model.consent.granted
+    )
+    return f"; not published (no consent): {', '.join(held)}" if held else ""
 
 
 def main() -> None:

@@ -12,11 +12,34 @@ from typing import IO, Any, Literal
 
 import click
 
+#: Longest quotation of a user's value inside a message.
+MAX_SHOWN = 60
+# C0 and C1 controls and bidirectional overrides: a hostile file must not drive the terminal.
+_UNPRINTABLE = dict.fromkeys(
+    [*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+)
+
+
+def shown(value: object) -> str:
+    """A user's value quoted for a message: repr, cut to :data:`MAX_SHOWN` characters."""
+    text = repr(value)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+
+
+def printable(text: str) -> str:
+    """``text`` with control and bidi-override characters written as escapes."""
+    if not any(ord(c) in _UNPRINTABLE for c in text):
+        return text
+    return "".join(f"\\u{ord(c):04x}" if ord(c) in _UNPRINTABLE else c for c in text)
+
+
 EXIT_INVALID_INPUT = 1
 EXIT_USAGE = 2  # click's own code for a malformed command line
 EXIT_REFUSED = 3
 
-Severity = Literal["error", "warning"]
+#: "notice" reports what the build does on purpose (e.g. a bundle left unpublished); it never
+#: fails a build, not even under --strict.
+Severity = Literal["error", "warning", "notice"]
 
 
 @dataclass(frozen=True, order=True)
@@ -31,9 +54,9 @@ class Problem:
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
-        prefix = "warning: " if self.severity == "warning" else ""
+        prefix = "" if self.severity == "error" else f"{self.severity}: "
         field = f"{self.field}: " if self.field else ""
-        return f"{where}: {prefix}{field}{self.message}"
+        return printable(f"{where}: {prefix}{field}{self.message}")
 
 
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
@@ -53,7 +76,7 @@ class InvalidInput(GeneratorError):
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = sort_problems(problems)
         errors = sum(1 for p in self.problems if p.severity == "error")
-        warnings = len(self.problems) - errors
+        warnings = sum(1 for p in self.problems if p.severity == "warning")
         super().__init__(f"input is invalid: {errors} error(s), {warnings} warning(s)")
 
     def show(self, file: IO[Any] | None = None) -> None:

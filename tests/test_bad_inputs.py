@@ -6,6 +6,8 @@ names the file (and line where the format has one), the field and what was expec
 
 from __future__ import annotations
 
+import hashlib
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +99,37 @@ def fatal_under_rules(records: list[dict[str, Any]]) -> None:
 
 def drop_item(records: list[dict[str, Any]]) -> None:
     first(FA20)(records)["rules"].pop(1)
+
+
+def outside_link(rel: str, target_is_dir: bool = False) -> Callable[[Path], None]:
+    """Make ``rel`` a symbolic link to a file or folder outside the root."""
+
+    def go(root: Path) -> None:
+        target = root.parent / "outside"
+        target.mkdir(exist_ok=True)
+        if not target_is_dir:
+            target = target / "secret.yaml"
+            target.write_text("format_version: 1\nsecret: do not publish\n", encoding="utf-8")
+        link = root / rel
+        if link.is_dir():
+            shutil.rmtree(link)
+        else:
+            link.unlink(missing_ok=True)
+        link.symlink_to(target)
+
+    return go
+
+
+def runs_line(rel: str, number: int, content: str) -> Callable[[Path], None]:
+    """Replace line ``number`` of a runs file."""
+
+    def go(root: Path) -> None:
+        path = root / rel
+        lines = path.read_text(encoding="utf-8").splitlines()
+        lines[number - 1] = content
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    return go
 
 
 ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -487,11 +520,96 @@ CASES = [
         ),
         "lies in a scope the bundle declares not covered",
     ),
+    # --- file references and the file system (symbolic links may not leave the root)
+    Case(
+        "runs-absolute-path",
+        text(f"{LINGEE}/bundle.yaml", "runs: runs.jsonl", "runs: /etc/passwd"),
+        at(f"{LINGEE}/bundle.yaml", "runs: /etc", "runs: '/etc/passwd' is absolute"),
+    ),
+    Case(
+        "runs-climbs-out",
+        text(f"{LINGEE}/bundle.yaml", "runs: runs.jsonl", "runs: ../opencode/runs.jsonl"),
+        "runs: '../opencode/runs.jsonl' climbs out with '..'",
+    ),
+    Case(
+        "runs-backslash",
+        text(f"{LINGEE}/bundle.yaml", "runs: runs.jsonl", "runs: 'sub\\runs.jsonl'"),
+        "uses '\\'; separate folders with '/'",
+    ),
+    Case(
+        "runs-symlink-out",
+        outside_link(f"{LINGEE}/runs.jsonl"),
+        f"{LINGEE}/runs.jsonl: is a symbolic link that leads outside the input root",
+    ),
+    Case(
+        "bundle-folder-symlink-out",
+        outside_link(f"{V1}/bundles/intruder", target_is_dir=True),
+        f"{V1}/bundles/intruder: is a symbolic link that leads outside the input root",
+    ),
+    Case(
+        "card-symlink-out",
+        outside_link("harnesscards/intruder.yaml"),
+        "harnesscards/intruder.yaml: is a symbolic link that leads outside the input root",
+    ),
+    Case(
+        "deep-dive-symlink-out",
+        outside_link(f"{V1}/deepdives/{FA20}.yaml"),
+        f"{V1}/deepdives/{FA20}.yaml: is a symbolic link that leads outside the input root",
+    ),
+    # --- resource limits
+    Case(
+        "json-nested-too-deeply",
+        runs_line(f"{LINGEE}/runs.jsonl", 2, "[" * 100_000 + "]" * 100_000),
+        f"{LINGEE}/runs.jsonl:2: invalid JSON: nested too deeply",
+    ),
+    Case(
+        "json-number-overflows",
+        lambda root: replace(
+            root / LINGEE / "runs.jsonl", '"run":1,"seed":', '"run":1,"seed":1e400,"x":'
+        ),
+        "invalid JSON: '1e400' is out of range for a number",
+    ),
+    Case(
+        "yaml-nested-too-deeply",
+        write(CARD, "format_version: 1\nid: " + "[" * 5_000 + "]" * 5_000 + "\n"),
+        f"{CARD}:2: invalid YAML: while increasing flow level exceeded maximum nesting depth",
+    ),
+    Case(
+        "yaml-number-with-100k-digits",
+        text(TASKS, "max_steps: 150", "max_steps: " + "9" * 100_000),
+        at(TASKS, "max_steps: 999", "tasks[0].budgets.max_steps: a number with too many digits"),
+    ),
+    Case(
+        "runs-line-too-long",
+        runs_line(f"{LINGEE}/runs.jsonl", 3, '{"task": "' + "x" * (9 * 1024 * 1024) + '"}'),
+        f"{LINGEE}/runs.jsonl:3: line longer than 8,388,608 bytes",
+    ),
+    Case(
+        "terminal-escape-in-key",
+        text(CARD, "format_version: 1", 'format_version: 1\n"\\e[31mred\\u202e": 1'),
+        "\\u001b[31mred\\u202e: is not a field of this format",
+    ),
 ]
 
 
+def _digest(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def previous_site(site: Path) -> tuple[Path, dict[str, str]]:
+    """The example site as a previous build, with the digest of every file."""
+    return site, _digest(site)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_bad_input_is_rejected_with_location(case: Case, example: Path, run_cli: Any) -> None:
+def test_bad_input_is_rejected_with_location(
+    case: Case, example: Path, run_cli: Any, previous_site: tuple[Path, dict[str, str]]
+) -> None:
     case.mutate(example)
     result = run_cli("validate", "--root", str(example))
     expected = case.expect(example) if callable(case.expect) else case.expect
@@ -499,8 +617,14 @@ def test_bad_input_is_rejected_with_location(case: Case, example: Path, run_cli:
     assert "Traceback" not in result.output
     assert expected in result.output, result.output
     assert result.output.rstrip().splitlines()[-1].startswith("Error: input is invalid:")
+    # The same input makes a build fail with the same report, and the previous site stays.
+    site, before = previous_site
+    built = run_cli("build", "--root", str(example), "--out", str(site))
+    assert built.exit_code == 1, built.output
+    assert expected in built.output
+    assert _digest(site) == before
 
 
 def test_corpus_is_large_and_distinct() -> None:
-    assert len(CASES) >= 30
+    assert len(CASES) >= 60
     assert len({c.name for c in CASES}) == len(CASES)

@@ -137,6 +137,7 @@ def check_bundle(
             path,
             src.line("consent", "granted"),
             "consent.granted",
-            "false: this bundle will not be published (§7.2)",
-            "warning",
+            "false: not published (§7.2) — no page, table, chart, download or search entry "
+            "will show this combination or its runs",
+            "notice",
         )

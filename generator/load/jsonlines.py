@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from generator.errors import Problem
+from generator.errors import Problem, shown
 from generator.load.source import Source
 from generator.load.validate import check_format_version, problems_from
 from generator.models.runs import RunRecord, RunsHeader
@@ -36,9 +37,18 @@ def _no_constants(name: str) -> Any:
     raise _BadJson(f"{name} is not a number; NaN and infinities are not allowed")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadJson(f"{shown(text)} is out of range for a number")
+    return value
+
+
 def parse_json(text: str) -> Any:
-    """Strict JSON: no duplicate keys, no NaN or Infinity."""
-    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+    """Strict JSON: no duplicate keys, no NaN, Infinity or numbers that overflow."""
+    return json.loads(
+        text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants, parse_float=_finite
+    )
 
 
 @dataclass(frozen=True)
@@ -79,6 +89,9 @@ def read_runs(path: Path, rel: str) -> tuple[Runs, list[Problem]]:
             continue
         except (_BadJson, ValueError) as exc:
             problems.append(Problem(rel, number, "", f"invalid JSON: {exc}"))
+            continue
+        except RecursionError:
+            problems.append(Problem(rel, number, "", "invalid JSON: nested too deeply"))
             continue
         source = Source(rel, {(): number})
         if not header_seen:

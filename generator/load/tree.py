@@ -74,6 +74,10 @@ def _rel(root: Path, path: Path) -> str:
 
 def _load(model: type[M], root: Path, path: Path, problems: list[Problem]) -> Loaded[M] | None:
     rel = _rel(root, path)
+    escape = _escapes(root, path)
+    if escape is not None:
+        problems.append(escape)
+        return None
     if not path.is_file():
         problems.append(Problem(rel, None, "", "file not found"))
         return None
@@ -89,8 +93,35 @@ def _load(model: type[M], root: Path, path: Path, problems: list[Problem]) -> Lo
     return Loaded(result, source)
 
 
-def _visible(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+def _escapes(root: Path, path: Path) -> Problem | None:
+    """A problem when ``path`` leads outside ``root`` through a symbolic link."""
+    try:
+        inside = path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        inside = False
+    if inside:
+        return None
+    return Problem(
+        _rel(root, path),
+        None,
+        "",
+        "is a symbolic link that leads outside the input root; refused "
+        "(every input file must lie inside the root)",
+    )
+
+
+def _visible(root: Path, folder: Path, problems: list[Problem]) -> list[Path]:
+    """The folder's entries, less hidden names and links that escape the root."""
+    out = []
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        escape = _escapes(root, path)
+        if escape is not None:
+            problems.append(escape)
+            continue
+        out.append(path)
+    return out
 
 
 def _stray(root: Path, path: Path, expected: str) -> Problem:
@@ -105,9 +136,15 @@ def _load_bundle(root: Path, folder: Path, problems: list[Problem]) -> LoadedBun
         return None
     runs_file = folder / loaded.model.runs
     runs_rel = _rel(root, runs_file)
-    for extra in _visible(folder):
-        if extra.name not in {"bundle.yaml", loaded.model.runs}:
+    entries = _visible(root, folder, problems)
+    for extra in entries:
+        if extra.name not in {"bundle.yaml", loaded.model.runs.split("/")[0]}:
             problems.append(_stray(root, extra, "a bundle folder holds bundle.yaml and its runs"))
+    escape = _escapes(root, runs_file)
+    if escape is not None:
+        if loaded.model.runs.split("/")[0] in {e.name for e in entries}:  # else reported above
+            problems.append(escape)
+        return LoadedBundle(folder.name, loaded, Runs((), ()), runs_rel, False)
     if not runs_file.is_file():
         problems.append(
             Problem(runs_rel, None, "", "runs file not found (named by bundle.yaml: runs)")
@@ -123,11 +160,11 @@ def _load_release(root: Path, folder: Path, problems: list[Problem]) -> LoadedRe
     catalog = _load(Catalog, root, folder / "tasks.yaml", problems)
     bundles: list[LoadedBundle] = []
     deep_dives: list[Loaded[DeepDive]] = []
-    for entry in _visible(folder):
+    for entry in _visible(root, folder, problems):
         if entry.name in {"release.yaml", "tasks.yaml"}:
             continue
         if entry.name == "bundles" and entry.is_dir():
-            for bundle_dir in _visible(entry):
+            for bundle_dir in _visible(root, entry, problems):
                 if not bundle_dir.is_dir():
                     problems.append(_stray(root, bundle_dir, "bundles/ holds one folder a bundle"))
                     continue
@@ -135,7 +172,7 @@ def _load_release(root: Path, folder: Path, problems: list[Problem]) -> LoadedRe
                 if loaded is not None:
                     bundles.append(loaded)
         elif entry.name == "deepdives" and entry.is_dir():
-            for path in _visible(entry):
+            for path in _visible(root, entry, problems):
                 if path.suffix != ".yaml" or not path.is_file():
                     problems.append(_stray(root, path, "deepdives/ holds <task>.yaml files"))
                     continue
@@ -154,6 +191,12 @@ def load_inputs(root: Path) -> tuple[Inputs, list[Problem]]:
     problems: list[Problem] = []
     results = root / "results"
     releases: list[LoadedRelease] = []
+    card_dir = root / "harnesscards"
+    for top in (results, card_dir):
+        escape = _escapes(root, top) if top.is_symlink() else None
+        if escape is not None:
+            problems.append(escape)
+            return Inputs(root, (), {}, frozenset()), problems
     if not results.is_dir():
         problems.append(
             Problem(
@@ -164,7 +207,7 @@ def load_inputs(root: Path) -> tuple[Inputs, list[Problem]]:
             )
         )
     else:
-        for folder in _visible(results):
+        for folder in _visible(root, results, problems):
             if folder.is_dir():
                 releases.append(_load_release(root, folder, problems))
         if not releases:
@@ -178,9 +221,8 @@ def load_inputs(root: Path) -> tuple[Inputs, list[Problem]]:
             )
     cards: dict[str, Loaded[HarnessCard]] = {}
     broken: set[str] = set()
-    card_dir = root / "harnesscards"
     if card_dir.is_dir():
-        for path in _visible(card_dir):
+        for path in _visible(root, card_dir, problems):
             if path.suffix != ".yaml" or not path.is_file():
                 if path.suffix in {".yml", ".json"}:
                     problems.append(_stray(root, path, "HarnessCards are <id>.yaml files"))

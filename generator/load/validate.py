@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from generator.errors import Problem
+from generator.errors import Problem, shown
 from generator.load.source import Loc, Source, dotted
 from generator.models.base import FORMAT_VERSION
 
@@ -87,8 +87,7 @@ def _message(err: ErrorDetails, loc: Loc) -> str:
         return msg
     value = err.get("input")
     if isinstance(value, str | int | float | bool) and not isinstance(value, dict):
-        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
-        return f"{shown} is not allowed: {msg[0].lower()}{msg[1:]}"
+        return f"{shown(value)} is not allowed: {msg[0].lower()}{msg[1:]}"
     return msg[0].lower() + msg[1:]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from generator.errors import Problem
+from generator.errors import Problem, shown
 from generator.load.source import Loc, Source, dotted
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -53,8 +53,12 @@ class _Builder:
         try:
             return self.loader.construct_object(node, deep=True)
         except (ValueError, OverflowError) as exc:  # e.g. a timestamp out of range
+            if "integer string conversion" in str(exc):
+                raise _Stop(
+                    node.start_mark.line + 1, dotted(loc), "a number with too many digits"
+                ) from exc
             raise _Stop(
-                node.start_mark.line + 1, dotted(loc), f"{node.value!r} is not valid: {exc}"
+                node.start_mark.line + 1, dotted(loc), f"{shown(node.value)} is not valid: {exc}"
             ) from exc
 
     def _mapping(self, node: MappingNode, loc: Loc) -> dict[str, Any]:

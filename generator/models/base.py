@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
 #: The newest format version of every input file that this generator understands.
 FORMAT_VERSION = 1
@@ -26,6 +27,39 @@ VersionString = Annotated[
     str,
     StringConstraints(pattern=r"^[0-9A-Za-z][0-9A-Za-z.+_-]*$", max_length=64),
     Field(description="A version label such as '1.0.2'; quote it in YAML so it stays text."),
+]
+_SEGMENT = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+
+
+def _inside_folder(value: str) -> str:
+    """A file reference must stay inside its folder: relative, no '..', plain names."""
+    if value.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", value):
+        raise ValueError(
+            f"{value!r} is absolute; name the file relative to the folder of this file"
+        )
+    if "\\" in value:
+        raise ValueError(f"{value!r} uses '\\'; separate folders with '/'")
+    parts = value.split("/")
+    if ".." in parts:
+        raise ValueError(f"{value!r} climbs out with '..'; files must lie inside this folder")
+    for part in parts:
+        if not re.fullmatch(_SEGMENT, part):
+            raise ValueError(
+                f"{value!r}: {part!r} is not a plain file or folder name "
+                "(letters, digits, '.', '_' and '-'; no leading '.')"
+            )
+    return value
+
+
+RelativeFile = Annotated[
+    str,
+    StringConstraints(max_length=512),
+    AfterValidator(_inside_folder),
+    Field(
+        description="A file inside the folder of this file: a relative path with '/' between "
+        "plain names; absolute paths, '..' and hidden names are refused.",
+        json_schema_extra={"pattern": f"^{_SEGMENT}(/{_SEGMENT})*$"},
+    ),
 ]
 #: Integers above 2**53 lose precision in JSON readers; no input needs them.
 MAX_INT = 2**53

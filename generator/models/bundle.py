@@ -18,6 +18,7 @@ from generator.models.base import (
     Id,
     Markdown,
     PosInt,
+    RelativeFile,
     Text,
     Versioned,
     VersionString,
@@ -132,9 +133,8 @@ class Bundle(Versioned):
         description="'complete' only when every covered task has the prescribed valid runs."
     )
     not_covered: tuple[NotCovered, ...] = ()
-    runs: str = Field(
+    runs: RelativeFile = Field(
         default="runs.jsonl",
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*\.jsonl$",
-        description="File name of the run records, beside bundle.yaml.",
+        description="The run records (JSON Lines), relative to the bundle folder.",
     )
     notes: Markdown | None = None

@@ -329,7 +329,11 @@ def task_page(ctx: VersionContext, task: Task, deep: bool) -> Page:
     folder = "deep-dives" if deep else "tasks"
     differences = []
     if dive is not None:
-        differences = [(k, Markup(render_markdown(v))) for k, v in sorted(dive.differences.items())]
+        differences = [
+            (k, Markup(render_markdown(v)))
+            for k, v in sorted(dive.differences.items())
+            if k in ctx.frame.bundles  # no note on a combination without consent (§7.2)
+        ]
     markdown = render(
         environment(),
         "deepdive.md.j2" if deep else "task.md.j2",

@@ -193,6 +193,10 @@ def _sitemap(folder: Path, version: str) -> None:
     (folder / "sitemap.xml.gz").unlink(missing_ok=True)
 
 
+#: Marks a folder as a site this generator built, so that a rebuild may replace it.
+MARKER = ".lg-bench-site"
+
+
 def _swap(staging: Path, out: Path) -> None:
     """Put ``staging`` where ``out`` is; the old output is removed only after the move."""
     if out.exists():
@@ -210,6 +214,11 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
     out.parent.mkdir(parents=True, exist_ok=True)
     if out.exists() and not out.is_dir():
         raise BuildFailed(f"{out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+        raise BuildFailed(
+            f"{out} is a folder that this generator did not build (it has no {MARKER} file); "
+            "refusing to replace it: choose a new or empty folder"
+        )
     order = sorted(
         (v for v in inputs.releases if v.release is not None),
         key=lambda v: _version_key(v.folder),
@@ -239,6 +248,7 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
             (staging / version.folder / "404.html").unlink(missing_ok=True)
             _sitemap(staging / version.folder, version.folder)
         _landing(inputs, staging, order)
+        (staging / MARKER).write_text("Built by python -m generator build.\n", encoding="utf-8")
         if strict and warnings:
             raise BuildFailed("strict build failed on warnings: " + "; ".join(warnings))
         _swap(staging, out)

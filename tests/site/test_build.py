@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from generator.load import Inputs
+from generator.disclosure.fingerprint import fingerprint
+from generator.load import Inputs, load_inputs
+from generator.models import Task
 from generator.score.report import build_report
 from generator.site import build as site_build
 from generator.site import build_site
@@ -56,17 +58,32 @@ def test_every_combination_task_and_deep_dive_has_a_page(inputs: Inputs, site: P
             assert (root / f"{page}.html").is_file(), page
 
 
+def _texts(task: Task) -> set[str]:
+    """A task's id, title and every longer free text of its card."""
+    card = task.card.model_dump()
+    longer = {
+        v for v in [*card.values(), task.multi_solution] if isinstance(v, str) and len(v) > 30
+    }
+    return {task.id, task.title} | longer
+
+
 def test_held_out_tasks_appear_nowhere(inputs: Inputs, site: Path) -> None:
+    """No held-out id, title or card text in any file: pages, downloads, search index, sitemap."""
     for version in inputs.releases:
         assert version.catalog is not None
-        held = {t.id for t in version.catalog.model.tasks if t.group == "held-out"}
-        titles = {t.title for t in version.catalog.model.tasks if t.group == "held-out"}
-        assert held
+        tasks = version.catalog.model.tasks
+        public = set().union(*(_texts(t) for t in tasks if t.group == "public"))
+        secret = set().union(*(_texts(t) for t in tasks if t.group == "held-out")) - public
+        assert len(secret) >= 3 * sum(t.group == "held-out" for t in tasks)
+        scanned = set()
         for path in (site / version.folder).rglob("*"):
-            if path.is_file() and path.suffix in {".html", ".json", ".csv", ".xml", ".txt"}:
-                text = path.read_text(encoding="utf-8", errors="replace")
-                leaked = [t for t in held | titles if t in text]
-                assert not leaked, (path, leaked)
+            if not path.is_file() or "assets" in path.parts:  # assets are the theme's own
+                continue
+            text = path.read_bytes().decode("utf-8", errors="replace")
+            leaked = [t for t in secret if t in text]
+            assert not leaked, (path, leaked)
+            scanned.add(path.relative_to(site / version.folder).as_posix())
+        assert {"search/search_index.json", "sitemap.xml", "index.html"} <= scanned
 
 
 def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
@@ -186,3 +203,40 @@ def test_vendored_plotly_matches_the_python_package() -> None:
 
     head = (REPO / "site_src/assets/javascripts/plotly-basic.min.js").read_text("utf-8")[:200]
     assert f"plotly.js (basic - minified) v{get_plotlyjs_version()}" in head
+
+
+def test_a_bundle_without_consent_leaves_no_trace(
+    example: Path, run_cli: Any, tmp_path: Path
+) -> None:
+    """§7.2: nothing of an unconsented bundle is published, and the build says so."""
+    bundle = example / "results/v1.0/bundles/opencode/bundle.yaml"
+    bundle.write_text(bundle.read_text().replace("granted: true", "granted: false"))
+    inputs, _ = load_inputs(example)
+    v10 = next(v for v in inputs.releases if v.folder == "v1.0")
+    loaded = next(b.bundle.model for b in v10.bundles if b.folder == "opencode")
+    card = inputs.cards[loaded.combination.harnesscard].model
+    traces = {loaded.combination.title, fingerprint(card, loaded)}
+    out = tmp_path / "site"
+    result = run_cli("build", "--root", str(example), "--out", str(out), "--strict")
+    assert result.exit_code == 0, result.output
+    assert "consent.granted: false: not published (§7.2)" in result.output
+    assert "not published (no consent): v1.0/opencode" in result.output
+    scanned = 0
+    for path in (out / "v1.0").rglob("*"):
+        if path.is_file() and "assets" not in path.parts:
+            text = path.read_bytes().decode("utf-8", errors="replace")
+            assert not [t for t in traces if t in text], path
+            assert not re.search(r"\bopencode\b(?!-)", text), path
+            scanned += 1
+    assert scanned > 100
+    # The same combination in v1.1 has consent and is published there.
+    assert (out / "v1.1" / "combinations" / "opencode.html").is_file()
+
+
+def test_build_refuses_to_replace_a_folder_it_did_not_build(inputs: Inputs, tmp_path: Path) -> None:
+    precious = tmp_path / "documents"
+    precious.mkdir()
+    (precious / "thesis.txt").write_text("irreplaceable")
+    with pytest.raises(site_build.BuildFailed, match="did not build"):
+        build_site(inputs, precious, strict=False, progress=_quiet)
+    assert [p.name for p in precious.iterdir()] == ["thesis.txt"]
