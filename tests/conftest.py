@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hostile import poison
 
+from generator.check import check_inputs
 from generator.cli import cli
 from generator.load import Inputs, load_inputs
 from generator.site import build_site
@@ -55,3 +58,26 @@ def site(inputs: Inputs, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("build") / "site"
     assert build_site(inputs, out, strict=True, progress=lambda _: None) == []
     return out
+
+
+@dataclass(frozen=True)
+class HostileSite:
+    """The example with a script payload in every free-text field, built into a site."""
+
+    site: Path
+    fields: frozenset[str]  # the model fields that carried payloads
+    payloads: int
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> HostileSite:
+    root = tmp_path_factory.mktemp("hostile") / "root"
+    shutil.copytree(REPO / "results", root / "results", ignore=shutil.ignore_patterns("*.py"))
+    shutil.copytree(REPO / "harnesscards", root / "harnesscards")
+    poisoner = poison(root)
+    loaded, problems = load_inputs(root)
+    problems += check_inputs(loaded)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    out = root.parent / "site"
+    build_site(loaded, out, strict=False, progress=lambda _: None)
+    return HostileSite(out, frozenset(poisoner.fields), poisoner.count)

@@ -161,7 +161,9 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
         for scope in report.scopes:
             if scope.withheld:
                 continue
-            c = next(x for x in scope.combinations if x.combination == combo)
+            c = next((x for x in scope.combinations if x.combination == combo), None)
+            if c is None:
+                continue
             status = {"scored": "", "not-covered": "not covered", "no-valid-runs": "no valid runs"}[
                 c.status
             ]
@@ -330,7 +332,9 @@ def _reliability_table(ctx: VersionContext, combo: str, ks: list[int]) -> Table:
     rows = []
     for domain_id, report in ctx.reports.items():
         scope = report.scopes[0]
-        c = next(x for x in scope.combinations if x.combination == combo)
+        c = next((x for x in scope.combinations if x.combination == combo), None)
+        if scope.withheld or c is None:  # the domain's all-tasks scope is withheld (§4.4)
+            continue
         for r in c.reliability:
             rows.append(
                 Row(

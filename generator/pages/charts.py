@@ -7,6 +7,7 @@ would send a chart to a cloud service are removed.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -62,6 +63,12 @@ class Series:
     symbol: str = SYMBOLS[0]
 
 
+def _plain(text: str) -> str:
+    """Text for plotly, which reads a subset of HTML (<a href>, <b>, ...) in every label:
+    entities make it show tags literally and keep links from input out of the chart."""
+    return html.escape(text, quote=False)
+
+
 def _error_y(s: Series) -> dict[str, object] | None:
     if s.low is None or s.high is None:
         return None
@@ -94,7 +101,7 @@ def chart(
             go.Scatter(
                 x=list(s.x),
                 y=list(s.y),
-                name=s.name,
+                name=_plain(s.name),
                 mode=s.mode,
                 error_y=_error_y(s),
                 marker={"size": 10, "color": s.color, "symbol": s.symbol},
@@ -102,7 +109,7 @@ def chart(
             )
         )
     xaxis: dict[str, object] = {
-        "title": {"text": x_title},
+        "title": {"text": _plain(x_title)},
         "type": "log" if x_log else "linear",
         "gridcolor": "#e5e7eb",
         "zeroline": False,
@@ -110,7 +117,7 @@ def chart(
     if integer_x:
         xaxis["dtick"] = 1
     yaxis: dict[str, object] = {
-        "title": {"text": y_title},
+        "title": {"text": _plain(y_title)},
         "gridcolor": "#e5e7eb",
         "zeroline": False,
     }
@@ -118,7 +125,7 @@ def chart(
         yaxis["range"] = list(y_range)
     fig.update_layout(
         template="none",
-        title={"text": title, "x": 0},
+        title={"text": _plain(title), "x": 0},
         height=420,
         margin={"l": 60, "r": 20, "t": 50, "b": 60},
         xaxis=xaxis,

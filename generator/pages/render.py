@@ -14,7 +14,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from generator.pages.tables import Table
-from generator.pages.text import escape
+from generator.pages.text import escape, escape_html
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "site_src" / "templates"
 
@@ -60,7 +60,8 @@ class Page:
         folder = Path(self.path).parent
         hide = "hide:\n  - toc\n" if self.wide else ""
         meta = (
-            f"---\ntitle: {escape_yaml(self.title)}\ncharts: {str(self.charts).lower()}\n"
+            f"---\ntitle: {escape_yaml(escape_html(self.title))}\n"
+            f"charts: {str(self.charts).lower()}\n"
             f"{hide}---\n\n"
         )
         out = {self.path: meta + self.markdown}

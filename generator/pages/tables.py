@@ -24,6 +24,19 @@ def _clean(value: Any) -> Any:
     return value
 
 
+#: A text cell starting with one of these would run as a formula in a spreadsheet.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: object) -> object:
+    """A CSV cell; text that a spreadsheet would read as a formula is quoted with ``'``."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 @dataclass(frozen=True)
 class Cell:
     text: str
@@ -86,7 +99,7 @@ class Table:
         fields = self.fields()
         writer.writerow(fields)
         for record in self._records():
-            writer.writerow(["" if record.get(k) is None else record[k] for k in fields])
+            writer.writerow([_csv_cell(record.get(k)) for k in fields])
         return out.getvalue()
 
     def to_json(self) -> str:

@@ -35,9 +35,17 @@ def _safe_links(md: MarkdownIt) -> MarkdownIt:
 _MD = _safe_links(MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table"))
 
 
+# Markdown syntax left in rendered HTML, written as entities: the page is read again by
+# Python-Markdown, which must find nothing to render (e.g. a link markdown-it refused).
+_INERT = str.maketrans({c: f"&#{ord(c)};" for c in "\\`*_{}[]()!|~+#"})
+
+
 def render_markdown(text: str) -> str:
-    """Authored Markdown as HTML, raw HTML escaped and unsafe links dropped."""
-    return str(_MD.render(text)).strip()
+    """Authored Markdown as HTML, raw HTML escaped and unsafe links dropped.
+
+    The result is inert Markdown too, so it may be placed anywhere in a page.
+    """
+    return str(_MD.render(text)).strip().translate(_INERT)
 
 
 def score(value: float | None) -> str:

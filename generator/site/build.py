@@ -23,6 +23,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from generator.errors import GeneratorError
 from generator.load import Inputs, LoadedRelease
 from generator.pages import version_context, version_pages
+from generator.pages.text import escape_html
 
 REPO = Path(__file__).resolve().parents[2]
 SITE_SRC = REPO / "site_src"
@@ -83,7 +84,7 @@ def _config(
     release = version.release.model
     return {
         "INHERIT": str(BASE_CONFIG),
-        "site_name": f"{release.benchmark.name} {release.version}",
+        "site_name": escape_html(f"{release.benchmark.name} {release.version}"),
         "docs_dir": str(docs),
         "site_dir": str(site),
         "use_directory_urls": False,
@@ -92,8 +93,17 @@ def _config(
         "extra_css": ["assets/stylesheets/lg.css"],
         "extra_javascript": ["assets/javascripts/lg-tables.js"],
         "extra": {"version": {"provider": "mike", "default": "latest"}, "generator": False},
-        "nav": nav,
+        "nav": _escaped_nav(nav),
     }
+
+
+def _escaped_nav(nav: object) -> object:
+    """The theme writes navigation titles into pages as HTML, unescaped: escape them here."""
+    if isinstance(nav, list):
+        return [_escaped_nav(item) for item in nav]
+    if isinstance(nav, dict):
+        return {escape_html(title): _escaped_nav(target) for title, target in nav.items()}
+    return nav
 
 
 class _Collect(logging.Handler):

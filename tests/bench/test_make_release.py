@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from synthetic import make_release
 
 from generator.check import check_inputs
 from generator.load import load_inputs
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "make_release.py"
 SMALL = {
     "tasks_general": 12,
     "tasks_enterprise": 15,
@@ -22,16 +21,7 @@ SMALL = {
 
 
 def _module() -> ModuleType:
-    name = "bench_make_release"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return make_release()
 
 
 def _files(root: Path) -> dict[str, bytes]:

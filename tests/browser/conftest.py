@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import HostileSite
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -32,16 +33,26 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def server(site: Path) -> Iterator[str]:
-    """Base URL of the built site, served from a local thread."""
-    handler = functools.partial(_Quiet, directory=str(site))
+def _serve(folder: Path) -> Iterator[str]:
+    handler = functools.partial(_Quiet, directory=str(folder))
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[str]:
+    """Base URL of the built site, served from a local thread."""
+    yield from _serve(site)
+
+
+@pytest.fixture(scope="session")
+def hostile_server(hostile_site: HostileSite) -> Iterator[str]:
+    """Base URL of the site built from inputs full of script payloads."""
+    yield from _serve(hostile_site.site)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,83 @@
+"""Script payloads in every free-text field, in a real browser: none of them runs.
+
+Every payload would call ``__pwn(n)`` (see tests/hostile.py). The page defines ``__pwn`` before
+anything else loads, so a payload that ran would be recorded, as would any dialog it opened
+or any request it made to another host.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import HostileSite
+from playwright.sync_api import Dialog, Page, Route, expect
+
+TRAP = "window.__pwned = []; window.__pwn = (n) => window.__pwned.push(n);"
+
+
+def _trap(page: Page, server: str) -> tuple[list[str], list[str]]:
+    dialogs: list[str] = []
+    external: list[str] = []
+
+    def dialog(d: Dialog) -> None:
+        dialogs.append(f"{page.url}: {d.message}")
+        d.dismiss()
+
+    def only_local(route: Route) -> None:
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            external.append(route.request.url)
+            route.abort()
+
+    page.add_init_script(TRAP)
+    page.on("dialog", dialog)
+    page.route("**/*", only_local)
+    return dialogs, external
+
+
+def test_no_payload_runs_on_any_page(
+    page: Page, hostile_server: str, hostile_site: HostileSite
+) -> None:
+    dialogs, external = _trap(page, hostile_server)
+    site = hostile_site.site
+    pages = sorted(  # latest/ holds redirects to the newest version's pages
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*.html")
+        if p.relative_to(site).parts[0] != "latest"
+    )
+    ran: list[str] = []
+    for rel in pages:
+        page.goto(f"{hostile_server}/{rel}", wait_until="load")
+        for summary in page.locator("details > summary").all()[:3]:
+            summary.click()  # open collapsed blocks, as a reader would
+        fired = page.evaluate("window.__pwned")
+        if fired:
+            ran.append(f"{rel}: {fired}")
+    assert len(pages) > 90
+    assert ran == []
+    assert dialogs == []
+    assert external == []
+
+
+def test_no_payload_runs_from_search_results(page: Page, hostile_server: str) -> None:
+    """Material renders search results as HTML from the index: type a payload's words."""
+    dialogs, _ = _trap(page, hostile_server)
+    page.goto(f"{hostile_server}/v1.0/index.html")
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially("onerror", delay=30)
+    results = page.locator(".md-search-result__item")
+    expect(results.first).to_be_visible(timeout=10_000)
+    assert results.count() > 3
+    for i in range(min(results.count(), 5)):
+        results.nth(i).hover()
+    assert page.evaluate("window.__pwned") == []
+    assert dialogs == []
+
+
+def test_payloads_read_as_text(page: Page, hostile_server: str, hostile_site: HostileSite) -> None:
+    page.goto(f"{hostile_server}/v1.0/cards/lingee-2.3.html")
+    body = page.locator("article").inner_text()
+    assert "<script>__pwn(" in body or "<img src=x onerror=__pwn(" in body
+    assert Path(hostile_site.site / "v1.0" / "cards" / "lingee-2.3.html").is_file()
