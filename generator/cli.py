@@ -7,6 +7,7 @@ command line; 3 a request the protocol refuses.
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 import click
@@ -32,12 +33,14 @@ root_option = click.option(
 )
 
 
-def checked_or_exit(root: Path, strict: bool) -> tuple[Inputs, list[Problem]]:
+def checked_or_exit(
+    root: Path, strict: bool, cached: Collection[str] = ()
+) -> tuple[Inputs, list[Problem]]:
     """The checked inputs and their warnings; on invalid input, list every problem and exit."""
     if not root.is_dir():
         raise click.BadParameter(f"{root} is not a folder", param_hint="--root")
     try:
-        inputs, warnings = load_checked(root, strict)
+        inputs, warnings = load_checked(root, strict, cached)
     except InvalidInput as exc:
         exc.show()
         raise SystemExit(exc.exit_code) from None
@@ -46,9 +49,14 @@ def checked_or_exit(root: Path, strict: bool) -> tuple[Inputs, list[Problem]]:
     return inputs, warnings
 
 
-def load_checked(root: Path, strict: bool) -> tuple[Inputs, list[Problem]]:
-    """Load and check every input; raise InvalidInput on errors (or warnings when strict)."""
-    inputs, problems = load_inputs(root)
+def load_checked(
+    root: Path, strict: bool, cached: Collection[str] = ()
+) -> tuple[Inputs, list[Problem]]:
+    """Load and check every input; raise InvalidInput on errors (or warnings when strict).
+
+    Versions named in ``cached`` are unchanged since the build that checked them.
+    """
+    inputs, problems = load_inputs(root, cached)
     problems += check_inputs(inputs)
     failing = [p for p in problems if p.severity == "error" or (strict and p.severity == "warning")]
     if failing:
@@ -70,7 +78,7 @@ def validate(root: Path, strict: bool) -> None:
     inputs, warnings = checked_or_exit(root, strict)
     versions = len(inputs.releases)
     bundles = sum(len(r.bundles) for r in inputs.releases)
-    runs = sum(len(b.runs.records) for r in inputs.releases for b in r.bundles)
+    runs = sum(len(b.runs) for r in inputs.releases for b in r.bundles)
     click.echo(
         f"valid: {versions} version(s), {bundles} bundle(s), {runs:,} run(s), "
         f"{len(inputs.cards)} HarnessCard(s); {len(warnings)} warning(s)"
@@ -159,8 +167,10 @@ def report(root: Path, versions: tuple[str, ...], domains: tuple[str, ...], fmt:
 def build(root: Path, out: Path, strict: bool) -> None:
     """Build the release site: one mkdocs-material site per version, plus a landing page."""
     from generator.site import build_site
+    from generator.site.cache import reusable
 
-    inputs, warnings = checked_or_exit(root, strict)
+    unchanged = reusable(root, out, strict)
+    inputs, warnings = checked_or_exit(root, strict, unchanged)
     terminal = sys.stderr.isatty()
 
     def progress(message: str) -> None:
@@ -172,7 +182,8 @@ def build(root: Path, out: Path, strict: bool) -> None:
         click.echo(f"warning: {warning}", err=True)
     versions = ", ".join(sorted(r.folder for r in inputs.releases))
     count = sum(1 for w in warnings if w.severity == "warning") + len(site_warnings)
-    click.echo(f"built {out}: {versions}; {count} warning(s){_unpublished(inputs)}")
+    reused = f"; unchanged, reused: {', '.join(sorted(unchanged))}" if unchanged else ""
+    click.echo(f"built {out}: {versions}; {count} warning(s){_unpublished(inputs)}{reused}")
 
 
 def _unpublished(inputs: Inputs) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from generator.load import Loaded, LoadedBundle, LoadedRelease
-from generator.load.jsonlines import Runs
+from generator.load.runcolumns import columns_from_records
 from generator.load.source import Source
 from generator.models import Bundle, Catalog, Release, RunRecord
 
@@ -186,7 +186,7 @@ def version(
             LoadedBundle(
                 combo,
                 Loaded(b, Source("bundle.yaml")),
-                Runs(tuple(records), tuple(range(2, len(records) + 2))),
+                columns_from_records(records, list(range(2, len(records) + 2))),
                 "runs.jsonl",
             )
         )
@@ -197,3 +197,9 @@ def version(
         tuple(loaded),
         (),
     )
+
+
+def read_records(path: Path) -> list[RunRecord]:
+    """A runs file read one pydantic record a line, independently of the bulk loader."""
+    lines = path.read_text(encoding="utf-8").splitlines()[1:]
+    return [RunRecord.model_validate_json(line) for line in lines if line.strip()]

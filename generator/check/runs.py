@@ -1,228 +1,291 @@
-"""Rules between run records, the task catalog and the bundle (§4.2–4.3)."""
+"""Rules between run records, the task catalog and the bundle (§4.2–4.3), on whole columns.
+
+The rules are checked for all records of a bundle at once; only records that break one get a
+message written for them. Each record is judged in this order, as a reader would fix it:
+
+1. the task is known, the (task, run) pair is new, and the task lies in a covered scope;
+2. the record's own fields: run index, cause, failure type, Judge result of the task's mode;
+   a dual-channel run without a valid Judge result stops here (§4.3(3));
+3. its item verdicts: modules, item ids per list, repeats, failed modules, missing verdicts,
+   Judge levels and evidence;
+4. for a clean valid record, whether its failure type agrees with its outcome (§4.2(3)).
+"""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pandas as pd
 
 from generator.errors import Problem
 from generator.load import LoadedBundle
-from generator.models import Catalog, Release, RunRecord, Task
-from generator.models.runs import JudgeVerdict, RuleVerdict
-from generator.score.run import run_outcome
+from generator.load.items import ItemIndex, item_index
+from generator.load.runcolumns import KIND_NAMES, LISTS
+from generator.models import Catalog, Release
 
 _SHOWN = 10
+_KIND_TEXT = {0: "an ordinary rule item", 1: "a fatal rule item", 2: "a judge item"}
+_JUDGE = LISTS["judge"]
+_FATAL = LISTS["fatal"]
+_RULES = LISTS["rules"]
 
 
-def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
-    """(field, message) for each item-level problem of one record."""
-    scoring = task.scoring
-    fatal_ids = {i.id for i in scoring.rule_items if i.fatal}
-    rule_ids = {i.id for i in scoring.rule_items if not i.fatal}
-    judge_items = {j.id: j for j in scoring.judge_items}
-    modules = {m.id for m in scoring.modules}
-    module_of = {i.id: i.module for i in scoring.rule_items}
-    module_of.update({j.id: j.module for j in scoring.judge_items})
-    failed = set(record.modules_failed)
-    for i, module in enumerate(record.modules_failed):
-        if module not in modules:
-            yield (
-                f"modules_failed[{i}]",
-                (
-                    f"{module!r} is not a module of {task.id}; expected "
-                    f"one of {sorted(modules) or 'none declared'}"
-                ),
-            )
-    lists: list[tuple[str, Sequence[RuleVerdict | JudgeVerdict], set[str], str]] = [
-        ("fatal", record.fatal, fatal_ids, "a fatal rule item"),
-        ("rules", record.rules, rule_ids, "an ordinary rule item"),
-        ("judge", record.judge, set(judge_items), "a judge item"),
-    ]
-    for name, verdicts, allowed, kind in lists:
-        counts = Counter(v.id for v in verdicts)
-        for i, verdict in enumerate(verdicts):
-            if verdict.id not in allowed:
-                other = (
-                    " (it is a fatal item: list it under 'fatal')"
-                    if verdict.id in fatal_ids
-                    else " (it is an ordinary item: list it under 'rules')"
-                    if verdict.id in rule_ids
-                    else ""
-                )
-                yield (
-                    f"{name}[{i}].id",
-                    (
-                        f"{verdict.id!r} is not {kind} of {task.id}{other}; "
-                        f"expected one of {sorted(allowed) or 'none'}"
-                    ),
-                )
-            elif counts[verdict.id] > 1:
-                yield f"{name}[{i}].id", f"{verdict.id!r} appears {counts[verdict.id]} times"
-            elif (module_of.get(verdict.id) or "") in failed and _scores(verdict):
-                yield (
-                    f"{name}[{i}]",
-                    (
-                        f"{verdict.id!r} belongs to failed module "
-                        f"{module_of[verdict.id]!r} but is recorded as passing; "
-                        "items of a failed module score 0 (§4.2)"
-                    ),
-                )
-        if record.status == "valid":
-            absent = sorted(
-                a
-                for a in allowed - set(counts)
-                if module_of.get(a) is None or module_of[a] not in failed
-            )
-            judged = scoring.mode == "dual-channel" and record.judge_valid is True
-            if absent and (name != "judge" or judged):
-                yield (
-                    name,
-                    (
-                        f"missing verdicts for {', '.join(absent)}; a valid run records "
-                        "every item (or names its module in modules_failed)"
-                    ),
-                )
-    for i, verdict in enumerate(record.judge):
-        item = judge_items.get(verdict.id)
-        if item is None:
-            continue
-        if verdict.level > item.max_level:
-            yield (
-                f"judge[{i}].level",
-                (f"{verdict.level} is above {item.id}'s maximum; expected 0..{item.max_level}"),
-            )
-        stray = [e for e in verdict.evidence if item.evidence and e not in item.evidence]
-        if stray:
-            yield (
-                f"judge[{i}].evidence",
-                (
-                    f"cites {stray}, not designated for {item.id}; "
-                    f"expected from {list(item.evidence)}"
-                ),
-            )
+class _Found:
+    """Problems by row (position in the runs table), with the row's line."""
 
+    def __init__(self, lines: np.ndarray) -> None:
+        self.lines = lines
+        self.by_row: dict[int, list[tuple[str, str]]] = defaultdict(list)
 
-def _scores(verdict: RuleVerdict | JudgeVerdict) -> bool:
-    return verdict.passed if isinstance(verdict, RuleVerdict) else verdict.level > 0
+    def add(self, rows: np.ndarray, field: str, message: str | Callable[[int], str]) -> None:
+        for row in rows.tolist():
+            text = message(row) if callable(message) else message
+            self.by_row[row].append((field, text))
 
-
-def _record_problems(release: Release, task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
-    enums = release.enumerations
-    if record.run > release.runs_per_task:
-        yield (
-            "run",
-            (
-                f"{record.run} exceeds the prescribed {release.runs_per_task} runs per task; "
-                "expected 1..runs_per_task (retries are not extra runs)"
-            ),
-        )
-    if record.status == "incomplete":
-        causes = sorted(c.id for c in enums.incomplete_causes)
-        if record.cause is None:
-            yield "cause", f"an incomplete run needs a cause; expected one of {causes}"
-        elif record.cause not in causes:
-            yield "cause", f"{record.cause!r} is not a declared cause; expected one of {causes}"
-    elif record.cause is not None:
-        yield "cause", "a valid run has no cause; set status 'incomplete' or remove cause"
-    failure_types = sorted(f.id for f in enums.failure_types)
-    if record.failure_type is not None and record.failure_type not in failure_types:
-        yield (
-            "failure_type",
-            (
-                f"{record.failure_type!r} is not a declared failure type; expected "
-                f"one of {failure_types}"
-            ),
-        )
-    dual = task.scoring.mode == "dual-channel"
-    if not dual and (record.judge or record.judge_valid is not None):
-        yield "judge", f"{task.id} is rule-only; a run records no judge result (judge_valid null)"
-    zeroed = not record.delivery or any(not v.passed for v in record.fatal)
-    if dual and record.status == "valid" and record.judge_valid is not True and not zeroed:
-        yield (
-            "judge_valid",
-            (
-                "a dual-channel run without a valid Judge result is "
-                "evaluation-incomplete, not rule-only (§4.3(3)); expected status "
-                "'incomplete' with a cause (only a run already zeroed by D or a "
-                "fatal item may lack its Judge result)"
-            ),
-        )
-        return
-    problems = list(_item_problems(task, record))
-    yield from problems
-    if problems or record.status != "valid":
-        return
-    outcome = run_outcome(task, record)
-    if not outcome.success and record.failure_type is None:
-        yield (
-            "failure_type",
-            (
-                "the run did not succeed, so it needs a failure type; expected one "
-                f"of {failure_types}"
-            ),
-        )
-    if outcome.success and record.failure_type is not None:
-        yield (
-            "failure_type",
-            (
-                f"{record.failure_type!r}, but the run succeeded; a successful "
-                "run has no failure type"
-            ),
-        )
+    def rows(self) -> np.ndarray:
+        return np.fromiter(self.by_row, dtype=np.int64, count=len(self.by_row))
 
 
 def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iterator[Problem]:
     """Problems of each record, then the bundle's completeness against its declaration."""
     bundle = loaded.bundle.model
     path = loaded.runs_path
-    tasks = {t.id: t for t in catalog.tasks}
+    runs = loaded.runs.runs
+    n = len(runs)
+    lines = runs["line"].to_numpy()
+    found = _Found(lines)
     excluded = {(s.domain, s.subdivision) for s in bundle.not_covered}
+    decl = item_index(catalog)
+    tcode = decl.task_codes(runs["task"])
+    task = runs["task"].astype(object).to_numpy()
+    run = runs["run"].to_numpy()
 
-    def not_covered(task: Task) -> bool:
-        return (task.domain, None) in excluded or (task.domain, task.subdivision) in excluded
+    def per_task(values: np.ndarray) -> np.ndarray:
+        out: np.ndarray = np.where(tcode >= 0, values[np.maximum(tcode, 0)], values.dtype.type(0))
+        return out
 
-    first_line: dict[tuple[str, int], int] = {}
-    clean = True
-    valid: Counter[str] = Counter()
-    for record, line in zip(loaded.runs.records, loaded.runs.lines, strict=True):
-        found: list[tuple[str, str]] = []
-        task = tasks.get(record.task)
-        key = (record.task, record.run)
-        if task is None:
-            found.append(("task", f"{record.task!r} is not a task of {release.version}"))
-        elif key in first_line:
-            found.append(
-                (
-                    "run",
-                    f"duplicate record for task {record.task!r} run {record.run} "
-                    f"(first on line {first_line[key]}); one record per "
-                    "(combination, task, run)",
+    # 1. known task, new (task, run), covered scope
+    known = tcode >= 0
+    found.add(
+        np.flatnonzero(~known), "task", lambda r: f"{task[r]!r} is not a task of {release.version}"
+    )
+    keys = pd.DataFrame({"task": task, "run": run})
+    first_row = keys.groupby(["task", "run"], sort=False).cumcount().to_numpy() if n else run
+    dup = known & (first_row > 0)
+    if dup.any():
+        first_line = (
+            keys.assign(line=lines).groupby(["task", "run"], sort=False)["line"].transform("first")
+        )
+        found.add(
+            np.flatnonzero(dup),
+            "run",
+            lambda r: (
+                f"duplicate record for task {task[r]!r} run {run[r]} "
+                f"(first on line {first_line.iloc[r]}); one record per (combination, task, run)"
+            ),
+        )
+    is_uncovered = np.array(
+        [
+            (t.domain, None) in excluded or (t.domain, t.subdivision) in excluded
+            for t in catalog.tasks
+        ],
+        dtype=bool,
+    )
+    uncovered = known & ~dup & per_task(is_uncovered)
+    found.add(
+        np.flatnonzero(uncovered),
+        "task",
+        lambda r: (
+            f"{task[r]!r} lies in a scope the bundle declares not covered; remove the "
+            "run or the declaration"
+        ),
+    )
+    open_ = known & ~dup & ~uncovered
+
+    # 2. the record's own fields
+    enums = release.enumerations
+    causes = sorted(c.id for c in enums.incomplete_causes)
+    failure_types = sorted(f.id for f in enums.failure_types)
+    valid = (runs["status"] == "valid").to_numpy()
+    cause = runs["cause"].astype(object).to_numpy()
+    has_cause = pd.notna(cause)
+    failure = runs["failure_type"].astype(object).to_numpy()
+    has_failure = pd.notna(failure)
+    judge_valid = runs["judge_valid"].to_numpy(dtype=np.float64, na_value=np.nan)
+    dual = per_task(np.array([t.scoring.mode == "dual-channel" for t in catalog.tasks], bool))
+    found.add(
+        np.flatnonzero(open_ & (run > release.runs_per_task)),
+        "run",
+        lambda r: (
+            f"{run[r]} exceeds the prescribed {release.runs_per_task} runs per task; "
+            "expected 1..runs_per_task (retries are not extra runs)"
+        ),
+    )
+    found.add(
+        np.flatnonzero(open_ & ~valid & ~has_cause),
+        "cause",
+        f"an incomplete run needs a cause; expected one of {causes}",
+    )
+    bad_cause = open_ & ~valid & has_cause & ~pd.Series(cause).isin(causes).to_numpy()
+    found.add(
+        np.flatnonzero(bad_cause),
+        "cause",
+        lambda r: f"{cause[r]!r} is not a declared cause; expected one of {causes}",
+    )
+    found.add(
+        np.flatnonzero(open_ & valid & has_cause),
+        "cause",
+        "a valid run has no cause; set status 'incomplete' or remove cause",
+    )
+    bad_failure = open_ & has_failure & ~pd.Series(failure).isin(failure_types).to_numpy()
+    found.add(
+        np.flatnonzero(bad_failure),
+        "failure_type",
+        lambda r: f"{failure[r]!r} is not a declared failure type; expected one of {failure_types}",
+    )
+    verdicts = loaded.runs.verdicts
+    v_row = verdicts["row"].to_numpy()
+    v_kind = verdicts["kind"].to_numpy().astype(np.int64)
+    v_pos = verdicts["pos"].to_numpy()
+    v_value = verdicts["value"].to_numpy()
+    has_judge = np.bincount(v_row[v_kind == _JUDGE], minlength=n) > 0
+    rule_only_with_judge = open_ & ~dual & (has_judge | ~np.isnan(judge_valid))
+    found.add(
+        np.flatnonzero(rule_only_with_judge),
+        "judge",
+        lambda r: f"{task[r]} is rule-only; a run records no judge result (judge_valid null)",
+    )
+    fatal_failed_recorded = np.bincount(v_row[(v_kind == _FATAL) & (v_value == 0)], minlength=n) > 0
+    zeroed = ~runs["delivery"].to_numpy(dtype=bool) | fatal_failed_recorded
+    no_judge = open_ & dual & valid & (judge_valid != 1) & ~zeroed
+    found.add(
+        np.flatnonzero(no_judge),
+        "judge_valid",
+        "a dual-channel run without a valid Judge result is evaluation-incomplete, not "
+        "rule-only (§4.3(3)); expected status 'incomplete' with a cause (only a run already "
+        "zeroed by D or a fatal item may lack its Judge result)",
+    )
+    items_open = open_ & ~no_judge
+
+    # 3. item verdicts
+    item_problem = np.zeros(n, dtype=bool)
+    modules = loaded.runs.modules
+    failed_pairs: set[tuple[int, str]] = set()
+    if len(modules):
+        m_row = modules["row"].to_numpy()
+        m_name = modules["module"].astype(str).to_numpy()
+        m_pos = modules["pos"].to_numpy()
+        for row, pos, name in zip(m_row.tolist(), m_pos.tolist(), m_name.tolist(), strict=True):
+            if not items_open[row]:
+                continue
+            failed_pairs.add((row, name))
+            allowed_modules = decl.modules.get(task[row], [])
+            if name not in allowed_modules:
+                found.add(
+                    np.array([row]),
+                    f"modules_failed[{pos}]",
+                    f"{name!r} is not a module of {task[row]}; expected one of "
+                    f"{allowed_modules or 'none declared'}",
                 )
-            )
-        elif not_covered(task):
-            found.append(
-                (
-                    "task",
-                    f"{record.task!r} lies in a scope the bundle declares not "
-                    "covered; remove the run or the declaration",
-                )
-            )
-        else:
-            found.extend(_record_problems(release, task, record))
-        first_line.setdefault(key, line)
-        for field, message in found:
-            yield Problem(path, line, field, message)
-        clean = clean and not found
-        if not found and record.status == "valid":
-            valid[record.task] += 1
-    if not clean or not loaded.runs_clean:
+                item_problem[row] = True
+    d = decl.lookup(tcode[v_row], verdicts["id"])
+    d_kind = np.where(d >= 0, decl.kind[np.maximum(d, 0)], -1)
+    in_open = items_open[v_row] if len(v_row) else np.zeros(0, bool)
+    ids = verdicts["id"].astype(object).to_numpy()
+    allowed = (d >= 0) & (d_kind == v_kind)
+    for i in np.flatnonzero(in_open & ~allowed).tolist():
+        row, kind, item = int(v_row[i]), int(v_kind[i]), ids[i]
+        other_kind = decl.kind[d[i]] if d[i] >= 0 else -1
+        other = (
+            " (it is a fatal item: list it under 'fatal')"
+            if other_kind == _FATAL
+            else " (it is an ordinary item: list it under 'rules')"
+            if other_kind == _RULES
+            else ""
+        )
+        expected = decl.allowed.get((task[row], kind)) or "none"
+        found.add(
+            np.array([row]),
+            f"{KIND_NAMES[kind]}[{v_pos[i]}].id",
+            f"{item!r} is not {_KIND_TEXT[kind]} of {task[row]}{other}; expected one of {expected}",
+        )
+        item_problem[row] = True
+    # repeats of an allowed item in one list
+    key = v_row.astype(np.int64) * (len(decl.kind) + 1) + d
+    counts = np.zeros(len(key), np.int64)
+    if len(key):
+        codes, _ = pd.factorize(key)
+        counts = np.bincount(codes)[codes]
+    repeated = in_open & allowed & (counts > 1)
+    for i in np.flatnonzero(repeated).tolist():
+        found.add(
+            np.array([int(v_row[i])]),
+            f"{KIND_NAMES[int(v_kind[i])]}[{v_pos[i]}].id",
+            f"{ids[i]!r} appears {counts[i]} times",
+        )
+        item_problem[int(v_row[i])] = True
+    d_module = np.where(d >= 0, decl.module[np.maximum(d, 0)], "")
+    in_failed = _in_failed(v_row, d_module, failed_pairs)
+    scoring_in_failed = in_open & allowed & ~repeated & in_failed & (v_value > 0)
+    for i in np.flatnonzero(scoring_in_failed).tolist():
+        found.add(
+            np.array([int(v_row[i])]),
+            f"{KIND_NAMES[int(v_kind[i])]}[{v_pos[i]}]",
+            f"{ids[i]!r} belongs to failed module {d_module[i]!r} but is recorded as passing; "
+            "items of a failed module score 0 (§4.2)",
+        )
+        item_problem[int(v_row[i])] = True
+    repeated_rows = np.zeros(n, bool)
+    repeated_rows[v_row[repeated]] = True
+    _missing(tcode, task, items_open & valid, dual, judge_valid, v_row, v_kind, d, allowed,
+             repeated_rows, in_failed, decl, failed_pairs, found, item_problem)  # fmt: skip
+    judge_known = in_open & (v_kind == _JUDGE) & (d >= 0) & (d_kind == _JUDGE)
+    too_high = judge_known & (v_value > np.where(d >= 0, decl.max_level[np.maximum(d, 0)], 0))
+    for i in np.flatnonzero(too_high).tolist():
+        top = decl.max_level[d[i]]
+        found.add(
+            np.array([int(v_row[i])]),
+            f"judge[{v_pos[i]}].level",
+            f"{v_value[i]} is above {ids[i]}'s maximum; expected 0..{top}",
+        )
+        item_problem[int(v_row[i])] = True
+    _evidence(loaded, judge_known, v_row, v_pos, d, ids, decl, found, item_problem)
+
+    # 4. outcome of clean valid records against their failure type
+    clean_valid = items_open & valid & ~item_problem & ~np.isin(np.arange(n), found.rows())
+    if clean_valid.any():
+        success = _success(runs, tcode, dual, judge_valid, v_row, v_kind, v_value, d, decl,
+                           in_failed, n)  # fmt: skip
+        found.add(
+            np.flatnonzero(clean_valid & ~success & ~has_failure),
+            "failure_type",
+            f"the run did not succeed, so it needs a failure type; expected one of {failure_types}",
+        )
+        found.add(
+            np.flatnonzero(clean_valid & success & has_failure),
+            "failure_type",
+            lambda r: (
+                f"{failure[r]!r}, but the run succeeded; a successful run has no failure type"
+            ),
+        )
+    for row, problems in found.by_row.items():
+        for field, message in problems:
+            yield Problem(path, int(lines[row]), field, message)
+
+    # completeness against the bundle's declaration
+    if found.by_row or not loaded.runs_clean:
         return  # counts would be wrong; the problems above say why
-    covered = [t for t in catalog.tasks if not not_covered(t)]
-    short = [(t.id, valid[t.id]) for t in covered if valid[t.id] < release.runs_per_task]
+    valid_counts = Counter(task[valid].tolist())
+    covered = [t for t, out in zip(catalog.tasks, is_uncovered, strict=True) if not out]
+    short = [
+        (t.id, valid_counts[t.id]) for t in covered if valid_counts[t.id] < release.runs_per_task
+    ]
     bsrc = loaded.bundle.source
     eval_line = bsrc.line("evaluation")
     if bundle.evaluation == "complete" and short:
-        shown = ", ".join(f"{tid} ({n} valid)" for tid, n in short[:_SHOWN])
+        shown = ", ".join(f"{tid} ({k} valid)" for tid, k in short[:_SHOWN])
         more = f" and {len(short) - _SHOWN} more" if len(short) > _SHOWN else ""
         yield Problem(
             bsrc.path,
@@ -240,3 +303,166 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
             f"marked incomplete, but every covered task has {release.runs_per_task} valid runs",
             "warning",
         )
+
+
+def _in_failed(
+    rows: np.ndarray, modules: np.ndarray, failed_pairs: set[tuple[int, str]]
+) -> np.ndarray:
+    """Whether each (row, module) pair is a module its run names as failed."""
+    if not failed_pairs or not len(rows):
+        return np.zeros(len(rows), bool)
+    names = sorted({m for _, m in failed_pairs})
+    code = {m: i + 1 for i, m in enumerate(names)}
+    width = len(names) + 1
+    module_codes = pd.Series(modules).map(code).fillna(0).to_numpy(np.int64)
+    keys = rows.astype(np.int64) * width + module_codes
+    failed = np.array([r * width + code[m] for r, m in failed_pairs], dtype=np.int64)
+    return (module_codes > 0) & np.isin(keys, failed)
+
+
+def _missing(
+    tcode: np.ndarray,
+    task: np.ndarray,
+    rows_valid: np.ndarray,
+    dual: np.ndarray,
+    judge_valid: np.ndarray,
+    v_row: np.ndarray,
+    v_kind: np.ndarray,
+    d: np.ndarray,
+    allowed: np.ndarray,
+    repeated_rows: np.ndarray,
+    in_failed: np.ndarray,
+    decl: ItemIndex,
+    failed_pairs: set[tuple[int, str]],
+    found: _Found,
+    item_problem: np.ndarray,
+) -> None:
+    """Valid runs must record every item of each list, but items of failed modules.
+
+    Counts find the candidates (fewer verdicts than items, or a repeat); only they are
+    looked at item by item.
+    """
+    n = len(task)
+    candidates = np.zeros(n, bool)
+    counted = allowed & ~in_failed
+    failed_items: dict[tuple[int, int], int] = defaultdict(int)  # (row, kind) -> items
+    if failed_pairs:
+        per_module: dict[tuple[str, str, int], int] = defaultdict(int)
+        for k in range(len(decl.kind)):
+            if decl.module[k]:
+                per_module[(decl.tasks[decl.task[k]], decl.module[k], int(decl.kind[k]))] += 1
+        for row, module in failed_pairs:
+            for kind in (_RULES, _FATAL, _JUDGE):
+                failed_items[(row, kind)] += per_module.get((task[row], module, kind), 0)
+    for kind in (_RULES, _FATAL, _JUDGE):
+        mask = counted & (v_kind == kind)
+        present = np.bincount(v_row[mask], minlength=n)
+        expected = np.where(tcode >= 0, decl.counts[np.maximum(tcode, 0), kind], 0)
+        for (row, k), count in failed_items.items():
+            if k == kind:
+                expected[row] -= count
+        check = rows_valid & ((present < expected) | repeated_rows)
+        if kind == _JUDGE:
+            check &= dual & (judge_valid == 1)
+        candidates |= check
+    rows = np.flatnonzero(candidates)
+    if not len(rows):
+        return
+    chosen = np.flatnonzero(np.isin(v_row, rows) & allowed)
+    by_row = pd.Series(chosen).groupby(v_row[chosen]).apply(list).to_dict() if len(chosen) else {}
+    for row in rows.tolist():
+        mine = by_row.get(row, [])
+        for kind in (_RULES, _FATAL, _JUDGE):
+            if kind == _JUDGE and not (dual[row] and judge_valid[row] == 1):
+                continue
+            recorded = {decl.id[d[i]] for i in mine if v_kind[i] == kind}
+            absent = [
+                a
+                for a in decl.allowed.get((task[row], kind), [])
+                if a not in recorded
+                and (row, decl.module[decl.table[tcode[row], decl.id_code[a]]]) not in failed_pairs
+            ]
+            if absent:
+                found.add(
+                    np.array([row]),
+                    KIND_NAMES[kind],
+                    f"missing verdicts for {', '.join(absent)}; a valid run records every "
+                    "item (or names its module in modules_failed)",
+                )
+                item_problem[row] = True
+
+
+def _evidence(
+    loaded: LoadedBundle,
+    judge_known: np.ndarray,
+    v_row: np.ndarray,
+    v_pos: np.ndarray,
+    d: np.ndarray,
+    ids: np.ndarray,
+    decl: ItemIndex,
+    found: _Found,
+    item_problem: np.ndarray,
+) -> None:
+    """Judge verdicts may cite only the evidence designated for their item."""
+    evidence = loaded.runs.evidence
+    if not len(evidence) or not judge_known.any():
+        return
+    width = int(max(v_pos.max(initial=0), evidence["pos"].max()) + 1)
+    verdict_at = pd.Index(v_row[judge_known].astype(np.int64) * width + v_pos[judge_known])
+    e_key = evidence["row"].to_numpy().astype(np.int64) * width + evidence["pos"].to_numpy()
+    where = verdict_at.get_indexer(e_key)
+    chosen = np.flatnonzero(judge_known)
+    cited = evidence["id"].astype(str).to_numpy()
+    stray: dict[int, list[str]] = defaultdict(list)
+    for e, w in enumerate(where.tolist()):
+        if w < 0:
+            continue
+        i = int(chosen[w])
+        designated = decl.evidence[d[i]]
+        if designated and cited[e] not in designated:
+            stray[i].append(cited[e])
+    for i, cites in sorted(stray.items()):
+        row = int(v_row[i])
+        found.add(
+            np.array([row]),
+            f"judge[{v_pos[i]}].evidence",
+            f"cites {cites}, not designated for {ids[i]}; expected from "
+            f"{list(decl.evidence[d[i]])}",
+        )
+        item_problem[row] = True
+
+
+def _success(
+    runs: pd.DataFrame,
+    tcode: np.ndarray,
+    dual: np.ndarray,
+    judge_valid: np.ndarray,
+    v_row: np.ndarray,
+    v_kind: np.ndarray,
+    v_value: np.ndarray,
+    d: np.ndarray,
+    decl: ItemIndex,
+    in_failed: np.ndarray,
+    n: int,
+) -> np.ndarray:
+    """Success of each run (§4.2(3)): D, every fatal and ordinary item, every Judge item at
+    its pass level; items of failed modules fail. Same as :func:`run_outcome`."""
+    known = d >= 0
+    pass_level = np.where(known, decl.pass_level[np.maximum(d, 0)], 1)
+    ok = known & ~in_failed & np.where(v_kind == _JUDGE, v_value >= pass_level, v_value == 1)
+
+    def passed(kind: int) -> np.ndarray:
+        return np.bincount(v_row[ok & (v_kind == kind)], minlength=n)
+
+    def declared(kind: int) -> np.ndarray:
+        return np.where(tcode >= 0, decl.counts[np.maximum(tcode, 0), kind], 0)
+
+    delivery = runs["delivery"].to_numpy(dtype=bool)
+    judge_pass = ~dual | ((judge_valid == 1) & (passed(_JUDGE) == declared(_JUDGE)))
+    success: np.ndarray = (
+        delivery
+        & (passed(_FATAL) == declared(_FATAL))
+        & (passed(_RULES) == declared(_RULES))
+        & judge_pass
+    )
+    return success

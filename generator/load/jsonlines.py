@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from generator.errors import Problem, shown
+from generator.load.runcolumns import (
+    RunColumns,
+    columns_from_records,
+    concat_columns,
+    empty_columns,
+    read_fast,
+)
 from generator.load.source import Source
 from generator.load.validate import check_format_version, problems_from
 from generator.models.runs import RunRecord, RunsHeader
@@ -51,29 +57,85 @@ def parse_json(text: str) -> Any:
     )
 
 
-@dataclass(frozen=True)
-class Runs:
-    """A runs file's valid records with the line each came from."""
-
-    records: tuple[RunRecord, ...]
-    lines: tuple[int, ...]
+Runs = RunColumns
 
 
 def read_runs(path: Path, rel: str) -> tuple[Runs, list[Problem]]:
-    """Every valid record of ``path`` and a problem for each invalid line."""
-    problems: list[Problem] = []
+    """Every valid record of ``path`` as columns, and a problem for each invalid line.
+
+    The records are parsed in bulk (:func:`generator.load.runcolumns.read_fast`); lines the
+    bulk path cannot vouch for, or the whole file when it cannot parse it, are read here line
+    by line, so that every problem names its line and field.
+    """
     try:
         size = path.stat().st_size
         if size > MAX_RUNS_BYTES:
-            return Runs((), ()), [Problem(rel, None, "", f"file is {size:,} bytes; too large")]
+            return empty_columns(), [Problem(rel, None, "", f"file is {size:,} bytes; too large")]
         raw = path.read_bytes()
     except OSError as exc:
-        return Runs((), ()), [Problem(rel, None, "", f"cannot be read: {exc.strerror}")]
+        return empty_columns(), [Problem(rel, None, "", f"cannot be read: {exc.strerror}")]
+    start = 0
+    while start < len(raw) and raw[start : raw.find(b"\n", start) + 1 or len(raw)].strip() == b"":
+        start = raw.find(b"\n", start) + 1 if raw.find(b"\n", start) != -1 else len(raw)
+    if start >= len(raw):
+        return empty_columns(), [
+            Problem(rel, None, "", 'file is empty; expected the header {"format_version": 1}')
+        ]
+    end = raw.find(b"\n", start)
+    header_end = len(raw) if end == -1 else end + 1
+    header_line = raw.count(b"\n", 0, start) + 1
+    problem = _header(raw[start:header_end], rel, header_line)
+    if problem:
+        return empty_columns(), problem
+    fast = read_fast(raw, header_end, header_line + 1)
+    if fast is not None and not fast.suspect_lines:
+        return fast.columns, []
+    wanted = None if fast is None else set(fast.suspect_lines)
+    records, lines, problems = _line_by_line(raw, header_end, header_line + 1, rel, wanted)
+    slow = columns_from_records(records, lines)
+    if fast is None:
+        return slow, problems
+    return concat_columns([fast.columns, slow]), problems
+
+
+def _header(line: bytes, rel: str, number: int) -> list[Problem]:
+    try:
+        data = parse_json(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        return [Problem(rel, number, "", "not UTF-8 text")]
+    except (_BadJson, ValueError) as exc:
+        return [Problem(rel, number, "", f"invalid JSON: {exc}")]
+    except RecursionError:
+        return [Problem(rel, number, "", "invalid JSON: nested too deeply")]
+    source = Source(rel, {(): number})
+    problem = check_format_version(data, source)
+    if problem is not None:
+        if isinstance(data, dict) and "task" in data:
+            problem = Problem(
+                rel,
+                number,
+                "",
+                'the first line must be the header {"format_version": 1}; found a run record',
+            )
+        return [problem]
+    try:
+        RunsHeader.model_validate(data)
+    except ValidationError as exc:
+        return problems_from(exc, data, source)
+    return []
+
+
+def _line_by_line(
+    raw: bytes, start: int, first: int, rel: str, wanted: set[int] | None
+) -> tuple[list[RunRecord], list[int], list[Problem]]:
+    """Validate lines with pydantic: all of them, or only the ``wanted`` ones."""
+    problems: list[Problem] = []
     records: list[RunRecord] = []
     lines: list[int] = []
-    header_seen = False
     dropped = 0
-    for number, line in enumerate(raw.split(b"\n"), start=1):
+    for number, line in enumerate(raw[start:].split(b"\n"), start=first):
+        if wanted is not None and number not in wanted:
+            continue
         if not line.strip():
             continue
         if len(problems) >= MAX_PROBLEMS_PER_FILE:
@@ -94,33 +156,11 @@ def read_runs(path: Path, rel: str) -> tuple[Runs, list[Problem]]:
             problems.append(Problem(rel, number, "", "invalid JSON: nested too deeply"))
             continue
         source = Source(rel, {(): number})
-        if not header_seen:
-            header_seen = True
-            problem = check_format_version(data, source)
-            if problem is not None:
-                if isinstance(data, dict) and "task" in data:
-                    problem = Problem(
-                        rel,
-                        number,
-                        "",
-                        'the first line must be the header {"format_version": 1}; '
-                        "found a run record",
-                    )
-                return Runs((), ()), [problem]
-            try:
-                RunsHeader.model_validate(data)
-            except ValidationError as exc:
-                problems.extend(problems_from(exc, data, source))
-            continue
         try:
             records.append(RunRecord.model_validate(data))
             lines.append(number)
         except ValidationError as exc:
             problems.extend(problems_from(exc, data, source))
-    if not header_seen:
-        problems.append(
-            Problem(rel, None, "", 'file is empty; expected the header {"format_version": 1}')
-        )
     if dropped:
         problems.append(
             Problem(
@@ -131,4 +171,4 @@ def read_runs(path: Path, rel: str) -> tuple[Runs, list[Problem]]:
                 f"the limit of {MAX_PROBLEMS_PER_FILE} problems a file was reached",
             )
         )
-    return Runs(tuple(records), tuple(lines)), problems
+    return records, lines, problems

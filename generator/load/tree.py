@@ -14,7 +14,7 @@ Each file is parsed and validated on its own here; rules that span files live in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from generator.errors import Problem
 from generator.load.jsonlines import Runs, read_runs
+from generator.load.runcolumns import empty_columns
 from generator.load.source import Source
 from generator.load.validate import validate_as
 from generator.load.yamlfile import read_yaml
@@ -58,6 +59,7 @@ class LoadedRelease:
     catalog: Loaded[Catalog] | None
     bundles: tuple[LoadedBundle, ...]
     deep_dives: tuple[Loaded[DeepDive], ...]
+    cached: bool = False  # unchanged since the previous build: only release.yaml was read
 
 
 @dataclass(frozen=True)
@@ -144,12 +146,12 @@ def _load_bundle(root: Path, folder: Path, problems: list[Problem]) -> LoadedBun
     if escape is not None:
         if loaded.model.runs.split("/")[0] in {e.name for e in entries}:  # else reported above
             problems.append(escape)
-        return LoadedBundle(folder.name, loaded, Runs((), ()), runs_rel, False)
+        return LoadedBundle(folder.name, loaded, empty_columns(), runs_rel, False)
     if not runs_file.is_file():
         problems.append(
             Problem(runs_rel, None, "", "runs file not found (named by bundle.yaml: runs)")
         )
-        return LoadedBundle(folder.name, loaded, Runs((), ()), runs_rel)
+        return LoadedBundle(folder.name, loaded, empty_columns(), runs_rel)
     runs, run_problems = read_runs(runs_file, runs_rel)
     problems.extend(run_problems)
     return LoadedBundle(folder.name, loaded, runs, runs_rel, not run_problems)
@@ -186,8 +188,12 @@ def _load_release(root: Path, folder: Path, problems: list[Problem]) -> LoadedRe
     return LoadedRelease(folder.name, release, catalog, tuple(bundles), tuple(deep_dives))
 
 
-def load_inputs(root: Path) -> tuple[Inputs, list[Problem]]:
-    """Parse every input file under ``root``; return what loaded and every problem."""
+def load_inputs(root: Path, cached: Collection[str] = ()) -> tuple[Inputs, list[Problem]]:
+    """Parse every input file under ``root``; return what loaded and every problem.
+
+    Of the version folders named in ``cached`` (unchanged since a build that checked them),
+    only release.yaml is read.
+    """
     problems: list[Problem] = []
     results = root / "results"
     releases: list[LoadedRelease] = []
@@ -209,7 +215,11 @@ def load_inputs(root: Path) -> tuple[Inputs, list[Problem]]:
     else:
         for folder in _visible(root, results, problems):
             if folder.is_dir():
-                releases.append(_load_release(root, folder, problems))
+                if folder.name in cached:
+                    release = _load(Release, root, folder / "release.yaml", problems)
+                    releases.append(LoadedRelease(folder.name, release, None, (), (), True))
+                else:
+                    releases.append(_load_release(root, folder, problems))
         if not releases:
             problems.append(
                 Problem(

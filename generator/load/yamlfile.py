@@ -30,6 +30,9 @@ class _Stop(Exception):
         self.line, self.field, self.message = line, field, message
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 class _Builder:
     """Turn a composed node tree into plain Python values, recording lines."""
 
@@ -45,6 +48,8 @@ class _Builder:
         if len(loc) > MAX_DEPTH:
             raise _Stop(node.start_mark.line + 1, dotted(loc), f"nested deeper than {MAX_DEPTH}")
         self.lines.setdefault(loc, node.start_mark.line + 1)
+        if node.tag == _STR:  # most values: plain text needs no constructor
+            return node.value
         if isinstance(node, MappingNode):
             return self._mapping(node, loc)
         if isinstance(node, SequenceNode):
@@ -70,7 +75,10 @@ class _Builder:
             )
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = self.loader.construct_object(key_node, deep=True)
+            if key_node.tag == _STR:
+                key = key_node.value
+            else:
+                key = self.loader.construct_object(key_node, deep=True)
             line = key_node.start_mark.line + 1
             if not isinstance(key, str):
                 raise _Stop(line, dotted(loc), f"key {key!r} is not text; expected a field name")

@@ -164,9 +164,12 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
             c = next((x for x in scope.combinations if x.combination == combo), None)
             if c is None:
                 continue
-            status = {"scored": "", "not-covered": "not covered", "no-valid-runs": "no valid runs"}[
-                c.status
-            ]
+            status = {
+                "scored": "",
+                "not-covered": "not covered",
+                "no-valid-runs": "no valid runs",
+                "withheld": "withheld",
+            }[c.status]
             score_rows.append(
                 Row(
                     (

@@ -9,6 +9,7 @@ import pandas as pd
 
 from generator.disclosure import below_floor, fingerprint
 from generator.load import Loaded, LoadedRelease
+from generator.load.runcolumns import LISTS
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
 from generator.score.report import build_report, published_frame
@@ -28,6 +29,7 @@ class VersionContext:
     below_floor: Mapping[str, list[str]]  # combination id -> floor fields its card withholds
     deep_dives: Mapping[str, DeepDive]
     loaded: LoadedRelease
+    cited: Mapping[str, Mapping[tuple[str, str], list[str]]]  # task -> (combo, item) -> ids
 
     @property
     def version(self) -> str:
@@ -68,4 +70,32 @@ def version_context(
         },
         deep_dives={d.model.task: d.model for d in loaded.deep_dives},
         loaded=loaded,
+        cited=_cited(loaded, set(frame.bundles)),
     )
+
+
+def _cited(
+    loaded: LoadedRelease, published: set[str]
+) -> dict[str, dict[tuple[str, str], list[str]]]:
+    """The evidence ids valid runs cite, by task, then (combination, Judge item)."""
+    cited: dict[tuple[str, str, str], set[str]] = {}
+    for bundle in loaded.bundles:
+        combo = bundle.bundle.model.combination.id
+        columns = bundle.runs
+        if combo not in published or not len(columns.evidence):
+            continue
+        judge = columns.verdicts[columns.verdicts["kind"] == LISTS["judge"]]
+        evidence = columns.evidence.merge(
+            judge[["row", "pos", "id"]].rename(columns={"id": "item"}), on=["row", "pos"]
+        )
+        runs = columns.runs
+        evidence = evidence[(runs["status"].to_numpy()[evidence["row"].to_numpy()] == "valid")]
+        tasks = runs["task"].astype(str).to_numpy()[evidence["row"].to_numpy()]
+        for task, item, eid in zip(
+            tasks, evidence["item"].astype(str), evidence["id"].astype(str), strict=True
+        ):
+            cited.setdefault((task, combo, item), set()).add(eid)
+    out: dict[str, dict[tuple[str, str], list[str]]] = {}
+    for (task, combo, item), ids in sorted(cited.items()):
+        out.setdefault(task, {})[(combo, item)] = sorted(ids)
+    return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 import pandas as pd
@@ -301,16 +300,7 @@ def evidence_table(task: Task) -> Table | None:
 
 
 def _cited(ctx: VersionContext, task: str) -> dict[tuple[str, str], list[str]]:
-    cited: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for bundle in ctx.loaded.bundles:
-        combo = bundle.bundle.model.combination.id
-        if combo not in ctx.frame.bundles:
-            continue
-        for record in bundle.runs.records:
-            if record.task == task and record.status == "valid":
-                for v in record.judge:
-                    cited[(combo, v.id)].update(v.evidence)
-    return {k: sorted(v) for k, v in cited.items()}
+    return dict(ctx.cited.get(task, {}))
 
 
 def task_page(ctx: VersionContext, task: Task, deep: bool) -> Page:

@@ -1,7 +1,7 @@
 """Columnar tables of one version: tasks, declared items, runs and item verdicts.
 
-This is the only place that walks pydantic records one by one; everything downstream works
-on whole columns (a later stage reads the runs files straight into columns instead).
+Built from the columns the loader reads (:mod:`generator.load.runcolumns`), without a
+Python loop per run; everything downstream works on whole columns.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from generator.load import LoadedRelease
+from generator.load.items import item_index
 from generator.models import Bundle, Catalog, Release
 
 KIND_RULE, KIND_FATAL, KIND_JUDGE = 0, 1, 2
@@ -98,78 +99,98 @@ def _items(catalog: Catalog) -> pd.DataFrame:
     return frame
 
 
-def build_frame(version: LoadedRelease) -> VersionFrame:
-    """Columns of a loaded, checked version (release, catalog and bundles all present)."""
+def build_frame(version: LoadedRelease, consented_only: bool = False) -> VersionFrame:
+    """Columns of a loaded, checked version (release, catalog and bundles all present).
+
+    With ``consented_only``, bundles without publication consent are left out (§7.2).
+    """
     assert version.release is not None
     assert version.catalog is not None
     release, catalog = version.release.model, version.catalog.model
     items = _items(catalog)
-    item_key = {
-        (t, i): k for k, (t, i) in enumerate(zip(items["task"], items["item_id"], strict=True))
-    }
-    run_cols: dict[str, list[object]] = {c: [] for c in RUN_DTYPES}
-    v_rid: list[int] = []
-    v_item: list[int] = []
-    v_value: list[int] = []
-    f_rid: list[int] = []
-    f_task_module: list[tuple[str, str]] = []
+    index = item_index(catalog)  # its item rows are the rows of ``items``
+    runs_parts: list[pd.DataFrame] = []
+    verdict_parts: list[pd.DataFrame] = []
+    failed_parts: list[pd.DataFrame] = []
     rid = 0
     bundles = {}
     for loaded in version.bundles:
         bundle = loaded.bundle.model
+        if consented_only and not bundle.consent.granted:
+            continue
         combo = bundle.combination.id
         bundles[combo] = bundle
-        for r in loaded.runs.records:
-            run_cols["combination"].append(combo)
-            run_cols["task"].append(r.task)
-            run_cols["run"].append(r.run)
-            run_cols["valid"].append(r.status == "valid")
-            run_cols["delivery"].append(r.delivery)
-            run_cols["judge_valid"].append(r.judge_valid is True)
-            run_cols["retries"].append(r.retries)
-            run_cols["cause"].append(r.cause or "")
-            run_cols["input_tokens"].append(r.input_tokens)
-            run_cols["output_tokens"].append(r.output_tokens)
-            run_cols["duration_s"].append(r.duration_s)
-            run_cols["turns"].append(r.turns)
-            run_cols["failure_type"].append(r.failure_type or "")
-            for group in (r.rules, r.fatal):
-                for v in group:
-                    v_rid.append(rid)
-                    v_item.append(item_key[(r.task, v.id)])
-                    v_value.append(int(v.passed))
-            for j in r.judge:
-                v_rid.append(rid)
-                v_item.append(item_key[(r.task, j.id)])
-                v_value.append(j.level)
-            for module in r.modules_failed:
-                f_rid.append(rid)
-                f_task_module.append((r.task, module))
-            rid += 1
-    runs = pd.DataFrame(run_cols).astype(RUN_DTYPES)
-    runs.index.name = "rid"
-    verdicts = pd.DataFrame(
-        {
-            "rid": np.asarray(v_rid, dtype=np.int64),
-            "item": np.asarray(v_item, dtype=np.int64),
-            "value": np.asarray(v_value, dtype=np.int64),
-        }
+        cols = loaded.runs
+        runs_parts.append(_runs(combo, cols.runs))
+        verdicts = cols.verdicts
+        task_of_row = cols.runs["task"]
+        item = index.lookup(
+            index.task_codes(task_of_row)[verdicts["row"].to_numpy()], verdicts["id"]
+        )
+        assert (item >= 0).all(), "build_frame needs checked runs"
+        verdict_parts.append(
+            pd.DataFrame(
+                {
+                    "rid": verdicts["row"].to_numpy(np.int64) + rid,
+                    "item": item,
+                    "value": verdicts["value"].to_numpy(np.int64),
+                }
+            )
+        )
+        if len(cols.modules):
+            rows = cols.modules["row"].to_numpy()
+            failed_parts.append(
+                pd.DataFrame(
+                    {
+                        "rid": rows + rid,
+                        "task": task_of_row.to_numpy()[rows].astype(str),
+                        "module": cols.modules["module"].astype(str).to_numpy(),
+                    }
+                )
+            )
+        rid += len(cols.runs)
+    runs = (
+        pd.concat(runs_parts, ignore_index=True).astype(RUN_DTYPES)
+        if runs_parts
+        else pd.DataFrame({c: pd.Series(dtype=t) for c, t in RUN_DTYPES.items()})
     )
-    failed = _failed_items(items, f_rid, f_task_module)
+    runs.index.name = "rid"
+    verdicts = (
+        pd.concat(verdict_parts, ignore_index=True)
+        if verdict_parts
+        else pd.DataFrame({c: np.empty(0, np.int64) for c in ("rid", "item", "value")})
+    )
+    failed = _failed_items(items, failed_parts)
     return VersionFrame(
         release.version, release, bundles, _tasks(release, catalog), items, runs, verdicts, failed
     )
 
 
-def _failed_items(
-    items: pd.DataFrame, rids: list[int], task_modules: list[tuple[str, str]]
-) -> pd.DataFrame:
-    """(rid, item) for every declared item whose module a run names as failed."""
-    if not rids:
-        return pd.DataFrame({"rid": np.empty(0, np.int64), "item": np.empty(0, np.int64)})
-    named = pd.DataFrame(
-        {"rid": rids, "task": [t for t, _ in task_modules], "module": [m for _, m in task_modules]}
+def _runs(combo: str, runs: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "combination": np.full(len(runs), combo, dtype=object),
+            "task": runs["task"].astype(str).to_numpy(),
+            "run": runs["run"].to_numpy(),
+            "valid": (runs["status"] == "valid").to_numpy(),
+            "delivery": runs["delivery"].to_numpy(),
+            "judge_valid": runs["judge_valid"].fillna(0).to_numpy(np.int8) == 1,
+            "retries": runs["retries"].to_numpy(),
+            "cause": runs["cause"].astype(object).fillna("").astype(str).to_numpy(),
+            "input_tokens": runs["input_tokens"].to_numpy(),
+            "output_tokens": runs["output_tokens"].to_numpy(),
+            "duration_s": runs["duration_s"].to_numpy(),
+            "turns": runs["turns"].to_numpy(),
+            "failure_type": runs["failure_type"].astype(object).fillna("").astype(str).to_numpy(),
+        }
     )
+
+
+def _failed_items(items: pd.DataFrame, parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """(rid, item) for every declared item whose module a run names as failed."""
+    if not parts:
+        return pd.DataFrame({"rid": np.empty(0, np.int64), "item": np.empty(0, np.int64)})
+    named = pd.concat(parts, ignore_index=True)
     declared = items.reset_index()[["item", "task", "module"]]
     pairs = named.merge(declared, on=["task", "module"])
     return pairs[["rid", "item"]].astype(np.int64).reset_index(drop=True)

@@ -36,14 +36,7 @@ GROUP_TITLES = {"all": "all tasks", "public": "public group", "held-out": "held-
 
 def published_frame(version: LoadedRelease) -> VersionFrame:
     """The version's columns without bundles that lack publication consent (§7.2)."""
-    frame = build_frame(version)
-    keep = {k: b for k, b in frame.bundles.items() if b.consent.granted}
-    runs = frame.runs[frame.runs["combination"].isin(keep)]
-    verdicts = frame.verdicts[frame.verdicts["rid"].isin(runs.index)]
-    failed = frame.failed[frame.failed["rid"].isin(runs.index)]
-    return VersionFrame(
-        frame.version, frame.release, keep, frame.tasks, frame.items, runs, verdicts, failed
-    )
+    return build_frame(version, consented_only=True)
 
 
 def _settings(release: Release) -> Settings:

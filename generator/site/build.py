@@ -24,6 +24,7 @@ from generator.errors import GeneratorError
 from generator.load import Inputs, LoadedRelease
 from generator.pages import version_context, version_pages
 from generator.pages.text import escape_html
+from generator.site import cache
 
 REPO = Path(__file__).resolve().parents[2]
 SITE_SRC = REPO / "site_src"
@@ -41,13 +42,13 @@ def _version_key(name: str) -> tuple[object, ...]:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
 
 
-def _epoch(inputs: Inputs) -> int:
-    """SOURCE_DATE_EPOCH if set, else the newest freeze date: the build never reads the clock."""
+def _epoch(version: LoadedRelease) -> int:
+    """SOURCE_DATE_EPOCH if set, else the version's freeze date: the build never reads the
+    clock, and a version's pages do not change when another version is added."""
     if os.environ.get("SOURCE_DATE_EPOCH"):
         return int(os.environ["SOURCE_DATE_EPOCH"])
-    dates = [r.release.model.freeze_date for r in inputs.releases if r.release is not None]
-    newest = max(dates) if dates else dt.date(2000, 1, 1)
-    return int(dt.datetime(newest.year, newest.month, newest.day, tzinfo=dt.UTC).timestamp())
+    frozen = version.release.model.freeze_date if version.release else dt.date(2000, 1, 1)
+    return int(dt.datetime(frozen.year, frozen.month, frozen.day, tzinfo=dt.UTC).timestamp())
 
 
 @contextlib.contextmanager
@@ -65,8 +66,11 @@ def _environment(epoch: int) -> Iterator[None]:
                 os.environ[key] = value
 
 
-def _write_docs(version: LoadedRelease, inputs: Inputs, docs: Path) -> list[dict[str, object]]:
+def _write_docs(
+    version: LoadedRelease, inputs: Inputs, docs: Path, progress: Progress
+) -> list[dict[str, object]]:
     ctx = version_context(version, inputs.cards)
+    progress(f"{version.folder}: writing pages")
     pages, nav = version_pages(ctx)
     for page in pages:
         for rel, text in page.files().items():
@@ -235,31 +239,48 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
         reverse=True,
     )
     warnings: list[str] = []
-    with (
-        tempfile.TemporaryDirectory(prefix=f".{out.name}.build-", dir=out.parent) as tmp,
-        _environment(_epoch(inputs)),
-    ):
+    with tempfile.TemporaryDirectory(prefix=f".{out.name}.build-", dir=out.parent) as tmp:
         staging, work = Path(tmp) / "site", Path(tmp) / "work"
         staging.mkdir()
         for version in order:
-            progress(f"{version.folder}: scoring and writing pages")
-            docs = work / version.folder / "docs"
-            nav = _write_docs(version, inputs, docs)
-            config = work / version.folder / "mkdocs.yml"
-            config.write_text(
-                yaml.safe_dump(
-                    _config(version, docs, staging / version.folder, nav, strict), sort_keys=False
-                ),
-                encoding="utf-8",
-            )
-            progress(f"{version.folder}: building the site")
-            warnings += [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
-            # mkdocs writes 404.html with root-absolute links that only work at a site root.
-            (staging / version.folder / "404.html").unlink(missing_ok=True)
-            _sitemap(staging / version.folder, version.folder)
+            if version.cached:
+                progress(f"{version.folder}: unchanged, from the cache")
+                cache.reuse(out / version.folder, staging / version.folder)
+                continue
+            with _environment(_epoch(version)):
+                warnings += _build_version(version, inputs, staging, work, strict, progress)
+            stamp = cache.version_digest(inputs.root, version.folder, strict)
+            (staging / version.folder / cache.STAMP).write_text(stamp + "\n", encoding="utf-8")
         _landing(inputs, staging, order)
         (staging / MARKER).write_text("Built by python -m generator build.\n", encoding="utf-8")
         if strict and warnings:
             raise BuildFailed("strict build failed on warnings: " + "; ".join(warnings))
         _swap(staging, out)
+    return warnings
+
+
+def _build_version(
+    version: LoadedRelease,
+    inputs: Inputs,
+    staging: Path,
+    work: Path,
+    strict: bool,
+    progress: Progress,
+) -> list[str]:
+    """Score, write and build one version into ``staging/<version>``; return its warnings."""
+    progress(f"{version.folder}: scoring")
+    docs = work / version.folder / "docs"
+    nav = _write_docs(version, inputs, docs, progress)
+    config = work / version.folder / "mkdocs.yml"
+    config.write_text(
+        yaml.safe_dump(
+            _config(version, docs, staging / version.folder, nav, strict), sort_keys=False
+        ),
+        encoding="utf-8",
+    )
+    progress(f"{version.folder}: building the site")
+    warnings = [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
+    # mkdocs writes 404.html with root-absolute links that only work at a site root.
+    (staging / version.folder / "404.html").unlink(missing_ok=True)
+    _sitemap(staging / version.folder, version.folder)
     return warnings

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.load.jsonlines import MAX_PROBLEMS_PER_FILE, parse_json, read_runs
+from generator.load.runcolumns import LISTS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runs"
 HEADER = '{"format_version": 1}\n'
@@ -22,12 +23,12 @@ def _write(tmp_path: Path, text: str) -> Path:
 def test_valid_file_keeps_each_records_line() -> None:
     runs, problems = read_runs(FIXTURES / "valid.jsonl", "runs.jsonl")
     assert problems == []
-    assert runs.lines == (2, 4)  # the blank line 3 is skipped but still counted
-    first, second = runs.records
-    assert first.rules[0].passed is True
-    assert first.judge[0].level == 4
-    assert second.status == "incomplete"
-    assert second.cause == "crash"
+    assert list(runs.lines) == [2, 4]  # the blank line 3 is skipped but still counted
+    v = runs.verdicts.set_index(["row", "kind", "pos"])["value"]
+    assert v[(0, LISTS["rules"], 0)] == 1  # first record, rules[0] passed
+    assert v[(0, LISTS["judge"], 0)] == 4  # first record, judge[0] at level 4
+    assert list(runs.runs["status"]) == ["valid", "incomplete"]
+    assert runs.runs["cause"].iloc[1] == "crash"
 
 
 @pytest.mark.parametrize(
@@ -58,14 +59,19 @@ def test_valid_file_keeps_each_records_line() -> None:
             GOOD.replace('"turns":2', '"turns":2,"colour":"red"'),
             "runs.jsonl:2: colour: is not a field of this format",
         ),
+        (GOOD.replace('"duration_s":1.5', '"duration_s":NaN'), "NaN is not a number"),
+        (GOOD.replace('"turns":2', '"turns":2,"retries":null'), "runs.jsonl:2: retries:"),
+        (GOOD.replace('"turns":2', '"turns":2.0'), "runs.jsonl:2: turns:"),
+        (GOOD + " " + GOOD, "runs.jsonl:2: invalid JSON: Extra data"),
+        (GOOD.replace('"task":"', '"task":"bad id '), "runs.jsonl:2: task:"),
     ],
 )
 def test_bad_line_is_reported_with_its_line(tmp_path: Path, line: str, expected: str) -> None:
     runs, problems = read_runs(_write(tmp_path, HEADER + line + "\n" + GOOD + "\n"), "runs.jsonl")
     shown = [str(p) for p in problems]
     assert any(expected in s for s in shown), shown
-    assert len(runs.records) == 1
-    assert runs.lines == (3,)
+    assert len(runs) == 1
+    assert list(runs.lines) == [3]
 
 
 def test_header_is_required(tmp_path: Path) -> None:

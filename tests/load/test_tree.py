@@ -24,7 +24,7 @@ def test_links_that_stay_inside_the_root_are_followed(example: Path) -> None:
     inputs, problems = load_inputs(example)
     assert [p for p in problems if p.severity == "error"] == []
     loaded = next(b for b in inputs.releases[0].bundles if b.folder == "lingee")
-    assert loaded.runs.records, "the linked runs file was read"
+    assert len(loaded.runs) > 0, "the linked runs file was read"
 
 
 def test_runs_may_live_in_a_subfolder_of_the_bundle(example: Path) -> None:

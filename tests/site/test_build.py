@@ -240,3 +240,30 @@ def test_build_refuses_to_replace_a_folder_it_did_not_build(inputs: Inputs, tmp_
     with pytest.raises(site_build.BuildFailed, match="did not build"):
         build_site(inputs, precious, strict=False, progress=_quiet)
     assert [p.name for p in precious.iterdir()] == ["thesis.txt"]
+
+
+def test_a_rebuild_reuses_unchanged_versions_exactly(
+    example: Path, run_cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "site"
+    assert run_cli("build", "--root", str(example), "--out", str(out)).exit_code == 0
+    page = out / "v1.0" / "index.html"
+    inode = page.stat().st_ino
+    bundle = example / "results/v1.1/bundles/lingee/bundle.yaml"
+    bundle.write_text(bundle.read_text() + "# a new submission\n")
+    again = run_cli("build", "--root", str(example), "--out", str(out))
+    assert again.exit_code == 0, again.output
+    assert again.output.rstrip().endswith("unchanged, reused: v1.0")
+    assert page.stat().st_ino == inode, "v1.0 was taken over, not rebuilt"
+    monkeypatch.setenv("LG_BENCH_NO_CACHE", "1")
+    fresh = tmp_path / "fresh"
+    assert run_cli("build", "--root", str(example), "--out", str(fresh)).exit_code == 0
+    assert _digest(out) == _digest(fresh)
+    # Any change to a version's inputs (or to a HarnessCard) rebuilds it.
+    monkeypatch.delenv("LG_BENCH_NO_CACHE")
+    card = example / "harnesscards/opencode-0.9.yaml"
+    card.write_text(card.read_text() + "# edited\n")
+    third = run_cli("build", "--root", str(example), "--out", str(out))
+    assert third.exit_code == 0
+    assert "reused" not in third.output
+    assert page.stat().st_ino != inode

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Speed and memory of the generator at benchmark scale (issue: fast at full scale).
+
+    python bench/run.py --scale reference --json bench/results/reference.json
+    python bench/run.py --scale 10x --json bench/results/10x.json
+    python bench/run.py --scale reference --repeat 3      # medians of three runs
+
+``reference``: 1,400 tasks (500 general, 900 enterprise), 20 combinations, 5 runs per task,
+about 25 rule items and 5 Judge items per run: 140,000 runs, written by
+``bench/make_release.py`` into ``bench/work/`` (kept between runs; regenerated when missing).
+It reports, as JSON:
+
+- ``runs``, ``input_bytes`` (all input files);
+- ``parse_floor_s``: ``pyarrow.json.read_json`` merely parsing the run files (columnar, all
+  cores): the practical floor for reading them;
+- ``load_validate_s``: loading and checking every input (``validate``);
+- ``score_s``: every aggregate the pages show, for every domain;
+- ``pages_s``: writing the Markdown pages, tables and downloads;
+- ``engine_s``: the mkdocs builds;
+- ``total_s``: the whole ``build`` (load, check, score, pages, mkdocs, landing, swap);
+- ``peak_rss_mb``: peak resident memory of that build;
+- ``rebuild_s`` / ``rebuild_ratio``: a second build after one version changed, against the
+  first (needs ``--versions 2``: the unchanged version comes from the cache);
+- ``score_s_10x``, ``peak_rss_mb_10x``: load, check and score at 10x the runs (1.4 million:
+  50 runs per task), measured in a separate process so its peak is its own.
+
+With ``--scale 10x`` only the 10x figures are measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+SCALES: dict[str, dict[str, int]] = {
+    "reference": {"tasks_general": 500, "tasks_enterprise": 900, "combinations": 20, "runs": 5},
+    "10x": {"tasks_general": 500, "tasks_enterprise": 900, "combinations": 20, "runs": 50},
+}
+SHAPE = {"rules": 25, "judges": 5, "seed": 0}
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def ensure_release(scale: str, versions: int = 1) -> Path:
+    """The synthetic release of ``scale`` under bench/work/, written once."""
+    from make_release import write_release
+
+    root = HERE / "work" / f"{scale}-v{versions}"
+    marker = root / ".complete"
+    if not marker.is_file():
+        write_release(root, **SCALES[scale], **SHAPE, versions=versions, deep_dives=6)
+        marker.write_text("ok\n")
+    return root
+
+
+def parse_floor(root: Path) -> float:
+    """Seconds for pyarrow to parse every runs file into columns."""
+    import pyarrow.json as pj
+
+    start = time.perf_counter()
+    for path in sorted(root.rglob("*.jsonl")):
+        pj.read_json(path)
+    return time.perf_counter() - start
+
+
+def measure_build(root: Path) -> dict[str, Any]:
+    """One full build with per-stage times, in this process."""
+    from generator.check import check_inputs
+    from generator.load import load_inputs
+    from generator.site import build_site
+
+    marks: list[tuple[str, float]] = []
+    start = time.perf_counter()
+    inputs, problems = load_inputs(root)
+    problems += check_inputs(inputs)
+    errors = [str(p) for p in problems if p.severity == "error"]
+    if errors:
+        raise SystemExit("the synthetic release is invalid:\n" + "\n".join(errors[:20]))
+    loaded = time.perf_counter()
+
+    def progress(message: str) -> None:
+        marks.append((message, time.perf_counter()))
+
+    out = root.parent / f"{root.name}-site"
+    build_site(inputs, out, strict=False, progress=progress)
+    end = time.perf_counter()
+    stages = {"score": 0.0, "pages": 0.0, "engine": 0.0}
+    bounds = [*marks, ("end", end)]
+    for (message, at), (_, until) in zip(bounds, bounds[1:], strict=False):
+        kind = message.split(": ", 1)[-1]
+        key = {"scoring": "score", "writing pages": "pages", "building the site": "engine"}.get(
+            kind
+        )
+        if key:
+            stages[key] += until - at
+    return {
+        "runs": sum(len(b.runs) for r in inputs.releases for b in r.bundles),
+        "load_validate_s": loaded - start,
+        "score_s": stages["score"],
+        "pages_s": stages["pages"],
+        "engine_s": stages["engine"],
+        "total_s": end - start,
+        "cached_versions": sum(1 for m, _ in marks if m.endswith("unchanged, from the cache")),
+    }
+
+
+def measure_score(root: Path) -> dict[str, Any]:
+    """Load, check and score every domain of every version (no pages): the 10x stage."""
+    from generator.check import check_inputs
+    from generator.load import load_inputs
+    from generator.pages.context import version_context
+
+    start = time.perf_counter()
+    inputs, problems = load_inputs(root)
+    problems += check_inputs(inputs)
+    loaded = time.perf_counter()
+    for version in inputs.releases:
+        version_context(version, inputs.cards)
+    end = time.perf_counter()
+    return {
+        "runs": sum(len(b.runs) for r in inputs.releases for b in r.bundles),
+        "load_validate_s": loaded - start,
+        "score_s": end - loaded,
+        "peak_rss_mb": _peak_mb(),
+    }
+
+
+def _child(mode: str, root: Path) -> dict[str, Any]:
+    """Run one measurement in a fresh process, so that its memory peak is its own."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", mode, "--root", str(root)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _touch_one_version(root: Path) -> None:
+    """Change one input of the newest version (a bundle's notes), as a new submission would."""
+    newest = sorted((root / "results").iterdir())[-1]
+    bundle = sorted((newest / "bundles").iterdir())[0] / "bundle.yaml"
+    text = bundle.read_text(encoding="utf-8")
+    stamp = f"# touched {time.time_ns()}\n"
+    lines = [line for line in text.splitlines(keepends=True) if not line.startswith("# touched")]
+    bundle.write_text(stamp + "".join(lines), encoding="utf-8")
+
+
+def reference(repeat: int) -> dict[str, Any]:
+    root = ensure_release("reference")
+    builds = [_child("build", root) for _ in range(repeat)]
+    floors = [parse_floor(root) for _ in range(repeat)]
+    two = ensure_release("reference", versions=2)
+    _child("build", two)  # fill the cache
+    _touch_one_version(two)
+    rebuild = _child("build", two)
+    full = _child("build-nocache", two)
+    med = {k: statistics.median(b[k]) for k in builds[0] if isinstance(builds[0][k], float)}
+    result: dict[str, Any] = {
+        "scale": "reference",
+        "repeat": repeat,
+        "runs": builds[0]["runs"],
+        "input_bytes": sum(p.stat().st_size for p in root.rglob("*") if p.is_file()),
+        "parse_floor_s": statistics.median(floors),
+        **med,
+        "rebuild_s": rebuild["total_s"],
+        "rebuild_full_s": full["total_s"],
+        "rebuild_cached_versions": rebuild["cached_versions"],
+    }
+    result["load_validate_score_over_floor"] = (
+        result["load_validate_s"] + result["score_s"]
+    ) / result["parse_floor_s"]
+    return result
+
+
+def ten_x(repeat: int, base: dict[str, Any] | None) -> dict[str, Any]:
+    root = ensure_release("10x")
+    runs = [_child("score", root) for _ in range(repeat)]
+    out: dict[str, Any] = {
+        "runs_10x": runs[0]["runs"],
+        "score_s_10x": statistics.median(r["score_s"] for r in runs),
+        "load_validate_s_10x": statistics.median(r["load_validate_s"] for r in runs),
+        "peak_rss_mb_10x": max(r["peak_rss_mb"] for r in runs),
+    }
+    if base is not None:
+        out["score_ratio_10x"] = out["score_s_10x"] / base["score_s"]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", choices=["reference", "10x", "both"], default="both")
+    parser.add_argument("--json", type=Path, help="write the results here as JSON")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per figure (medians)")
+    parser.add_argument("--child", choices=["build", "build-nocache", "score"], help=argparse.SUPPRESS)
+    parser.add_argument("--root", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        if args.child == "build-nocache":
+            import os
+
+            os.environ["LG_BENCH_NO_CACHE"] = "1"
+        figures = measure_score(args.root) if args.child == "score" else measure_build(args.root)
+        figures["peak_rss_mb"] = _peak_mb()
+        print(json.dumps(figures))
+        return
+    result: dict[str, Any] = {}
+    if args.scale in ("reference", "both"):
+        result.update(reference(args.repeat))
+    if args.scale in ("10x", "both"):
+        result.update(ten_x(args.repeat, result or None))
+    text = json.dumps(result, indent=2, sort_keys=True)
+    print(text)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,542 @@
+"""Run records in bulk: parse a runs file into columns with Arrow, check them as columns.
+
+The pydantic model :class:`generator.models.runs.RunRecord` stays the single source of truth
+for the format. From it this module derives
+
+- an Arrow schema (field types, nested lists of verdicts) that the JSON reader enforces while
+  parsing: unknown fields, wrong types, duplicate keys and malformed JSON fail the parse;
+- vectorised checks for what the schema cannot express: required fields, ranges (``ge``,
+  ``le``), lengths, patterns, literals and finite numbers.
+
+A file that fails the parse, or rows that fail a check, are validated again line by line with
+pydantic (:mod:`generator.load.jsonlines`), which names the line, the field and what was
+expected. So a good file is read at Arrow's speed, and a bad one gets the same messages as
+before, found in one pass.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+import annotated_types as at
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pj
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from generator.models.runs import RunRecord
+
+#: Item lists of a record and the integer kind each is stored under.
+LISTS = {"rules": 0, "fatal": 1, "judge": 2}
+KIND_NAMES = {v: k for k, v in LISTS.items()}
+
+# Columns of the runs table and their dtypes (strings as pandas categoricals).
+RUN_COLUMNS: dict[str, Any] = {
+    "line": "int64",
+    "task": "category",
+    "run": "int64",
+    "status": "category",
+    "cause": "category",
+    "retries": "int64",
+    "delivery": "bool",
+    "judge_valid": "Int8",  # 1, 0, or <NA> when not recorded (rule-only tasks)
+    "input_tokens": "int64",
+    "output_tokens": "int64",
+    "duration_s": "float64",
+    "turns": "int64",
+    "failure_type": "category",
+}
+
+
+@dataclass(frozen=True)
+class RunColumns:
+    """A runs file's valid records as columns.
+
+    ``runs``: one row per record (row number = position). ``verdicts``: one row per item
+    verdict: ``row``, ``kind`` (0 rules, 1 fatal, 2 judge), ``pos`` (index in its list),
+    ``id`` and ``value`` (1/0 for rule items, the level for Judge items). ``evidence``: the
+    evidence ids each Judge verdict cites (``row``, ``pos``, ``id``). ``modules``: the
+    modules each run names as failed (``row``, ``pos``, ``module``).
+    """
+
+    runs: pd.DataFrame
+    verdicts: pd.DataFrame
+    evidence: pd.DataFrame
+    modules: pd.DataFrame
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    @property
+    def lines(self) -> np.ndarray:
+        return self.runs["line"].to_numpy()
+
+
+def empty_columns() -> RunColumns:
+    return columns_from_records([], [])
+
+
+# ------------------------------------------------------------------ schema from the model
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """(base type, nullable) of an annotation, Annotated and Optional removed."""
+    nullable = False
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(annotation) if a is not type(None)]
+            nullable = nullable or len(args) < len(typing.get_args(annotation))
+            if len(args) != 1:
+                raise TypeError(f"no Arrow type for {annotation}")
+            annotation = args[0]
+        else:
+            return annotation, nullable
+
+
+def _metadata(info: FieldInfo, annotation: Any) -> list[Any]:
+    found = list(info.metadata)
+    while typing.get_origin(annotation) in (typing.Annotated, typing.Union, types.UnionType):
+        if typing.get_origin(annotation) is typing.Annotated:
+            found += list(annotation.__metadata__)
+            annotation = typing.get_args(annotation)[0]
+        else:
+            inner = [a for a in typing.get_args(annotation) if a is not type(None)]
+            annotation = inner[0]
+    out: list[Any] = []
+    for m in found:
+        out += [m, *m.metadata] if isinstance(m, FieldInfo) else [m]
+    return out
+
+
+def arrow_type(annotation: Any) -> pa.DataType:
+    """The Arrow type the JSON reader should produce for a model annotation."""
+    base, _ = _unwrap(annotation)
+    origin = typing.get_origin(base)
+    if isinstance(base, type) and issubclass(base, BaseModel):
+        return pa.struct(
+            [
+                pa.field(f.alias or name, arrow_type(f.annotation))
+                for name, f in base.model_fields.items()
+            ]
+        )
+    if origin in (tuple, list):
+        return pa.list_(arrow_type(typing.get_args(base)[0]))
+    if origin is typing.Literal or base is str:
+        return pa.string()
+    if base is bool:
+        return pa.bool_()
+    if base is int:
+        return pa.int64()
+    if base is float:
+        return pa.float64()
+    raise TypeError(f"no Arrow type for {annotation}")
+
+
+def arrow_schema(model: type[BaseModel]) -> pa.Schema:
+    """The Arrow schema of a model's JSON form (aliases as column names)."""
+    return pa.schema(
+        [
+            pa.field(f.alias or name, arrow_type(f.annotation))
+            for name, f in model.model_fields.items()
+        ]
+    )
+
+
+SCHEMA = arrow_schema(RunRecord)
+_PARSE = pj.ParseOptions(explicit_schema=SCHEMA, unexpected_field_behavior="error")
+
+
+# ------------------------------------------------------------------ vectorised checks
+
+
+def _bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray:
+    """Per element of a flat array: breaks a constraint of the field (nulls excluded)."""
+    bad = np.zeros(len(array), dtype=bool)
+    base, _ = _unwrap(annotation)
+    for m in _metadata(info, annotation):
+        if isinstance(m, at.Ge):
+            bad |= _np(pc.less(array, m.ge))
+        elif isinstance(m, at.Le):
+            bad |= _np(pc.greater(array, m.le))
+        elif isinstance(m, at.Gt):
+            bad |= _np(pc.less_equal(array, m.gt))
+        elif isinstance(m, at.Lt):
+            bad |= _np(pc.greater_equal(array, m.lt))
+        elif isinstance(m, at.MaxLen):
+            bad |= _np(pc.greater(pc.utf8_length(array), m.max_length))
+        elif isinstance(m, at.MinLen):
+            bad |= _np(pc.less(pc.utf8_length(pc.utf8_trim_whitespace(array)), m.min_length))
+        elif getattr(m, "pattern", None):
+            pattern = str(m.pattern)
+            bad |= ~_np(pc.match_substring_regex(array, re.sub(r"\\.", _re2, pattern)), True)
+        if getattr(m, "max_length", None) and not isinstance(m, at.MaxLen):
+            bad |= _np(pc.greater(pc.utf8_length(array), m.max_length))
+    if typing.get_origin(base) is typing.Literal:
+        allowed = pa.array(typing.get_args(base), pa.string())
+        bad |= ~_np(pc.is_in(array, value_set=allowed), True)
+    if base is float:
+        bad |= ~_np(pc.is_finite(array), True)
+    return bad
+
+
+def _re2(match: re.Match[str]) -> str:
+    return match.group(0)  # the patterns of the models are RE2-compatible as written
+
+
+def _np(array: pa.Array | pa.ChunkedArray, null: bool = False) -> np.ndarray:
+    """A boolean Arrow array as numpy, nulls read as ``null``."""
+    return np.asarray(pc.fill_null(array, null).to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _flag_struct(
+    table_col: pa.ChunkedArray, model: type[BaseModel], rows: np.ndarray, bad_rows: np.ndarray
+) -> None:
+    """Mark rows whose list of ``model`` objects breaks a field constraint or misses one."""
+    lists = (
+        pa.concat_arrays(table_col.chunks) if table_col.num_chunks else pa.array([], table_col.type)
+    )
+    flat = pc.list_flatten(lists)
+    owner = rows[_np_int(pc.list_parent_indices(lists))] if len(flat) else np.empty(0, np.int64)
+    for name, info in model.model_fields.items():
+        key = info.alias or name
+        values = flat.field(key)
+        bad = np.zeros(len(values), dtype=bool)
+        if info.is_required():
+            bad |= _np(pc.is_null(values))
+        base, _ = _unwrap(info.annotation)
+        if typing.get_origin(base) in (tuple, list):
+            item = typing.get_args(base)[0]
+            inner = pc.list_flatten(values)
+            if len(inner):
+                parents = _np_int(pc.list_parent_indices(values))
+                inner_bad = _bad_values(inner, FieldInfo.from_annotation(item), item)
+                bad[parents[inner_bad | _np(pc.is_null(inner))]] = True
+        else:
+            bad |= _bad_values(values, info, info.annotation)
+        bad_rows[owner[bad]] = True
+
+
+def _np_int(array: pa.Array) -> np.ndarray:
+    return np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def _flag_rows(table: pa.Table) -> np.ndarray:
+    """Rows (0-based) that break a constraint of :class:`RunRecord`."""
+    n = table.num_rows
+    bad = np.zeros(n, dtype=bool)
+    rows = np.arange(n)
+    for name, info in RunRecord.model_fields.items():
+        column = table.column(info.alias or name)
+        if info.is_required():
+            bad |= _np(pc.is_null(column))
+        base, _ = _unwrap(info.annotation)
+        if typing.get_origin(base) in (tuple, list):
+            item = typing.get_args(base)[0]
+            item_base, _ = _unwrap(item)
+            if isinstance(item_base, type) and issubclass(item_base, BaseModel):
+                _flag_struct(column, item_base, rows, bad)
+            else:
+                lists = pa.concat_arrays(column.chunks) if column.num_chunks else None
+                if lists is not None and len(pc.list_flatten(lists)):
+                    inner = pc.list_flatten(lists)
+                    parents = _np_int(pc.list_parent_indices(lists))
+                    inner_bad = _bad_values(inner, FieldInfo.from_annotation(item), item)
+                    bad[parents[inner_bad | _np(pc.is_null(inner))]] = True
+        else:
+            bad |= _bad_values(column, info, info.annotation)
+    return bad
+
+
+# ------------------------------------------------------------------ reading
+
+
+@dataclass
+class FastRead:
+    """What the bulk path made of a file: columns, and the lines it could not vouch for."""
+
+    columns: RunColumns
+    suspect_lines: list[int] = field(default_factory=list)
+
+
+def _defaulted(model: type[BaseModel]) -> set[bytes]:
+    """JSON names of fields that may be absent but not null, in ``model`` and its items."""
+    names: set[bytes] = set()
+    for name, info in model.model_fields.items():
+        base, nullable = _unwrap(info.annotation)
+        if not info.is_required() and not nullable:
+            names.add((info.alias or name).encode())
+        if typing.get_origin(base) in (tuple, list):
+            item, _ = _unwrap(typing.get_args(base)[0])
+            if isinstance(item, type) and issubclass(item, BaseModel):
+                names |= _defaulted(item)
+    return names
+
+
+_DEFAULTED = sorted(_defaulted(RunRecord))
+
+
+def _explicit_nulls(raw: bytes, start: int) -> set[int]:
+    """Lines where a field that may be absent is written as null: Arrow reads that as
+    absent, pydantic refuses it. A few byte searches, and only when the file has a null."""
+    lines: set[int] = set()
+    if raw.find(b"null", start) == -1:
+        return lines
+    for key in _DEFAULTED:
+        for needle in (b'"' + key + b'":null', b'"' + key + b'": null'):
+            at_ = raw.find(needle, start)
+            while at_ != -1:
+                lines.add(raw.count(b"\n", 0, at_) + 1)
+                at_ = raw.find(needle, at_ + 1)
+    return lines
+
+
+def read_fast(raw: bytes, start: int, first_line: int) -> FastRead | None:
+    """Parse ``raw[start:]`` (the records after the header) in bulk.
+
+    None when the bulk parse fails or the rows do not map one to one onto lines (blank
+    lines, two objects on a line): the caller then reads the file line by line.
+    """
+    body = memoryview(raw)[start:]
+    if not body.nbytes:
+        return FastRead(empty_columns())
+    expected = raw.count(b"\n", start) + (0 if raw.endswith(b"\n") else 1)
+    try:
+        table = pj.read_json(pa.BufferReader(pa.py_buffer(body)), parse_options=_PARSE)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != expected:
+        return None
+    bad = _flag_rows(table)
+    suspects = {first_line + int(i) for i in np.flatnonzero(bad)}
+    suspects |= _explicit_nulls(raw, start)
+    keep = np.ones(table.num_rows, dtype=bool)
+    keep[[line - first_line for line in suspects]] = False
+    good = table.filter(pa.array(keep)) if not keep.all() else table
+    lines = np.flatnonzero(keep) + first_line
+    return FastRead(_columns(good, lines), sorted(suspects))
+
+
+def _category(array: pa.ChunkedArray | pa.Array) -> pd.Series:
+    series: pd.Series = pc.dictionary_encode(array).to_pandas()
+    return series
+
+
+def _columns(table: pa.Table, lines: np.ndarray) -> RunColumns:
+    """Compact columns of a checked table; free text (rationales, notes) is not kept."""
+    runs = pd.DataFrame(
+        {
+            "line": lines.astype(np.int64),
+            "task": _category(table.column("task")),
+            "run": table.column("run").to_numpy(),
+            "status": _category(table.column("status")),
+            "cause": _category(table.column("cause")),
+            "retries": pc.fill_null(table.column("retries"), 0).to_numpy(),
+            "delivery": table.column("delivery").to_numpy(zero_copy_only=False).astype(bool),
+            "judge_valid": pd.array(
+                table.column("judge_valid").to_pandas(), dtype="boolean"
+            ).astype("Int8"),
+            "input_tokens": table.column("input_tokens").to_numpy(),
+            "output_tokens": table.column("output_tokens").to_numpy(),
+            "duration_s": table.column("duration_s").to_numpy(),
+            "turns": table.column("turns").to_numpy(),
+            "failure_type": _category(table.column("failure_type")),
+        }
+    )
+    parts, evidence = [], []
+    for name, kind in LISTS.items():
+        lists = pa.concat_arrays(table.column(name).chunks) if table.num_rows else None
+        if lists is None:
+            continue
+        lists = pc.fill_null(lists, pa.scalar([], lists.type))
+        flat = pc.list_flatten(lists)
+        if not len(flat):
+            continue
+        rows = _np_int(pc.list_parent_indices(lists))
+        offsets = _np_int(lists.offsets)
+        pos = np.arange(len(flat)) - offsets[rows]
+        value = (
+            flat.field("level")
+            if kind == LISTS["judge"]
+            else pc.cast(flat.field("pass"), pa.int64())
+        )
+        parts.append(
+            pd.DataFrame(
+                {
+                    "row": rows,
+                    "kind": np.full(len(flat), kind, np.int8),
+                    "pos": pos.astype(np.int32),
+                    "id": _category(flat.field("id")),
+                    "value": value.to_numpy(zero_copy_only=False).astype(np.int64),
+                }
+            )
+        )
+        if kind == LISTS["judge"]:
+            ev_lists = pc.fill_null(
+                flat.field("evidence"), pa.scalar([], flat.field("evidence").type)
+            )
+            ev = pc.list_flatten(ev_lists)
+            if len(ev):
+                owner = _np_int(pc.list_parent_indices(ev_lists))
+                evidence.append(
+                    pd.DataFrame(
+                        {
+                            "row": rows[owner],
+                            "pos": pos[owner].astype(np.int32),
+                            "id": ev.to_pandas(),
+                        }
+                    )
+                )
+    modules = pd.DataFrame(
+        {"row": np.empty(0, np.int64), "pos": np.empty(0, np.int32), "module": []}
+    )
+    if table.num_rows:
+        lists = pa.concat_arrays(table.column("modules_failed").chunks)
+        lists = pc.fill_null(lists, pa.scalar([], lists.type))
+        flat = pc.list_flatten(lists)
+        if len(flat):
+            rows = _np_int(pc.list_parent_indices(lists))
+            pos = np.arange(len(flat)) - _np_int(lists.offsets)[rows]
+            modules = pd.DataFrame(
+                {"row": rows, "pos": pos.astype(np.int32), "module": _category(flat)}
+            )
+    return _finish(runs, parts, evidence, modules)
+
+
+def _finish(
+    runs: pd.DataFrame,
+    parts: list[pd.DataFrame],
+    evidence: list[pd.DataFrame],
+    modules: pd.DataFrame,
+) -> RunColumns:
+    verdicts = (
+        pd.concat(parts, ignore_index=True)
+        if parts
+        else pd.DataFrame(
+            {
+                "row": np.empty(0, np.int64),
+                "kind": np.empty(0, np.int8),
+                "pos": np.empty(0, np.int32),
+                "id": [],
+                "value": np.empty(0, np.int64),
+            }
+        )
+    )
+    verdicts["id"] = verdicts["id"].astype("category")
+    ev = (
+        pd.concat(evidence, ignore_index=True)
+        if evidence
+        else pd.DataFrame({"row": np.empty(0, np.int64), "pos": np.empty(0, np.int32), "id": []})
+    )
+    ev["id"] = ev["id"].astype("category")
+    modules["module"] = modules["module"].astype("category")
+    runs = runs.astype(RUN_COLUMNS)
+    return RunColumns(runs.reset_index(drop=True), verdicts, ev, modules.reset_index(drop=True))
+
+
+def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColumns:
+    """The same columns from validated pydantic records (the line-by-line path)."""
+    runs = pd.DataFrame(
+        {
+            "line": lines,
+            "task": [r.task for r in records],
+            "run": [r.run for r in records],
+            "status": [r.status for r in records],
+            "cause": [r.cause for r in records],
+            "retries": [r.retries for r in records],
+            "delivery": [r.delivery for r in records],
+            "judge_valid": pd.array([r.judge_valid for r in records], dtype="boolean").astype(
+                "Int8"
+            ),
+            "input_tokens": [r.input_tokens for r in records],
+            "output_tokens": [r.output_tokens for r in records],
+            "duration_s": [r.duration_s for r in records],
+            "turns": [r.turns for r in records],
+            "failure_type": [r.failure_type for r in records],
+        },
+        columns=list(RUN_COLUMNS),
+    )
+    rows: list[tuple[int, int, int, str, int]] = []
+    evidence: list[tuple[int, int, str]] = []
+    modules: list[tuple[int, int, str]] = []
+    for row, r in enumerate(records):
+        for kind, rule_list in ((LISTS["rules"], r.rules), (LISTS["fatal"], r.fatal)):
+            rows += [(row, kind, pos, v.id, int(v.passed)) for pos, v in enumerate(rule_list)]
+        for pos, j in enumerate(r.judge):
+            rows.append((row, LISTS["judge"], pos, j.id, j.level))
+            evidence += [(row, pos, e) for e in j.evidence]
+        modules += [(row, pos, m) for pos, m in enumerate(r.modules_failed)]
+    parts = (
+        [
+            pd.DataFrame(rows, columns=["row", "kind", "pos", "id", "value"]).astype(
+                {"row": np.int64, "kind": np.int8, "pos": np.int32, "value": np.int64}
+            )
+        ]
+        if rows
+        else []
+    )
+    ev = (
+        [
+            pd.DataFrame(evidence, columns=["row", "pos", "id"]).astype(
+                {"row": np.int64, "pos": np.int32}
+            )
+        ]
+        if evidence
+        else []
+    )
+    mod = pd.DataFrame(modules, columns=["row", "pos", "module"]).astype(
+        {"row": np.int64, "pos": np.int32}
+    )
+    return _finish(runs, parts, ev, mod)
+
+
+def concat_columns(parts: list[RunColumns]) -> RunColumns:
+    """Columns of several parts of one file, rows renumbered in order of line."""
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return empty_columns()
+    if len(parts) == 1:
+        return parts[0]
+    offset = 0
+    runs, verdicts, evidence, modules = [], [], [], []
+    for p in parts:
+        runs.append(p.runs)
+        verdicts.append(p.verdicts.assign(row=p.verdicts["row"] + offset))
+        evidence.append(p.evidence.assign(row=p.evidence["row"] + offset))
+        modules.append(p.modules.assign(row=p.modules["row"] + offset))
+        offset += len(p)
+    all_runs = pd.concat(runs, ignore_index=True)
+    order = np.argsort(all_runs["line"].to_numpy(), kind="stable")
+    new_row = np.empty(len(order), np.int64)
+    new_row[order] = np.arange(len(order))
+
+    def renumber(frame: pd.DataFrame) -> pd.DataFrame:
+        frame = frame.assign(row=new_row[frame["row"].to_numpy()])
+        return frame.sort_values(
+            ["row", *(["kind"] if "kind" in frame else []), "pos"], kind="stable"
+        )
+
+    def cat(frames: list[pd.DataFrame], column: str) -> pd.DataFrame:
+        out = pd.concat(frames, ignore_index=True)
+        out[column] = out[column].astype(str).astype("category")
+        return renumber(out).reset_index(drop=True)
+
+    runs_out = all_runs.iloc[order].reset_index(drop=True)
+    for column, dtype in RUN_COLUMNS.items():
+        if dtype == "category":
+            runs_out[column] = runs_out[column].astype(object).astype("category")
+    return RunColumns(
+        runs_out,
+        cat(verdicts, "id"),
+        cat(evidence, "id"),
+        cat(modules, "module"),
+    )
