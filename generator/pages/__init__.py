@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.pages.cards import combination_page, combinations_index
 from generator.pages.context import VersionContext, version_context
-from generator.pages.diffs import diff_pages
+from generator.pages.diffs import diff_pages, diffs_index
 from generator.pages.efficiency import efficiency_page
 from generator.pages.guide import methodology_page, publishing_page
 from generator.pages.harnesscards import card_page
@@ -13,6 +13,8 @@ from generator.pages.results import contamination_page, domain_page, home_page
 from generator.pages.tasks import index_page, task_page
 
 NavItem = tuple[str, "str | list[NavItem]"]
+#: Pages listed under a nav section; a longer section shows its index page only.
+NAV_CHILDREN = 40
 
 
 def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, object]]]:
@@ -23,6 +25,7 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     used = sorted({b.combination.harnesscard for b in ctx.frame.bundles.values()})
     cards = [card_page(ctx, ctx.cards[c]) for c in used]
     diffs = diff_pages(ctx)
+    diff_index = diffs_index(ctx, diffs)
     dives = [task_page(ctx, ctx.tasks[t], deep=True) for t in ctx.release.deep_dives]
     tasks = [task_page(ctx, t, deep=False) for t in ctx.public_tasks()]
     combo_index, dive_index, task_index = (
@@ -42,6 +45,7 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
         combo_index,
         *combos,
         *cards,
+        diff_index,
         *diffs,
         dive_index,
         *dives,
@@ -51,13 +55,16 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     ]
 
     def section(title: str, index: Page, children: list[Page]) -> dict[str, object]:
-        return {title: [index.path, *[{p.title: p.path} for p in children]]}
+        """A nav section; beyond NAV_CHILDREN pages only the index (every page would carry
+        the whole list otherwise: O(pages²) bytes)."""
+        listed = children if len(children) <= NAV_CHILDREN else []
+        return {title: [index.path, *[{p.title: p.path} for p in listed]]}
 
     nav: list[dict[str, object]] = [{home.title: home.path}]
     nav += [{p.title: p.path} for p in domains]
     nav.append(section("Result cards", combo_index, combos))
     nav.append({"HarnessCards": [{p.title: p.path} for p in cards]})
-    nav.append({"Configuration differences": [{p.title: p.path} for p in diffs]})
+    nav.append(section("Configuration differences", diff_index, diffs))
     nav.append({singles[0].title: singles[0].path})
     nav.append(section("Deep dives", dive_index, dives))
     nav.append(section("Public tasks", task_index, tasks))

@@ -13,7 +13,7 @@ from generator.models.harnesscard import Disclosed, Layer, Withheld
 from generator.pages.charts import Series, chart, style_of
 from generator.pages.context import VersionContext
 from generator.pages.diffs import diff_path, related
-from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.render import Page, environment, opaque, render, tables_html
 from generator.pages.results import _est, _est_record, judge_cell
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, escape, one_decimal, render_markdown
@@ -390,7 +390,7 @@ def combinations_index(ctx: VersionContext) -> Page:
         "# Result cards\n\nEach evaluated combination has a result card: its HarnessCard "
         "(seven layers), configuration record, budgets, clarification rules, environment "
         "snapshot, evaluator and run dates, beside its scores (§5.1).\n\n"
-        + table.to_html("index")
+        + str(opaque(table.to_html("index")))
         + "\n"
     )
     return Page("combinations/index.md", "Result cards", md, (table,))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 from markupsafe import Markup
 
+from generator.pages.render import opaque
 from generator.pages.text import attr, escape_html
 
 # Distinct hues (Okabe–Ito, colour-blind safe) and marker shapes, assigned per combination.
@@ -150,7 +151,7 @@ def chart(
     caption = escape_html(title)
     if data_table:
         caption += f' — data: <a href="#table-{attr(data_table)}">the table below</a>'
-    return Markup(
+    return opaque(
         f'<figure class="lg-chart" aria-label="{attr(title)}">{html}'
         f"<figcaption>{caption}</figcaption></figure>"
     )

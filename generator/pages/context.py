@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, cast
 
 import pandas as pd
 
@@ -12,8 +14,9 @@ from generator.load import Loaded, LoadedRelease
 from generator.load.runcolumns import LISTS
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
+from generator.score.items import item_breakdown_table, task_efficiency_table
 from generator.score.report import build_report, published_frame
-from generator.score.results import Report
+from generator.score.results import Report, TaskRow
 from generator.score.runs import score_runs
 
 
@@ -31,11 +34,34 @@ class VersionContext:
     loaded: LoadedRelease
     cited: Mapping[str, Mapping[tuple[str, str], list[str]]]  # task -> (combo, item) -> ids
 
+    @cached_property
+    def breakdowns(self) -> dict[str, list[dict[str, Any]]]:
+        """Item verdicts over valid runs, as records by task (§5.2 part 4)."""
+        return _by_task(item_breakdown_table(self.frame))
+
+    @cached_property
+    def efficiencies(self) -> dict[str, list[dict[str, Any]]]:
+        return _by_task(task_efficiency_table(self.frame))
+
+    @cached_property
+    def scored_by_task(self) -> dict[str, list[dict[str, Any]]]:
+        """Each task's scored runs as records, by combination and run."""
+        return _by_task(self.scored.sort_values(["task", "combination", "run"], kind="stable"))
+
+    @cached_property
+    def task_rows(self) -> dict[str, list[TaskRow]]:
+        """Each task's rows in its domain report, in report order."""
+        rows: dict[str, list[TaskRow]] = {}
+        for report in self.reports.values():
+            for row in report.tasks:
+                rows.setdefault(row.task, []).append(row)
+        return rows
+
     @property
     def version(self) -> str:
         return self.release.version
 
-    @property
+    @cached_property
     def tasks(self) -> dict[str, Task]:
         return {t.id: t for t in self.catalog.tasks}
 
@@ -98,4 +124,12 @@ def _cited(
     out: dict[str, dict[tuple[str, str], list[str]]] = {}
     for (task, combo, item), ids in sorted(cited.items()):
         out.setdefault(task, {})[(combo, item)] = sorted(ids)
+    return out
+
+
+def _by_task(frame: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """The rows of a frame with a task column, as records grouped by task (one conversion)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for record in cast(list[dict[str, Any]], frame.to_dict("records")):
+        out.setdefault(str(record["task"]), []).append(record)
     return out

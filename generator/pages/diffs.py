@@ -79,3 +79,32 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
         )
         pages.append(Page(diff_path(a, b), f"{a} vs {b}", markdown, (table,)))
     return pages
+
+
+def diffs_index(ctx: VersionContext, pages: list[Page]) -> Page:
+    """Every pair of combinations and how many configuration fields differ."""
+    rows = []
+    for page in pages:
+        a, b = page.stem.split("--")
+        differing = len(page.tables[0].rows)
+        link = f'<a href="{escape_html(page.stem)}.html">{escape_html(page.title)}</a>'
+        rows.append(
+            Row(
+                (Cell(link, page.title, html=True), Cell(str(differing), differing)),
+                {"a": a, "b": b, "differing_fields": differing, "page": f"{page.stem}.html"},
+            )
+        )
+    table = Table(
+        "pairs",
+        "Pairs of combinations and the number of configuration fields that differ",
+        ("Pair", "Differing fields"),
+        tuple(rows),
+    )
+    markdown = render(
+        environment(),
+        "diffs.md.j2",
+        count=len(ctx.frame.bundles),
+        version=ctx.version,
+        tables=tables_html([table], "index"),
+    )
+    return Page("diffs/index.md", "Configuration differences", markdown, (table,), wide=True)

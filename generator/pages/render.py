@@ -6,7 +6,9 @@ Templates are data. Every value reaching a template is escaped unless it is ``Ma
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ def _finalize(value: Any) -> Any:
     return Markup(escape(value))
 
 
+@cache
 def environment(templates: Path = TEMPLATES) -> Environment:
     env = Environment(
         loader=FileSystemLoader(str(templates)),
@@ -64,11 +67,13 @@ class Page:
             f"charts: {str(self.charts).lower()}\n"
             f"{hide}---\n\n"
         )
-        out = {self.path: meta + self.markdown}
+        out = {self.path: meta + str(self.markdown)}
         for table in self.tables:
             base = (folder / f"{self.stem}.{table.id}").as_posix()
             out[f"{base}.csv"] = table.to_csv()
             out[f"{base}.json"] = table.to_json()
+            if table.paged:
+                out[f"{base}.rows.txt"] = table.rows_html()
         for name, text in self.extra_files.items():
             out[(folder / name).as_posix()] = text
         return out
@@ -84,4 +89,12 @@ def render(env: Environment, template: str, **context: Any) -> str:
 
 
 def tables_html(tables: list[Table], stem: str) -> dict[str, Markup]:
-    return {t.id: Markup(t.to_html(stem)) for t in tables}
+    return {t.id: opaque(t.to_html(stem)) for t in tables}
+
+
+def opaque(html: str) -> Markup:
+    """A finished HTML block that Markdown must not read: an HTML comment carrying it in
+    base64, expanded in the final page by ``site_src/hooks.py``. Large tables then cost
+    Python-Markdown and the search plugin one comment each instead of thousands of cells."""
+    encoded = base64.b64encode(html.encode("utf-8")).decode("ascii")
+    return Markup(f"\n<!--lg-html:{encoded}-->\n")

@@ -57,6 +57,11 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[Row, ...]
     note: str = ""
+    inline: int = 200  # rows shown in the page; the rest load on demand
+
+    @property
+    def paged(self) -> bool:
+        return len(self.rows) > self.inline
 
     @property
     def anchor(self) -> str:
@@ -66,23 +71,28 @@ class Table:
     def to_html(self, stem: str) -> str:
         """The table, its caption, and links to its CSV and JSON beside the page."""
         head = "".join(f'<th scope="col">{escape(c)}</th>' for c in self.columns)
-        body = []
-        for row in self.rows:
-            cells = []
-            for cell in row.cells:
-                content = cell.text if cell.html else escape(cell.text)
-                sort = "" if cell.sort is None else f' data-sort="{attr(cell.sort)}"'
-                cells.append(f"<td{sort}>{content}</td>")
-            body.append("<tr>" + "".join(cells) + "</tr>")
+        shown = self.rows[: self.inline] if self.paged else self.rows
         note = f'<p class="lg-note">{escape(self.note)}</p>' if self.note else ""
         base = f"{attr(stem)}.{attr(self.id)}"
+        if self.paged:
+            total = len(self.rows)
+            note += (
+                f'<p class="lg-more"><button type="button" class="md-button" '
+                f'data-rows="{base}.rows.txt">Show all {total:,} rows</button> '
+                f'<span role="status">Showing the first {len(shown):,} of {total:,} rows; '
+                "sorting applies to the rows shown.</span></p>"
+            )
         return (
             f'<div class="lg-table" id="{attr(self.anchor)}" data-search-exclude>'
             f'<table class="lg-sortable"><caption>{escape(self.caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
+            f"<thead><tr>{head}</tr></thead><tbody>{_rows(shown)}</tbody></table>{note}"
             f'<p class="lg-downloads">Download this table: <a href="{base}.csv">CSV</a> · '
             f'<a href="{base}.json">JSON</a></p></div>'
         )
+
+    def rows_html(self) -> str:
+        """Every row, for a paged table to load on demand."""
+        return _rows(self.rows) + "\n"
 
     def _records(self) -> list[dict[str, Any]]:
         return [{k: _clean(v) for k, v in row.record.items()} for row in self.rows]
@@ -104,4 +114,21 @@ class Table:
 
     def to_json(self) -> str:
         data = {"table": self.id, "caption": self.caption, "rows": self._records()}
-        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        # One record a line: readable, and written by the C encoder (indent= is pure Python).
+        rows = ",\n".join(
+            json.dumps(r, ensure_ascii=False, allow_nan=False) for r in data.pop("rows")
+        )
+        head = json.dumps(data, ensure_ascii=False, allow_nan=False)[:-1]
+        return f'{head}, "rows": [\n{rows}\n]}}\n'
+
+
+def _rows(rows: tuple[Row, ...]) -> str:
+    body = []
+    for row in rows:
+        cells = []
+        for cell in row.cells:
+            content = cell.text if cell.html else escape(cell.text)
+            sort = "" if cell.sort is None else f' data-sort="{attr(cell.sort)}"'
+            cells.append(f"<td{sort}>{content}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return "".join(body)

@@ -13,7 +13,6 @@ from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.results import combo_cell
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, escape, one_decimal, render_markdown, score
-from generator.score.items import item_breakdown, task_efficiency
 
 
 def _md(text: str | None) -> Markup:
@@ -127,9 +126,8 @@ def composition(task: Task) -> str:
 
 
 def results_table(ctx: VersionContext, task: Task) -> Table:
-    report = ctx.reports[task.domain]
     rows = []
-    for r in (x for x in report.tasks if x.task == task.id):
+    for r in ctx.task_rows.get(task.id, []):
         status = {"scored": "", "not-covered": "not covered", "no-valid-runs": "no valid runs"}[
             r.status
         ]
@@ -158,11 +156,11 @@ def results_table(ctx: VersionContext, task: Task) -> Table:
 def breakdown_table(
     ctx: VersionContext, task: Task, evidence: dict[tuple[str, str], list[str]]
 ) -> Table:
-    data = item_breakdown(ctx.frame, task.id)
+    data = ctx.breakdowns.get(task.id, [])
     titles = {i.id: i.title for i in task.scoring.rule_items}
     titles |= {j.id: j.title for j in task.scoring.judge_items}
     rows = []
-    for r in data.to_dict("records"):
+    for r in data:
         item, combo = str(r["item_id"]), str(r["combination"])
         n = int(r["valid_runs"])
         if r["kind"] == "judge":
@@ -201,11 +199,14 @@ def breakdown_table(
     )
 
 
+#: Per-run rows a page shows inline; a longer runs table loads on demand (page weight).
+RUNS_INLINE = 30
+
+
 def runs_table(ctx: VersionContext, task: Task) -> Table:
     """Every run of the task: D, fatal items, R, J, S and success, so scores can be rebuilt."""
-    runs = ctx.scored[ctx.scored["task"] == task.id].sort_values(["combination", "run"])
     rows = []
-    for r in runs.to_dict("records"):
+    for r in ctx.scored_by_task.get(task.id, []):
         valid = bool(r["valid"])
         judge = None if pd.isna(r["judge"]) else float(r["judge"])
         status = "valid" if valid else f"evaluation-incomplete ({r['cause']})"
@@ -257,12 +258,13 @@ def runs_table(ctx: VersionContext, task: Task) -> Table:
         tuple(rows),
         "S = 0 when D or a fatal item fails, else R or w·R + (1 − w)·J; "
         "evaluation-incomplete runs are excluded from every mean.",
+        inline=RUNS_INLINE,
     )
 
 
 def efficiency_table(ctx: VersionContext, task: Task) -> Table:
     rows = []
-    for r in task_efficiency(ctx.frame, task.id).to_dict("records"):
+    for r in ctx.efficiencies.get(task.id, []):
         rows.append(
             Row(
                 (
@@ -273,7 +275,7 @@ def efficiency_table(ctx: VersionContext, task: Task) -> Table:
                     Cell(one_decimal(r["duration_s"]), r["duration_s"]),
                     Cell(one_decimal(r["turns"]), r["turns"]),
                 ),
-                {str(k): v for k, v in r.items()},
+                {str(k): v for k, v in r.items() if k != "task"},
             )
         )
     return Table(

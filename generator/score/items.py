@@ -2,58 +2,74 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from generator.score.frame import KIND_FATAL, KIND_JUDGE, VersionFrame
+from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE, VersionFrame
+from generator.score.runs import _is_failed
+
+COLUMNS = ["combination", "item_id", "kind", "valid_runs", "passed", "mean_level", "max_level"]
 
 
-def item_breakdown(frame: VersionFrame, task: str) -> pd.DataFrame:
-    """Per (combination, item) of a task: runs, passes, mean level and evidence cited.
+def item_breakdowns(frame: VersionFrame) -> dict[str, pd.DataFrame]:
+    """:func:`item_breakdown_table` split by task."""
+    table = item_breakdown_table(frame)
+    return {
+        str(task): part[COLUMNS].reset_index(drop=True)
+        for task, part in table.groupby("task", sort=False)
+    }
 
-    Only valid runs count. Items of a failed module count as failed (level 0), as they score.
-    Columns: combination, item_id, kind ('rule', 'fatal', 'judge'), title-free keys,
-    valid_runs, passed, mean_level, max_level.
+
+def item_breakdown_table(frame: VersionFrame) -> pd.DataFrame:
+    """Per (task, combination, item): valid runs, passes, mean level (§5.2 part 4).
+
+    Only valid runs count; a missing verdict and an item of a failed module count as level 0
+    (failed), as they score. One pass over all verdicts; rows sorted by task, combination,
+    item.
     """
-    runs = frame.runs[(frame.runs["task"] == task) & frame.runs["valid"]]
-    items = frame.items[frame.items["task"] == task].reset_index()
-    if runs.empty or items.empty:
-        return pd.DataFrame(
-            columns=[
-                "combination",
-                "item_id",
-                "kind",
-                "valid_runs",
-                "passed",
-                "mean_level",
-                "max_level",
-            ]
-        )
-    grid = runs.reset_index()[["rid", "combination"]].merge(items, how="cross")
-    verdicts = frame.verdicts[frame.verdicts["rid"].isin(runs.index)]
-    grid = grid.merge(verdicts, on=["rid", "item"], how="left")
-    failed = frame.failed.assign(module_failed=True)
-    grid = grid.merge(failed, on=["rid", "item"], how="left")
-    grid["module_failed"] = grid["module_failed"].fillna(False).astype(bool)
-    level = grid["value"].fillna(0).where(~grid["module_failed"], 0)
-    grid["level"] = level
-    grid["ok"] = (level >= grid["pass_level"]) & (level > 0)
-    grid["kind_name"] = grid["kind"].map({0: "rule", KIND_FATAL: "fatal", KIND_JUDGE: "judge"})
-    out = (
-        grid.groupby(["combination", "item", "item_id", "kind_name", "max_level"], sort=True)
-        .agg(valid_runs=("rid", "nunique"), passed=("ok", "sum"), mean_level=("level", "mean"))
-        .reset_index()
-        .sort_values(["combination", "item"])
-        .rename(columns={"kind_name": "kind"})
+    runs = frame.runs[frame.runs["valid"]]
+    if runs.empty:
+        return pd.DataFrame(columns=["task", *COLUMNS])
+    items = frame.items.reset_index()
+    counts = runs.groupby(["combination", "task"], sort=False).size().rename("valid_runs")
+    grid = counts.reset_index().merge(items, on="task")
+    v = frame.verdicts
+    v = v[v["rid"].isin(runs.index)]
+    failed = _is_failed(v, frame.failed, len(frame.items))
+    level = np.where(failed, 0, v["value"].to_numpy())
+    pass_level = frame.items["pass_level"].to_numpy()[v["item"].to_numpy()]
+    scored = pd.DataFrame(
+        {
+            "combination": runs.loc[v["rid"], "combination"].to_numpy(),
+            "item": v["item"].to_numpy(),
+            "level": level,
+            "ok": (level >= pass_level) & (level > 0),
+        }
     )
-    return out[
-        ["combination", "item_id", "kind", "valid_runs", "passed", "mean_level", "max_level"]
-    ].reset_index(drop=True)
+    sums = scored.groupby(["combination", "item"], sort=False).agg(
+        level_sum=("level", "sum"), passed=("ok", "sum")
+    )
+    grid = grid.merge(sums.reset_index(), on=["combination", "item"], how="left")
+    grid["passed"] = grid["passed"].fillna(0).astype(np.int64)
+    grid["mean_level"] = grid["level_sum"].fillna(0) / grid["valid_runs"]
+    grid["kind"] = grid["kind"].map({KIND_RULE: "rule", KIND_FATAL: "fatal", KIND_JUDGE: "judge"})
+    grid = grid.sort_values(["task", "combination", "item"], kind="stable")
+    return grid[["task", *COLUMNS]].reset_index(drop=True)
 
 
-def task_efficiency(frame: VersionFrame, task: str) -> pd.DataFrame:
-    """Per combination, means over the task's valid runs of tokens, duration and turns."""
-    runs = frame.runs[(frame.runs["task"] == task) & frame.runs["valid"]]
-    out = runs.groupby("combination").agg(
+def task_efficiencies(frame: VersionFrame) -> dict[str, pd.DataFrame]:
+    """:func:`task_efficiency_table` split by task."""
+    table = task_efficiency_table(frame)
+    return {
+        str(task): part.drop(columns="task").reset_index(drop=True)
+        for task, part in table.groupby("task", sort=False)
+    }
+
+
+def task_efficiency_table(frame: VersionFrame) -> pd.DataFrame:
+    """Per (task, combination): means over valid runs of tokens, duration and turns."""
+    runs = frame.runs[frame.runs["valid"]]
+    out = runs.groupby(["task", "combination"]).agg(
         valid_runs=("run", "size"),
         input_tokens=("input_tokens", "mean"),
         output_tokens=("output_tokens", "mean"),

@@ -96,6 +96,7 @@ def _config(
         "theme": {"name": "material", "custom_dir": str(SITE_SRC / "overrides"), "font": False},
         "extra_css": ["assets/stylesheets/lg.css"],
         "extra_javascript": ["assets/javascripts/lg-tables.js"],
+        "hooks": [str(SITE_SRC / "hooks.py")],
         "extra": {"version": {"provider": "mike", "default": "latest"}, "generator": False},
         "nav": _escaped_nav(nav),
     }

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import shutil
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import HostileSite
+from serve import serve
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -28,31 +26,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(mark)
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-def _serve(folder: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(folder))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
 @pytest.fixture(scope="session")
 def server(site: Path) -> Iterator[str]:
     """Base URL of the built site, served from a local thread."""
-    yield from _serve(site)
+    yield from serve(site)
 
 
 @pytest.fixture(scope="session")
 def hostile_server(hostile_site: HostileSite) -> Iterator[str]:
     """Base URL of the site built from inputs full of script payloads."""
-    yield from _serve(hostile_site.site)
+    yield from serve(hostile_site.site)
 
 
 @pytest.fixture(scope="session")

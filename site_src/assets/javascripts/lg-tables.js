@@ -22,7 +22,28 @@
     });
     header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
   }
+  function more(button) {
+    /* A long table shows its first rows; the rest come from a file beside the page. */
+    var block = button.closest(".lg-table");
+    var body = block.querySelector("table").tBodies[0];
+    var status = block.querySelector(".lg-more [role=status]");
+    button.disabled = true;
+    fetch(button.getAttribute("data-rows"))
+      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); })
+      .then(function (html) {
+        body.innerHTML = html;  /* rows written and escaped by the generator */
+        status.textContent = "Showing all " + body.rows.length + " rows.";
+        button.remove();
+      })
+      .catch(function () {
+        button.disabled = false;
+        status.textContent = "The rows could not be loaded; use the CSV or JSON download.";
+      });
+  }
   function setup() {
+    document.querySelectorAll(".lg-more button[data-rows]").forEach(function (button) {
+      button.addEventListener("click", function () { more(button); });
+    });
     document.querySelectorAll("table.lg-sortable").forEach(function (table) {
       if (!table.tHead) { return; }
       Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
