@@ -432,6 +432,8 @@ def _finish(
         )
     )
     verdicts["id"] = verdicts["id"].astype("category")
+    # Compact integers: a million runs hold tens of millions of verdicts.
+    verdicts = verdicts.astype({"row": np.int32, "pos": np.int32, "value": np.int16})
     ev = (
         pd.concat(evidence, ignore_index=True)
         if evidence

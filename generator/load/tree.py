@@ -14,7 +14,9 @@ Each file is parsed and validated on its own here; rules that span files live in
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -157,6 +159,11 @@ def _load_bundle(root: Path, folder: Path, problems: list[Problem]) -> LoadedBun
     return LoadedBundle(folder.name, loaded, runs, runs_rel, not run_problems)
 
 
+def _bundle_alone(root: Path, folder: Path) -> tuple[LoadedBundle | None, list[Problem]]:
+    found: list[Problem] = []
+    return _load_bundle(root, folder, found), found
+
+
 def _load_release(root: Path, folder: Path, problems: list[Problem]) -> LoadedRelease:
     release = _load(Release, root, folder / "release.yaml", problems)
     catalog = _load(Catalog, root, folder / "tasks.yaml", problems)
@@ -166,13 +173,18 @@ def _load_release(root: Path, folder: Path, problems: list[Problem]) -> LoadedRe
         if entry.name in {"release.yaml", "tasks.yaml"}:
             continue
         if entry.name == "bundles" and entry.is_dir():
+            folders = []
             for bundle_dir in _visible(root, entry, problems):
                 if not bundle_dir.is_dir():
                     problems.append(_stray(root, bundle_dir, "bundles/ holds one folder a bundle"))
                     continue
-                loaded = _load_bundle(root, bundle_dir, problems)
-                if loaded is not None:
-                    bundles.append(loaded)
+                folders.append(bundle_dir)
+            # Runs files are parsed by Arrow, which releases the GIL: read bundles side by side.
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                for loaded, found in pool.map(lambda d: _bundle_alone(root, d), folders):
+                    problems.extend(found)
+                    if loaded is not None:
+                        bundles.append(loaded)
         elif entry.name == "deepdives" and entry.is_dir():
             for path in _visible(root, entry, problems):
                 if path.suffix != ".yaml" or not path.is_file():
