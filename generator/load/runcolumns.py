@@ -433,7 +433,9 @@ def _finish(
     )
     verdicts["id"] = verdicts["id"].astype("category")
     # Compact integers: a million runs hold tens of millions of verdicts.
-    verdicts = verdicts.astype({"row": np.int32, "pos": np.int32, "value": np.int16})
+    # (a level beyond int32 is clipped: still above every maximum, so still reported)
+    verdicts["value"] = np.minimum(verdicts["value"].to_numpy(np.int64), np.iinfo(np.int32).max)
+    verdicts = verdicts.astype({"row": np.int32, "pos": np.int32, "value": np.int32})
     ev = (
         pd.concat(evidence, ignore_index=True)
         if evidence
