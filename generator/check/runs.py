@@ -44,9 +44,6 @@ class _Found:
             text = message(row) if callable(message) else message
             self.by_row[row].append((field, text))
 
-    def rows(self) -> np.ndarray:
-        return np.fromiter(self.by_row, dtype=np.int64, count=len(self.by_row))
-
 
 def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iterator[Problem]:
     """Problems of each record, then the bundle's completeness against its declaration."""
@@ -213,7 +210,8 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
         )
         item_problem[row] = True
     # repeats of an allowed item in one list
-    key = v_row.astype(np.int64) * (len(decl.kind) + 1) + d
+    # repeats count within one list of one record, as (row, list, item)
+    key = (v_row.astype(np.int64) * 3 + v_kind) * (len(decl.kind) + 1) + d
     counts = np.zeros(len(key), np.int64)
     if len(key):
         codes, _ = pd.factorize(key)
@@ -254,7 +252,7 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
     _evidence(loaded, judge_known, v_row, v_pos, d, ids, decl, found, item_problem)
 
     # 4. outcome of clean valid records against their failure type
-    clean_valid = items_open & valid & ~item_problem & ~np.isin(np.arange(n), found.rows())
+    clean_valid = items_open & valid & ~item_problem
     if clean_valid.any():
         success = _success(runs, tcode, dual, judge_valid, v_row, v_kind, v_value, d, decl,
                            in_failed, n)  # fmt: skip

@@ -1,0 +1,252 @@
+"""The per-record form of the run rules, as they were before they ran on columns.
+
+Kept as the reference the column checks in :mod:`generator.check.runs` are tested against
+(tests/check/test_runs_columns.py): one record at a time, obviously in the right order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from generator.errors import Problem
+from generator.load import LoadedBundle
+from generator.models import Catalog, Release, RunRecord, Task
+from generator.models.runs import JudgeVerdict, RuleVerdict
+from generator.score.run import run_outcome
+
+_SHOWN = 10
+
+
+def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
+    """(field, message) for each item-level problem of one record."""
+    scoring = task.scoring
+    fatal_ids = {i.id for i in scoring.rule_items if i.fatal}
+    rule_ids = {i.id for i in scoring.rule_items if not i.fatal}
+    judge_items = {j.id: j for j in scoring.judge_items}
+    modules = {m.id for m in scoring.modules}
+    module_of = {i.id: i.module for i in scoring.rule_items}
+    module_of.update({j.id: j.module for j in scoring.judge_items})
+    failed = set(record.modules_failed)
+    for i, module in enumerate(record.modules_failed):
+        if module not in modules:
+            yield (
+                f"modules_failed[{i}]",
+                (
+                    f"{module!r} is not a module of {task.id}; expected "
+                    f"one of {sorted(modules) or 'none declared'}"
+                ),
+            )
+    lists: list[tuple[str, Sequence[RuleVerdict | JudgeVerdict], set[str], str]] = [
+        ("fatal", record.fatal, fatal_ids, "a fatal rule item"),
+        ("rules", record.rules, rule_ids, "an ordinary rule item"),
+        ("judge", record.judge, set(judge_items), "a judge item"),
+    ]
+    for name, verdicts, allowed, kind in lists:
+        counts = Counter(v.id for v in verdicts)
+        for i, verdict in enumerate(verdicts):
+            if verdict.id not in allowed:
+                other = (
+                    " (it is a fatal item: list it under 'fatal')"
+                    if verdict.id in fatal_ids
+                    else " (it is an ordinary item: list it under 'rules')"
+                    if verdict.id in rule_ids
+                    else ""
+                )
+                yield (
+                    f"{name}[{i}].id",
+                    (
+                        f"{verdict.id!r} is not {kind} of {task.id}{other}; "
+                        f"expected one of {sorted(allowed) or 'none'}"
+                    ),
+                )
+            elif counts[verdict.id] > 1:
+                yield f"{name}[{i}].id", f"{verdict.id!r} appears {counts[verdict.id]} times"
+            elif (module_of.get(verdict.id) or "") in failed and _scores(verdict):
+                yield (
+                    f"{name}[{i}]",
+                    (
+                        f"{verdict.id!r} belongs to failed module "
+                        f"{module_of[verdict.id]!r} but is recorded as passing; "
+                        "items of a failed module score 0 (§4.2)"
+                    ),
+                )
+        if record.status == "valid":
+            absent = sorted(
+                a
+                for a in allowed - set(counts)
+                if module_of.get(a) is None or module_of[a] not in failed
+            )
+            judged = scoring.mode == "dual-channel" and record.judge_valid is True
+            if absent and (name != "judge" or judged):
+                yield (
+                    name,
+                    (
+                        f"missing verdicts for {', '.join(absent)}; a valid run records "
+                        "every item (or names its module in modules_failed)"
+                    ),
+                )
+    for i, verdict in enumerate(record.judge):
+        item = judge_items.get(verdict.id)
+        if item is None:
+            continue
+        if verdict.level > item.max_level:
+            yield (
+                f"judge[{i}].level",
+                (f"{verdict.level} is above {item.id}'s maximum; expected 0..{item.max_level}"),
+            )
+        stray = [e for e in verdict.evidence if item.evidence and e not in item.evidence]
+        if stray:
+            yield (
+                f"judge[{i}].evidence",
+                (
+                    f"cites {stray}, not designated for {item.id}; "
+                    f"expected from {list(item.evidence)}"
+                ),
+            )
+
+
+def _scores(verdict: RuleVerdict | JudgeVerdict) -> bool:
+    return verdict.passed if isinstance(verdict, RuleVerdict) else verdict.level > 0
+
+
+def _record_problems(release: Release, task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
+    enums = release.enumerations
+    if record.run > release.runs_per_task:
+        yield (
+            "run",
+            (
+                f"{record.run} exceeds the prescribed {release.runs_per_task} runs per task; "
+                "expected 1..runs_per_task (retries are not extra runs)"
+            ),
+        )
+    if record.status == "incomplete":
+        causes = sorted(c.id for c in enums.incomplete_causes)
+        if record.cause is None:
+            yield "cause", f"an incomplete run needs a cause; expected one of {causes}"
+        elif record.cause not in causes:
+            yield "cause", f"{record.cause!r} is not a declared cause; expected one of {causes}"
+    elif record.cause is not None:
+        yield "cause", "a valid run has no cause; set status 'incomplete' or remove cause"
+    failure_types = sorted(f.id for f in enums.failure_types)
+    if record.failure_type is not None and record.failure_type not in failure_types:
+        yield (
+            "failure_type",
+            (
+                f"{record.failure_type!r} is not a declared failure type; expected "
+                f"one of {failure_types}"
+            ),
+        )
+    dual = task.scoring.mode == "dual-channel"
+    if not dual and (record.judge or record.judge_valid is not None):
+        yield "judge", f"{task.id} is rule-only; a run records no judge result (judge_valid null)"
+    zeroed = not record.delivery or any(not v.passed for v in record.fatal)
+    if dual and record.status == "valid" and record.judge_valid is not True and not zeroed:
+        yield (
+            "judge_valid",
+            (
+                "a dual-channel run without a valid Judge result is "
+                "evaluation-incomplete, not rule-only (§4.3(3)); expected status "
+                "'incomplete' with a cause (only a run already zeroed by D or a "
+                "fatal item may lack its Judge result)"
+            ),
+        )
+        return
+    problems = list(_item_problems(task, record))
+    yield from problems
+    if problems or record.status != "valid":
+        return
+    outcome = run_outcome(task, record)
+    if not outcome.success and record.failure_type is None:
+        yield (
+            "failure_type",
+            (
+                "the run did not succeed, so it needs a failure type; expected one "
+                f"of {failure_types}"
+            ),
+        )
+    if outcome.success and record.failure_type is not None:
+        yield (
+            "failure_type",
+            (
+                f"{record.failure_type!r}, but the run succeeded; a successful "
+                "run has no failure type"
+            ),
+        )
+
+
+def check_runs_reference(
+    release: Release,
+    catalog: Catalog,
+    loaded: LoadedBundle,
+    records: Sequence[RunRecord],
+    lines: Sequence[int],
+) -> Iterator[Problem]:
+    """Problems of each record, then the bundle's completeness against its declaration."""
+    bundle = loaded.bundle.model
+    path = loaded.runs_path
+    tasks = {t.id: t for t in catalog.tasks}
+    excluded = {(s.domain, s.subdivision) for s in bundle.not_covered}
+
+    def not_covered(task: Task) -> bool:
+        return (task.domain, None) in excluded or (task.domain, task.subdivision) in excluded
+
+    first_line: dict[tuple[str, int], int] = {}
+    clean = True
+    valid: Counter[str] = Counter()
+    for record, line in zip(records, lines, strict=True):
+        found: list[tuple[str, str]] = []
+        task = tasks.get(record.task)
+        key = (record.task, record.run)
+        if task is None:
+            found.append(("task", f"{record.task!r} is not a task of {release.version}"))
+        elif key in first_line:
+            found.append(
+                (
+                    "run",
+                    f"duplicate record for task {record.task!r} run {record.run} "
+                    f"(first on line {first_line[key]}); one record per "
+                    "(combination, task, run)",
+                )
+            )
+        elif not_covered(task):
+            found.append(
+                (
+                    "task",
+                    f"{record.task!r} lies in a scope the bundle declares not "
+                    "covered; remove the run or the declaration",
+                )
+            )
+        else:
+            found.extend(_record_problems(release, task, record))
+        first_line.setdefault(key, line)
+        for field, message in found:
+            yield Problem(path, line, field, message)
+        clean = clean and not found
+        if not found and record.status == "valid":
+            valid[record.task] += 1
+    if not clean or not loaded.runs_clean:
+        return  # counts would be wrong; the problems above say why
+    covered = [t for t in catalog.tasks if not not_covered(t)]
+    short = [(t.id, valid[t.id]) for t in covered if valid[t.id] < release.runs_per_task]
+    bsrc = loaded.bundle.source
+    eval_line = bsrc.line("evaluation")
+    if bundle.evaluation == "complete" and short:
+        shown = ", ".join(f"{tid} ({n} valid)" for tid, n in short[:_SHOWN])
+        more = f" and {len(short) - _SHOWN} more" if len(short) > _SHOWN else ""
+        yield Problem(
+            bsrc.path,
+            eval_line,
+            "evaluation",
+            f"marked complete, but {len(short)} of {len(covered)} covered tasks lack "
+            f"the prescribed {release.runs_per_task} valid runs: {shown}{more}; "
+            "expected evaluation: incomplete (coverage is then disclosed, §4.2)",
+        )
+    if bundle.evaluation == "incomplete" and not short and covered:
+        yield Problem(
+            bsrc.path,
+            eval_line,
+            "evaluation",
+            f"marked incomplete, but every covered task has {release.runs_per_task} valid runs",
+            "warning",
+        )
