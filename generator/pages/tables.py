@@ -79,8 +79,7 @@ class Table:
             note += (
                 f'<p class="lg-more"><button type="button" class="md-button" '
                 f'data-rows="{base}.rows.txt">Show all {total:,} rows</button> '
-                f'<span role="status">Showing the first {len(shown):,} of {total:,} rows; '
-                "sorting applies to the rows shown.</span></p>"
+                f'<span role="status">{_showing(len(shown), total)}</span></p>'
             )
         return (
             f'<div class="lg-table" id="{attr(self.anchor)}" data-search-exclude>'
@@ -132,3 +131,9 @@ def _rows(rows: tuple[Row, ...]) -> str:
             cells.append(f"<td{sort}>{content}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return "".join(body)
+
+
+def _showing(shown: int, total: int) -> str:
+    if not shown:
+        return f"{total:,} rows load on demand (or download them as CSV or JSON)."
+    return f"Showing the first {shown:,} of {total:,} rows; sorting applies to the rows shown."

@@ -199,7 +199,8 @@ def breakdown_table(
     )
 
 
-#: Per-run rows a page shows inline; a longer runs table loads on demand (page weight).
+#: Per-run rows a page may show inline; a longer runs table shows none of them and loads all
+#: on demand, so that no page at benchmark scale embeds per-run data (page weight).
 RUNS_INLINE = 30
 
 
@@ -258,7 +259,7 @@ def runs_table(ctx: VersionContext, task: Task) -> Table:
         tuple(rows),
         "S = 0 when D or a fatal item fails, else R or w·R + (1 − w)·J; "
         "evaluation-incomplete runs are excluded from every mean.",
-        inline=RUNS_INLINE,
+        inline=len(rows) if len(rows) <= RUNS_INLINE else 0,
     )
 
 
