@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -11,11 +10,19 @@ import pandas as pd
 from generator.load import LoadedRelease
 from generator.models import Release
 from generator.score.aggregate import (
-    ScopeData,
-    _not_covered,
+    CHANNELS,
+    Plan,
+    ScopeReplicates,
+    ScopeView,
+    TaskTable,
     aggregate_scope,
-    replicates_of,
-    select,
+    bootstrap,
+    nanmean,
+    not_covered,
+    parallel,
+    plan_combination,
+    scope_view,
+    task_table,
 )
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.results import (
@@ -65,15 +72,15 @@ def build_report(
     release = frame.release
     domain = next(d for d in release.domains if d.id == domain_id)
     runs = score_runs(frame) if runs is None else runs
-    tasks = frame.tasks[frame.tasks["domain"] == domain_id]
-    withheld = withheld_scopes(tasks, release.groups.min_held_out_aggregate)
-    scopes: list[ScopeResult] = []
-    data_of: dict[str, ScopeData] = {}
+    whole = Scope(version=frame.version, domain=domain_id)
+    table = task_table(frame.tasks, runs, sorted(frame.bundles), whole)
+    withheld = withheld_scopes(table.tasks, release.groups.min_held_out_aggregate)
+    shown: list[ScopeResult | tuple[ScopeView, str]] = []
     subs: list[tuple[str | None, str]] = [(None, domain.title)] + [
         (s.id, f"{s.title} ({domain.subdivision_label})") for s in domain.subdivisions
     ]
     for sub, title in subs:
-        part = tasks if sub is None else tasks[tasks["subdivision"] == sub]
+        part = table.tasks if sub is None else table.tasks[table.tasks["subdivision"] == sub]
         all_public = not (part["group"] == "held-out").any()
         for group in GROUPS:
             if all_public and group == "public":
@@ -82,17 +89,33 @@ def build_report(
             label = f"{title} — {GROUP_TITLES[group]}"
             if all_public and group == "all":
                 label += " (all public)"
-            data = select(scope, frame.tasks, runs, release)
-            if data.tasks.empty:
+            view = scope_view(table, scope)
+            if not len(view.rows):
                 continue
             reason = withheld.get((sub, group))
             if reason is not None:
-                scopes.append(
-                    ScopeResult(scope=scope, title=label, withheld=reason, tasks=len(data.tasks))
+                shown.append(
+                    ScopeResult(scope=scope, title=label, withheld=reason, tasks=len(view.rows))
                 )
                 continue
-            data_of[scope.key] = data
-            scopes.append(aggregate_scope(data, dict(frame.bundles), label))
+            shown.append((view, label))
+    views = [entry[0] for entry in shown if isinstance(entry, tuple)]
+    plans = [_plans(table, view, frame, release) for view in views]
+    replicates = bootstrap(table, views, plans, frame.bundles, release)
+    computed = {
+        id(view): (plan, reps) for view, plan, reps in zip(views, plans, replicates, strict=True)
+    }
+    scopes = parallel(
+        lambda entry: (
+            entry
+            if isinstance(entry, ScopeResult)
+            else aggregate_scope(
+                entry[0], table, *computed[id(entry[0])], frame.bundles, release, entry[1]
+            )
+        ),
+        shown,
+    )
+    by_key = {view.scope.key: (view, *computed[id(view)]) for view in views}
     return Report(
         version=frame.version,
         domain=domain_id,
@@ -102,15 +125,24 @@ def build_report(
         settings=_settings(release),
         combinations=[_info(frame, c) for c in sorted(frame.bundles)],
         scopes=scopes,
-        tasks=_task_rows(frame, runs, tasks),
-        contamination=_contamination(frame, data_of, domain_id),
+        tasks=_task_rows(frame, table),
+        contamination=_contamination(table, by_key, release),
         contamination_note=None
-        if _has_both(data_of, frame.version, domain_id)
+        if _has_both(by_key, frame.version, domain_id)
         else (
             withheld.get((None, "held-out"))
             or "needs tasks in both the public and the held-out group"
         ),
     )
+
+
+def _plans(
+    table: TaskTable, view: ScopeView, frame: VersionFrame, release: Release
+) -> dict[int, Plan]:
+    return {
+        k: plan_combination(view, table, k, frame.bundles[combo], release)
+        for k, combo in enumerate(table.combos)
+    }
 
 
 def _info(frame: VersionFrame, combo: str) -> CombinationInfo:
@@ -126,87 +158,80 @@ def _info(frame: VersionFrame, combo: str) -> CombinationInfo:
     )
 
 
-def _task_rows(frame: VersionFrame, runs: pd.DataFrame, tasks: pd.DataFrame) -> list[TaskRow]:
+def _task_rows(frame: VersionFrame, table: TaskTable) -> list[TaskRow]:
     """Per public task and combination; held-out tasks never get a row (§4.4)."""
-    public = tasks[tasks["group"] == "public"].sort_index()
-    if public.empty:
+    public = np.flatnonzero(table.columns["group"] == "public")
+    if not len(public):
         return []
-    valid = runs[runs["valid"] & runs["task"].isin(public.index)]
-    means = (
-        valid.groupby(["combination", "task"])
-        .agg(
-            score=("score", "mean"),
-            rule=("rule", "mean"),
-            judge=("judge", "mean"),
-            runs=("score", "size"),
-            successes=("success", "sum"),
-        )
-        .reset_index()
-    )
-    found: dict[tuple[str, str], dict[Hashable, Any]] = {
-        (str(r["combination"]), str(r["task"])): r for r in means.to_dict("records")
-    }
-    scope = Scope(version=frame.version, domain=str(public["domain"].iloc[0]), group="public")
+    tasks = table.tasks.iloc[public]
+    columns = {name: column[public] for name, column in table.columns.items()}
+    scope = Scope(version=frame.version, domain=table.domain.domain, group="public")
+    described = list(zip(tasks.index, tasks["title"], tasks["subdivision"], strict=True))
     rows = []
-    for combo in sorted(frame.bundles):
-        covered = set(_not_covered(frame.bundles[combo], scope, public)[0])
-        for task, title, sub in zip(
-            public.index, public["title"], public["subdivision"], strict=True
-        ):
-            m = found.get((combo, str(task)))
-            status = (
-                "not-covered"
-                if task not in covered
-                else "scored"
-                if m is not None
-                else "no-valid-runs"
-            )
-            judge = None if m is None or pd.isna(m["judge"]) else float(m["judge"])
+    for k, combo in enumerate(table.combos):
+        covered = not_covered(frame.bundles[combo], scope, columns)[0].tolist()
+        valid = table.valid[k, public].tolist()
+        successes = table.successes[k, public].tolist()
+        score, rule, judge = (table.means[c][k, public].tolist() for c in CHANNELS)
+        for j, (task, title, sub) in enumerate(described):
+            found = valid[j] > 0
             rows.append(
                 TaskRow(
                     task=str(task),
                     title=str(title),
                     subdivision=str(sub),
                     combination=combo,
-                    status=status,
-                    score=None if m is None else float(m["score"]),
-                    rule=None if m is None else float(m["rule"]),
-                    judge=judge,
-                    valid_runs=0 if m is None else int(m["runs"]),
-                    successes=0 if m is None else int(m["successes"]),
+                    status="not-covered"
+                    if not covered[j]
+                    else "scored"
+                    if found
+                    else "no-valid-runs",
+                    score=score[j] if found else None,
+                    rule=rule[j] if found else None,
+                    judge=None if not found or judge[j] != judge[j] else judge[j],
+                    valid_runs=valid[j],
+                    successes=successes[j],
                 )
             )
     return rows
 
 
-def _has_both(data_of: dict[str, ScopeData], version: str, domain: str) -> bool:
+Computed = Mapping[str, tuple[ScopeView, Mapping[int, Plan], ScopeReplicates]]
+
+
+def _has_both(computed: Computed, version: str, domain: str) -> bool:
     return all(
-        Scope(version=version, domain=domain, group=g).key in data_of
+        Scope(version=version, domain=domain, group=g).key in computed
         for g in ("public", "held-out")
     )
 
 
-def _contamination(
-    frame: VersionFrame, data_of: dict[str, ScopeData], domain: str
-) -> list[Contamination]:
+def _contamination(table: TaskTable, computed: Computed, release: Release) -> list[Contamination]:
     """Public minus held-out Task Score per combination, with a bootstrap interval (§4.4)."""
-    if not _has_both(data_of, frame.version, domain):
+    version, domain = table.domain.version, table.domain.domain
+    if not _has_both(computed, version, domain):
         return []
-    conf = frame.release.statistics.confidence
-    public = data_of[Scope(version=frame.version, domain=domain, group="public").key]
-    held = data_of[Scope(version=frame.version, domain=domain, group="held-out").key]
+    conf = release.statistics.confidence
+    public, held = (
+        computed[Scope(version=version, domain=domain, group=g).key] for g in ("public", "held-out")
+    )
     out = []
-    for combo in sorted(frame.bundles):
-        bundle = frame.bundles[combo]
-        pv, preps, pn = replicates_of(public, combo, bundle)
-        hv, hreps, hn = replicates_of(held, combo, bundle)
-        if pn == 0 or hn == 0:
+
+    def est(value: float, reps: np.ndarray, n: int) -> Estimate:
+        low, high = percentile_interval(reps, conf)
+        return Estimate(value=value, low=low, high=high, tasks=n)
+
+    for k, combo in enumerate(table.combos):
+        (pview, pplan, preps), (hview, hplan, hreps) = (
+            (view, plans[k], reps.series.get((k, "score"))) for view, plans, reps in (public, held)
+        )
+        if preps is None or hreps is None:
             continue
-
-        def est(value: float, reps: np.ndarray, n: int) -> Estimate:
-            low, high = percentile_interval(reps, conf)
-            return Estimate(value=value, low=low, high=high, tasks=n)
-
+        pv, hv = (
+            nanmean(table.means["score"][k, view.rows][plan.data])
+            for view, plan in ((pview, pplan), (hview, hplan))
+        )
+        pn, hn = int(pplan.data.sum()), int(hplan.data.sum())
         out.append(
             Contamination(
                 combination=combo,
@@ -214,8 +239,8 @@ def _contamination(
                 held_out=est(hv, hreps, hn),
                 gap=est(pv - hv, preps - hreps, pn + hn),
                 note=None
-                if pn == len(public.tasks)
-                else f"public side over {pn} of {len(public.tasks)} public tasks (incomplete or "
+                if pn == len(pview.rows)
+                else f"public side over {pn} of {len(pview.rows)} public tasks (incomplete or "
                 "not covered); read the gap with care",
             )
         )

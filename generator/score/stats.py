@@ -2,18 +2,57 @@
 
 The bootstrap resamples tasks with replacement and, inside each drawn task, its valid runs
 with replacement (a two-stage cluster bootstrap), so both the choice of tasks and run-to-run
-noise widen the interval. Every generator is seeded from the scope and the quantity, so the
-same inputs always give the same intervals.
+noise widen the interval; intervals are equal-tailed percentiles of ``B`` replicates. Every
+generator is seeded from the release's seed and a task set, so the same inputs always give
+the same intervals.
+
+How it stays cheap at scale, without changing the scheme:
+
+- Stage one (tasks): per scope, ``B`` replicates of ``T`` draws (:func:`task_draws`),
+  shared by every combination of the scope (paired differences), kept as how often each
+  replicate drew each task (:func:`multiplicities`).
+- Stage two (runs): each draw of a task needs its own, independent resample of that task's
+  runs. A *bank* per (combination, task) holds independent resampled means
+  (:func:`resampled_means`); within one scope the m-th draw of a task, counted in
+  replicate order, takes entry m of its bank, so no entry serves two draws of a scope and
+  every scope of a domain reads the same banks (:func:`entry_bins`, :func:`bank_sums`).
+  Combinations have banks of their own, so paired differences see independent run noise.
+- A resample of ``c`` runs is one of ``c**c`` equally likely pick sequences. For small
+  ``c`` it is drawn as one integer below ``c**c`` (the picks written in base ``c``) and read
+  through its composition (how often each run was picked, :func:`compositions`); for more
+  runs, as tuples of picks, each one integer read through a table of tuple sums
+  (:func:`tuple_sizes`).
+- reliability@k redraws each drawn task's successes as Binomial(n, c/n), a law that
+  depends only on the task's success count c: the draws are banked per count
+  (:func:`binomial_bank`) and read per replicate like the run banks.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from math import comb, sqrt
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
+
+# Bank entries drawn per seeded generator: a bank's entries do not depend on its length.
+CHUNK = 256
+# Binomial draws per seeded generator (reliability banks are long and cheap to draw).
+BINOMIAL_CHUNK = 1 << 16
+# Resamples of at most this many pick sequences (c**c, so c <= 6) go through compositions.
+MAX_SEQUENCES = 50_000
+
+# Resamples of more runs draw their picks in tuples of at most this many pick sequences,
+# read through a table of every tuple's sum per row.
+MAX_TUPLE = 4096
+# Picks read at once when resampling many runs (bounds the temporaries).
+PICKS_PER_BLOCK = 1 << 21
+
+# Draws one chunk of resampled means (one array per channel) from a generator.
+Resampler = Callable[[np.random.Generator], list[np.ndarray]]
 
 
 def z_value(confidence: float) -> float:
@@ -49,59 +88,163 @@ def reliability_at(successes: np.ndarray, runs: int, k: int) -> np.ndarray:
     return values
 
 
-@dataclass(frozen=True)
-class Replicates:
-    """Bootstrap replicates of per-task means: ``values[b, j]`` is the mean of the runs drawn
-    for the j-th task drawn in replicate b (NaN when that task has no valid run)."""
-
-    values: np.ndarray
-
-    def macro(self) -> np.ndarray:
-        """Replicate macro-averages (NaN where a replicate drew no task with data)."""
-        present = ~np.isnan(self.values)
-        count = present.sum(axis=1)
-        total = np.where(present, self.values, 0.0).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(count > 0, total / np.maximum(count, 1), np.nan)
-
-    def weighted(self, weights: np.ndarray) -> np.ndarray:
-        w = np.where(np.isnan(self.values), 0.0, weights)
-        total = np.where(np.isnan(self.values), 0.0, self.values * w).sum(axis=1)
-        mass = w.sum(axis=1)
-        return np.where(mass > 0, total / np.where(mass > 0, mass, 1.0), np.nan)
-
-
 def task_draws(n_tasks: int, samples: int, seed: int) -> np.ndarray:
     """Which tasks each replicate draws, shared by every combination of a scope (pairing)."""
     return np.random.default_rng(seed).integers(0, n_tasks, size=(samples, n_tasks))
 
 
-def run_matrix(task_index: np.ndarray, values: np.ndarray, n_tasks: int) -> np.ndarray:
-    """Tasks × runs matrix of values (NaN padded) from parallel arrays."""
-    order = np.argsort(task_index, kind="stable")
-    task_index, values = task_index[order], values[order]
-    counts = np.bincount(task_index, minlength=n_tasks)
-    width = max(int(counts.max(initial=0)), 1)
-    matrix = np.full((n_tasks, width), np.nan)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    column = np.arange(len(values)) - starts[task_index]
-    matrix[task_index, column] = values
-    return matrix
+def multiplicities(draws: np.ndarray, n_tasks: int) -> np.ndarray:
+    """``W[b, t]``: how many times replicate b drew task t."""
+    samples = draws.shape[0]
+    flat = (np.arange(samples)[:, None] * n_tasks + draws).ravel()
+    return np.bincount(flat, minlength=samples * n_tasks).reshape(samples, n_tasks)
 
 
-def resample(matrix: np.ndarray, draws: np.ndarray, seed: int) -> Replicates:
-    """Per replicate and drawn task, the mean of that task's runs drawn with replacement."""
-    counts = (~np.isnan(matrix)).sum(axis=1)
-    drawn_counts = counts[draws]
-    rng = np.random.default_rng(seed)
-    width = matrix.shape[1]
-    pick = np.floor(rng.random((*draws.shape, width)) * np.maximum(drawn_counts, 1)[..., None])
-    pick = pick.astype(np.int64)
-    values = matrix[draws[..., None], pick]
-    keep = np.arange(width)[None, None, :] < drawn_counts[..., None]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = np.where(keep, values, 0.0).sum(axis=2) / drawn_counts
-    return Replicates(np.where(drawn_counts > 0, means, np.nan))
+def entry_bins(counts: np.ndarray, cells: np.ndarray, n_cells: int, width: int) -> np.ndarray:
+    """Where each bank entry goes: ``bins[t, m] = cells[t] * B + b`` for the replicate b
+    whose draw of task t takes entry m (draws take entries in replicate order), and
+    ``n_cells * B`` (an overflow bin) for entries no draw takes."""
+    samples, n_tasks = counts.shape
+    per_task = counts.T.ravel()
+    used = counts.sum(axis=0)
+    replicate = np.repeat(np.tile(np.arange(samples), n_tasks), per_task)
+    first = np.arange(n_tasks) * width - (np.cumsum(used) - used)  # entry 0 of each row
+    bins = np.full(n_tasks * width, n_cells * samples, dtype=np.intp)
+    bins[np.arange(len(replicate)) + np.repeat(first, used)] = replicate + np.repeat(
+        cells * samples, used
+    )
+    return bins.reshape(n_tasks, width)
+
+
+def bank_sums(bins: np.ndarray, bank: np.ndarray, n_bins: int) -> np.ndarray:
+    """Per bin, the sum of the bank entries that go there (``bins`` as from
+    :func:`entry_bins`, ``bank`` the matching rows of a bank)."""
+    sums: np.ndarray = np.bincount(bins.ravel(), weights=bank.ravel(), minlength=n_bins + 1)
+    return sums[:n_bins]
+
+
+@lru_cache(maxsize=8)
+def compositions(runs: int) -> tuple[np.ndarray, np.ndarray]:
+    """Of the ``runs**runs`` equally likely pick sequences of a resample (sequence q picks
+    run ``(q // runs**i) % runs`` at step i): each sequence's composition, and the
+    compositions as rows of pick counts per run."""
+    sequences = np.arange(runs**runs)
+    picks = (sequences[:, None] // runs ** np.arange(runs)) % runs
+    counts = np.zeros((len(sequences), runs), dtype=np.int64)
+    np.add.at(counts, (np.repeat(sequences, runs), picks.ravel()), 1)
+    rows, index = np.unique(counts, axis=0, return_inverse=True)
+    return index.ravel().astype(np.intp), rows
+
+
+def resampled_means(
+    values: Sequence[np.ndarray], counts: np.ndarray, seed: int, out: Sequence[np.ndarray]
+) -> None:
+    """Fill the rows with ``counts > 0`` of each bank of ``out`` (rows × entries) with
+    independent resampled means of the matching ``values`` (§4.2, stage two).
+
+    Row t's resample draws ``counts[t]`` of its first ``counts[t]`` values with
+    replacement; the same draws serve every array of ``values`` (channels of the same
+    runs). Entries come in seeded chunks of :data:`CHUNK`, so the first entries do not
+    depend on how many there are.
+    """
+    entries = out[0].shape[1]
+    for runs in np.unique(counts[counts > 0]).tolist():
+        rows = np.flatnonzero(counts == runs)
+        draw = _resampler(runs, [v[rows, :runs] for v in values])
+        for j, start in enumerate(range(0, entries, CHUNK)):
+            stop = min(start + CHUNK, entries)
+            chunk = draw(np.random.default_rng(seed_for(seed, runs, j)))
+            for bank, means in zip(out, chunk, strict=True):
+                bank[rows, start:stop] = means[:, : stop - start]
+
+
+def _resampler(runs: int, values: list[np.ndarray]) -> Resampler:
+    """Draws one chunk of resampled means of each of ``values`` (rows × runs)."""
+    n_rows = len(values[0])
+    if runs**runs <= MAX_SEQUENCES:
+        index, picked = compositions(runs)
+        means = []
+        for v in values:  # every composition's mean, per row
+            total = np.zeros((n_rows, len(picked)))
+            for r in range(runs):
+                total += v[:, r, None] * picked[None, :, r]
+            means.append((total / runs).ravel())
+        base = (np.arange(n_rows) * len(picked))[:, None]
+
+        def by_composition(rng: np.random.Generator) -> list[np.ndarray]:
+            sequence = rng.integers(0, runs**runs, size=(n_rows, CHUNK), dtype=_dtype(runs**runs))
+            where = index.take(sequence) + base
+            return [m.take(where) for m in means]
+
+        return by_composition
+
+    return _by_tuples(runs, values)
+
+
+def tuple_sizes(runs: int) -> list[int]:
+    """How a resample of many runs draws its picks: in tuples of as many picks as keep
+    ``runs**size`` within :data:`MAX_TUPLE`, the remainder last."""
+    size = 1
+    while runs ** (size + 1) <= MAX_TUPLE:
+        size += 1
+    full, rest = divmod(runs, size)
+    return [size] * full + ([rest] if rest else [])
+
+
+def _tuple_sums(values: np.ndarray, runs: int, size: int) -> np.ndarray:
+    """Per row, the sum of the values a tuple picks, for every tuple q below ``runs**size``
+    (tuple q picks run ``(q // runs**i) % runs`` at its step i), flattened."""
+    picks = (np.arange(runs**size)[:, None] // runs ** np.arange(size)) % runs
+    sums: np.ndarray = values[:, picks].sum(axis=2).ravel()
+    return sums
+
+
+def _by_tuples(runs: int, values: list[np.ndarray]) -> Resampler:
+    """Resamples of many runs, each a row of tuples of picks read through tuple sums."""
+    n_rows = len(values[0])
+    sizes = tuple_sizes(runs)
+    lengths = sorted(set(sizes), reverse=True)  # the full tuple size, then any remainder
+    tables = {size: [_tuple_sums(v, runs, size) for v in values] for size in lengths}
+    block = max(1, PICKS_PER_BLOCK // (CHUNK * runs))
+
+    def by_tuples(rng: np.random.Generator) -> list[np.ndarray]:
+        # Per row, its tuples' draws (contiguous entries each): a row's draws read only its
+        # own table, and summing its tuples adds whole vectors.
+        drawn = {
+            size: rng.integers(
+                0, runs**size, size=(n_rows, sizes.count(size), CHUNK), dtype=_dtype(runs**size)
+            )
+            for size in lengths
+        }
+        means = [np.zeros((n_rows, CHUNK)) for _ in values]
+        for start in range(0, n_rows, block):  # bounded temporaries
+            stop = min(start + block, n_rows)
+            for size in lengths:
+                offset = (np.arange(start, stop) * runs**size)[:, None, None]
+                where = drawn[size][start:stop] + offset
+                for table, out in zip(tables[size], means, strict=True):
+                    out[start:stop] += table.take(where).sum(axis=1)
+        return [m / runs for m in means]
+
+    return by_tuples
+
+
+def _dtype(bound: int) -> type[np.unsignedinteger[Any]]:
+    """The narrowest unsigned integer type holding every value below ``bound`` (narrow
+    integers are the cheapest to draw)."""
+    return np.uint16 if bound <= 1 << 16 else np.uint32
+
+
+def binomial_bank(runs: int, successes: int, entries: int, seed: int) -> np.ndarray:
+    """``entries`` independent Binomial(runs, successes / runs) draws, in seeded chunks of
+    :data:`BINOMIAL_CHUNK`."""
+    draws = [
+        np.random.default_rng(seed_for(seed, successes, j)).binomial(
+            runs, successes / runs, size=BINOMIAL_CHUNK
+        )
+        for j in range(-(-entries // BINOMIAL_CHUNK))
+    ]
+    return np.concatenate(draws)[:entries] if draws else np.zeros(0, dtype=np.int64)
 
 
 def percentile_interval(replicates: np.ndarray, confidence: float) -> tuple[float, float]:
@@ -112,3 +255,15 @@ def percentile_interval(replicates: np.ndarray, confidence: float) -> tuple[floa
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(finite, [tail, 100 - tail])
     return (float(low), float(high))
+
+
+def percentile_intervals(replicates: np.ndarray, confidence: float) -> np.ndarray:
+    """:func:`percentile_interval` of each row (rows × 2), the finite rows at once."""
+    out = np.empty((len(replicates), 2))
+    finite = np.isfinite(replicates).all(axis=1)
+    if finite.any():
+        tail = (1 - confidence) / 2 * 100
+        out[finite] = np.percentile(replicates[finite], [tail, 100 - tail], axis=1).T
+    for row in np.flatnonzero(~finite):
+        out[row] = percentile_interval(replicates[row], confidence)
+    return out

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import EXIT_REFUSED, Refused
-from generator.score.aggregate import ScopeData, score_combination, select
+from generator.score.aggregate import task_table
 from generator.score.frame import build_frame
 from generator.score.runs import score_runs
 from generator.score.scope import (
@@ -59,20 +59,14 @@ def test_aggregating_runs_of_two_domains_is_refused() -> None:
     loaded = version(release(), cat, {"c": [run("o1", 1), run("e1", 1)]})
     frame = build_frame(loaded)
     runs = score_runs(frame)
-    data = select(Scope(version="v0.1", domain="office"), frame.tasks, runs, frame.release)
-    mixed = ScopeData(
-        data.scope, data.tasks, runs, data.draws, data.release, data.seed_key
-    )  # both domains
+    office = Scope(version="v0.1", domain="office")
+    task_table(frame.tasks, runs, ["c"], office)  # the office runs alone are fine
+    mixed = runs.assign(domain="erp")  # runs of office tasks that claim another domain
     with pytest.raises(CrossDomainError):
-        score_combination(mixed, "c", frame.bundles["c"])
+        task_table(frame.tasks, mixed, ["c"], office)
     other = runs.assign(version="v9")
     with pytest.raises(CrossVersionError):
-        select(
-            Scope(version="v0.1", domain="office"),
-            frame.tasks,
-            pd.concat([runs, other]),
-            frame.release,
-        )
+        task_table(frame.tasks, pd.concat([runs, other]), ["c"], office)
 
 
 def _tasks(counts: dict[str, tuple[int, int]]) -> pd.DataFrame:
