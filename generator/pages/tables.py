@@ -10,18 +10,13 @@ import csv
 import io
 import json
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from generator.pages.text import attr
 from generator.pages.text import escape_html as escape
 
 DECIMALS = 6
-
-
-def _clean(value: Any) -> Any:
-    if isinstance(value, float):
-        return round(value, DECIMALS)
-    return value
 
 
 #: A text cell starting with one of these would run as a formula in a spreadsheet.
@@ -37,15 +32,15 @@ def _csv_cell(value: object) -> object:
     return value
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
+    """One shown cell (a tuple: a release has millions of them)."""
+
     text: str
     sort: str | float | int | None = None
     html: bool = False  # text is already safe HTML
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     cells: tuple[Cell, ...]
     record: dict[str, Any]
 
@@ -94,13 +89,17 @@ class Table:
         return _rows(self.rows) + "\n"
 
     def _records(self) -> list[dict[str, Any]]:
-        return [{k: _clean(v) for k, v in row.record.items()} for row in self.rows]
+        return [
+            {k: round(v, DECIMALS) if type(v) is float else v for k, v in row.record.items()}
+            for row in self.rows
+        ]
 
     def fields(self) -> list[str]:
-        keys: list[str] = []
+        keys: dict[str, None] = {}
         for row in self.rows:
-            keys += [k for k in row.record if k not in keys]
-        return keys
+            if len(row.record) != len(keys) or row.record.keys() != keys.keys():
+                keys.update(dict.fromkeys(row.record))
+        return list(keys)
 
     def to_csv(self) -> str:
         out = io.StringIO()
@@ -125,10 +124,10 @@ def _rows(rows: tuple[Row, ...]) -> str:
     body = []
     for row in rows:
         cells = []
-        for cell in row.cells:
-            content = cell.text if cell.html else escape(cell.text)
-            sort = "" if cell.sort is None else f' data-sort="{attr(cell.sort)}"'
-            cells.append(f"<td{sort}>{content}</td>")
+        for text, sort, is_html in row.cells:
+            content = text if is_html else _escaped(text)
+            key = "" if sort is None else f' data-sort="{_escaped(str(sort))}"'
+            cells.append(f"<td{key}>{content}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return "".join(body)
 
@@ -137,3 +136,9 @@ def _showing(shown: int, total: int) -> str:
     if not shown:
         return f"{total:,} rows load on demand (or download them as CSV or JSON)."
     return f"Showing the first {shown:,} of {total:,} rows; sorting applies to the rows shown."
+
+
+@lru_cache(maxsize=1 << 16)
+def _escaped(text: str) -> str:
+    """Escaped cell text, remembered: tables repeat the same ids and labels many times."""
+    return escape(text)
