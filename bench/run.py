@@ -30,6 +30,7 @@ With ``--scale 10x`` only the 10x figures are measured.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import statistics
@@ -100,7 +101,7 @@ def measure_build(root: Path) -> dict[str, Any]:
     end = time.perf_counter()
     stages = {"score": 0.0, "pages": 0.0, "engine": 0.0}
     bounds = [*marks, ("end", end)]
-    for (message, at), (_, until) in zip(bounds, bounds[1:], strict=False):
+    for (message, at), (_, until) in itertools.pairwise(bounds):
         kind = message.split(": ", 1)[-1]
         key = {"scoring": "score", "writing pages": "pages", "building the site": "engine"}.get(
             kind
@@ -170,7 +171,11 @@ def reference(repeat: int) -> dict[str, Any]:
     _touch_one_version(two)
     rebuild = _child("build", two)
     full = _child("build-nocache", two)
-    med = {k: statistics.median(b[k]) for k in builds[0] if isinstance(builds[0][k], float)}
+    med = {
+        k: statistics.median(b[k] for b in builds)
+        for k in builds[0]
+        if isinstance(builds[0][k], float)
+    }
     result: dict[str, Any] = {
         "scale": "reference",
         "repeat": repeat,
@@ -207,7 +212,8 @@ def main() -> None:
     parser.add_argument("--scale", choices=["reference", "10x", "both"], default="both")
     parser.add_argument("--json", type=Path, help="write the results here as JSON")
     parser.add_argument("--repeat", type=int, default=1, help="runs per figure (medians)")
-    parser.add_argument("--child", choices=["build", "build-nocache", "score"], help=argparse.SUPPRESS)
+    children = ["build", "build-nocache", "score"]
+    parser.add_argument("--child", choices=children, help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

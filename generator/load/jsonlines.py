@@ -21,7 +21,7 @@ from generator.load.source import Source
 from generator.load.validate import check_format_version, problems_from
 from generator.models.runs import RunRecord, RunsHeader
 
-MAX_RUNS_BYTES = 4 * 1024 * 1024 * 1024
+MAX_RUNS_BYTES = 1024 * 1024 * 1024  # a bundle of 1,400 tasks × 50 runs is ~70 MB
 MAX_LINE_BYTES = 8 * 1024 * 1024
 MAX_PROBLEMS_PER_FILE = 200
 
