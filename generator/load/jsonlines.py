@@ -70,7 +70,8 @@ def read_runs(path: Path, rel: str) -> tuple[Runs, list[Problem]]:
     try:
         size = path.stat().st_size
         if size > MAX_RUNS_BYTES:
-            return empty_columns(), [Problem(rel, None, "", f"file is {size:,} bytes; too large")]
+            too_large = f"file is {size:,} bytes; the limit is {MAX_RUNS_BYTES:,}"
+            return empty_columns(), [Problem(rel, None, "", too_large)]
         raw = path.read_bytes()
     except OSError as exc:
         return empty_columns(), [Problem(rel, None, "", f"cannot be read: {exc.strerror}")]

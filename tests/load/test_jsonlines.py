@@ -101,3 +101,16 @@ def test_missing_file_is_a_problem(tmp_path: Path) -> None:
 def test_parse_json_refuses_nan() -> None:
     with pytest.raises(ValueError, match="NaN is not a number"):
         parse_json('{"a": NaN}')
+
+
+def test_an_oversized_runs_file_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.load.jsonlines as jsonlines
+
+    monkeypatch.setattr(jsonlines, "MAX_RUNS_BYTES", 100)
+    runs, problems = read_runs(_write(tmp_path, HEADER + GOOD + "\n"), "runs.jsonl")
+    assert len(runs) == 0
+    assert [str(p) for p in problems] == [
+        f"runs.jsonl: file is {len(HEADER + GOOD) + 1:,} bytes; the limit is 100"
+    ]
