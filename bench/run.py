@@ -83,10 +83,14 @@ def measure_build(root: Path) -> dict[str, Any]:
     from generator.check import check_inputs
     from generator.load import load_inputs
     from generator.site import build_site
+    from generator.site.cache import reusable
 
     marks: list[tuple[str, float]] = []
+    out = root.parent / f"{root.name}-site"
     start = time.perf_counter()
-    inputs, problems = load_inputs(root)
+    unchanged = reusable(root, out, strict=False)  # what `build` does: skip unchanged versions
+    hashed = time.perf_counter()
+    inputs, problems = load_inputs(root, unchanged)
     problems += check_inputs(inputs)
     errors = [str(p) for p in problems if p.severity == "error"]
     if errors:
@@ -96,16 +100,18 @@ def measure_build(root: Path) -> dict[str, Any]:
     def progress(message: str) -> None:
         marks.append((message, time.perf_counter()))
 
-    out = root.parent / f"{root.name}-site"
     build_site(inputs, out, strict=False, progress=progress)
     end = time.perf_counter()
-    stages = {"score": 0.0, "pages": 0.0, "engine": 0.0}
+    stages = {"score": 0.0, "pages": 0.0, "engine": 0.0, "cache": hashed - start}
     bounds = [*marks, ("end", end)]
     for (message, at), (_, until) in itertools.pairwise(bounds):
         kind = message.split(": ", 1)[-1]
-        key = {"scoring": "score", "writing pages": "pages", "building the site": "engine"}.get(
-            kind
-        )
+        key = {
+            "scoring": "score",
+            "writing pages": "pages",
+            "building the site": "engine",
+            "unchanged, from the cache": "cache",
+        }.get(kind)
         if key:
             stages[key] += until - at
     return {
@@ -115,6 +121,7 @@ def measure_build(root: Path) -> dict[str, Any]:
         "pages_s": stages["pages"],
         "engine_s": stages["engine"],
         "total_s": end - start,
+        "cache_s": stages["cache"],  # hashing inputs, and taking unchanged versions over
         "cached_versions": sum(1 for m, _ in marks if m.endswith("unchanged, from the cache")),
     }
 
@@ -184,9 +191,11 @@ def reference(repeat: int) -> dict[str, Any]:
         "parse_floor_s": statistics.median(floors),
         **med,
         "rebuild_s": rebuild["total_s"],
+        "rebuild_cache_s": rebuild["cache_s"],
         "rebuild_full_s": full["total_s"],
         "rebuild_cached_versions": rebuild["cached_versions"],
     }
+    result["rebuild_cache_share"] = rebuild["cache_s"] / (full["total_s"] / 2)
     result["load_validate_score_over_floor"] = (
         result["load_validate_s"] + result["score_s"]
     ) / result["parse_floor_s"]
