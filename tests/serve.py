@@ -9,6 +9,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Page, Route
+
 
 class _Quiet(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
@@ -24,3 +26,18 @@ def serve(folder: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
+
+
+def local_only(page: Page, server: str) -> list[str]:
+    """Abort every request ``page`` makes to another host; return the list they go to."""
+    foreign: list[str] = []
+
+    def route(request: Route) -> None:
+        if request.request.url.startswith(server):
+            request.continue_()
+        else:
+            foreign.append(request.request.url)
+            request.abort()
+
+    page.route("**/*", route)
+    return foreign

@@ -38,6 +38,12 @@ class _Found:
     def __init__(self, lines: np.ndarray) -> None:
         self.lines = lines
         self.by_row: dict[int, list[tuple[str, str]]] = defaultdict(list)
+        self.item_rows: set[int] = set()  # rows with an item-level problem
+
+    def item(self, row: int, field: str, message: str) -> None:
+        """An item-level problem: reported, and the row's outcome is not checked."""
+        self.by_row[row].append((field, message))
+        self.item_rows.add(row)
 
     def add(self, rows: np.ndarray, field: str, message: str | Callable[[int], str]) -> None:
         for row in rows.tolist():
@@ -167,7 +173,6 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
     items_open = open_ & ~no_judge
 
     # 3. item verdicts
-    item_problem = np.zeros(n, dtype=bool)
     modules = loaded.runs.modules
     failed_pairs: set[tuple[int, str]] = set()
     if len(modules):
@@ -180,13 +185,12 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
             failed_pairs.add((row, name))
             allowed_modules = decl.modules.get(task[row], [])
             if name not in allowed_modules:
-                found.add(
-                    np.array([row]),
+                found.item(
+                    row,
                     f"modules_failed[{pos}]",
                     f"{name!r} is not a module of {task[row]}; expected one of "
                     f"{allowed_modules or 'none declared'}",
                 )
-                item_problem[row] = True
     d = decl.lookup(tcode[v_row], verdicts["id"])
     d_kind = np.where(d >= 0, decl.kind[np.maximum(d, 0)], -1)
     in_open = items_open[v_row] if len(v_row) else np.zeros(0, bool)
@@ -203,14 +207,12 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
             else ""
         )
         expected = decl.allowed.get((task[row], kind)) or "none"
-        found.add(
-            np.array([row]),
+        found.item(
+            row,
             f"{KIND_NAMES[kind]}[{v_pos[i]}].id",
             f"{item!r} is not {_KIND_TEXT[kind]} of {task[row]}{other}; expected one of {expected}",
         )
-        item_problem[row] = True
-    # repeats of an allowed item in one list
-    # repeats count within one list of one record, as (row, list, item)
+    # repeats of an allowed item count within one list of one record: (row, list, item)
     key = (v_row.astype(np.int64) * 3 + v_kind) * (len(decl.kind) + 1) + d
     counts = np.zeros(len(key), np.int64)
     if len(key):
@@ -218,40 +220,39 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
         counts = np.bincount(codes)[codes]
     repeated = in_open & allowed & (counts > 1)
     for i in np.flatnonzero(repeated).tolist():
-        found.add(
-            np.array([int(v_row[i])]),
+        found.item(
+            int(v_row[i]),
             f"{KIND_NAMES[int(v_kind[i])]}[{v_pos[i]}].id",
             f"{ids[i]!r} appears {counts[i]} times",
         )
-        item_problem[int(v_row[i])] = True
     d_module = np.where(d >= 0, decl.module[np.maximum(d, 0)], "")
     in_failed = _in_failed(v_row, d_module, failed_pairs)
     scoring_in_failed = in_open & allowed & ~repeated & in_failed & (v_value > 0)
     for i in np.flatnonzero(scoring_in_failed).tolist():
-        found.add(
-            np.array([int(v_row[i])]),
+        found.item(
+            int(v_row[i]),
             f"{KIND_NAMES[int(v_kind[i])]}[{v_pos[i]}]",
             f"{ids[i]!r} belongs to failed module {d_module[i]!r} but is recorded as passing; "
             "items of a failed module score 0 (§4.2)",
         )
-        item_problem[int(v_row[i])] = True
     repeated_rows = np.zeros(n, bool)
     repeated_rows[v_row[repeated]] = True
     _missing(tcode, task, items_open & valid, dual, judge_valid, v_row, v_kind, d, allowed,
-             repeated_rows, in_failed, decl, failed_pairs, found, item_problem)  # fmt: skip
+             repeated_rows, in_failed, decl, failed_pairs, found)  # fmt: skip
     judge_known = in_open & (v_kind == _JUDGE) & (d >= 0) & (d_kind == _JUDGE)
     too_high = judge_known & (v_value > np.where(d >= 0, decl.max_level[np.maximum(d, 0)], 0))
     for i in np.flatnonzero(too_high).tolist():
         top = decl.max_level[d[i]]
-        found.add(
-            np.array([int(v_row[i])]),
+        found.item(
+            int(v_row[i]),
             f"judge[{v_pos[i]}].level",
             f"{v_value[i]} is above {ids[i]}'s maximum; expected 0..{top}",
         )
-        item_problem[int(v_row[i])] = True
-    _evidence(loaded, judge_known, v_row, v_pos, d, ids, decl, found, item_problem)
+    _evidence(loaded, judge_known, v_row, v_pos, d, ids, decl, found)
 
     # 4. outcome of clean valid records against their failure type
+    item_problem = np.zeros(n, dtype=bool)
+    item_problem[list(found.item_rows)] = True
     clean_valid = items_open & valid & ~item_problem
     if clean_valid.any():
         success = _success(runs, tcode, dual, judge_valid, v_row, v_kind, v_value, d, decl,
@@ -333,7 +334,6 @@ def _missing(
     decl: ItemIndex,
     failed_pairs: set[tuple[int, str]],
     found: _Found,
-    item_problem: np.ndarray,
 ) -> None:
     """Valid runs must record every item of each list, but items of failed modules.
 
@@ -381,13 +381,12 @@ def _missing(
                 and (row, decl.module[decl.table[tcode[row], decl.id_code[a]]]) not in failed_pairs
             ]
             if absent:
-                found.add(
-                    np.array([row]),
+                found.item(
+                    row,
                     KIND_NAMES[kind],
                     f"missing verdicts for {', '.join(absent)}; a valid run records every "
                     "item (or names its module in modules_failed)",
                 )
-                item_problem[row] = True
 
 
 def _evidence(
@@ -399,7 +398,6 @@ def _evidence(
     ids: np.ndarray,
     decl: ItemIndex,
     found: _Found,
-    item_problem: np.ndarray,
 ) -> None:
     """Judge verdicts may cite only the evidence designated for their item."""
     evidence = loaded.runs.evidence
@@ -421,13 +419,12 @@ def _evidence(
             stray[i].append(cited[e])
     for i, cites in sorted(stray.items()):
         row = int(v_row[i])
-        found.add(
-            np.array([row]),
+        found.item(
+            row,
             f"judge[{v_pos[i]}].evidence",
             f"cites {cites}, not designated for {ids[i]}; expected from "
             f"{list(decl.evidence[d[i]])}",
         )
-        item_problem[row] = True
 
 
 def _success(

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE, VersionFrame
-from generator.score.runs import _is_failed
+from generator.score.runs import is_failed
 
 COLUMNS = ["combination", "item_id", "kind", "valid_runs", "passed", "mean_level", "max_level"]
 
@@ -35,7 +35,7 @@ def item_breakdown_table(frame: VersionFrame) -> pd.DataFrame:
     grid = counts.reset_index().merge(items, on="task")
     v = frame.verdicts
     v = v[v["rid"].isin(runs.index)]
-    failed = _is_failed(v, frame.failed, len(frame.items))
+    failed = is_failed(v, frame.failed, len(frame.items))
     level = np.where(failed, 0, v["value"].to_numpy())
     pass_level = frame.items["pass_level"].to_numpy()[v["item"].to_numpy()]
     scored = pd.DataFrame(

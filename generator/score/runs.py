@@ -26,7 +26,7 @@ def score_runs(frame: VersionFrame) -> pd.DataFrame:
     max_level = items["max_level"].to_numpy()[v["item"].to_numpy()]
     pass_level = items["pass_level"].to_numpy()[v["item"].to_numpy()]
     value = v["value"].to_numpy()
-    failed = _is_failed(v, frame.failed, len(items))
+    failed = is_failed(v, frame.failed, len(items))
     credit = np.where(failed, 0.0, np.where(kind == KIND_JUDGE, value / max_level, value))
     ok = ~failed & np.where(kind == KIND_JUDGE, value >= pass_level, value == 1)
     n_runs = len(frame.runs)
@@ -71,7 +71,7 @@ def score_runs(frame: VersionFrame) -> pd.DataFrame:
     return runs
 
 
-def _is_failed(verdicts: pd.DataFrame, failed: pd.DataFrame, width: int) -> np.ndarray:
+def is_failed(verdicts: pd.DataFrame, failed: pd.DataFrame, width: int) -> np.ndarray:
     """Whether each verdict's item belongs to a module its run names as failed."""
     if failed.empty:
         return np.zeros(len(verdicts), dtype=bool)

@@ -10,29 +10,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import HostileSite
-from playwright.sync_api import Dialog, Page, Route, expect
+from playwright.sync_api import Dialog, Page, expect
+from serve import local_only
 
 TRAP = "window.__pwned = []; window.__pwn = (n) => window.__pwned.push(n);"
 
 
 def _trap(page: Page, server: str) -> tuple[list[str], list[str]]:
     dialogs: list[str] = []
-    external: list[str] = []
 
     def dialog(d: Dialog) -> None:
         dialogs.append(f"{page.url}: {d.message}")
         d.dismiss()
 
-    def only_local(route: Route) -> None:
-        if route.request.url.startswith(server):
-            route.continue_()
-        else:
-            external.append(route.request.url)
-            route.abort()
-
     page.add_init_script(TRAP)
     page.on("dialog", dialog)
-    page.route("**/*", only_local)
+    external = local_only(page, server)
     return dialogs, external
 
 

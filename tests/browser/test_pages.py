@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Page
+from serve import local_only
 
 CHARTS_DRAWN = """() => [...document.querySelectorAll('div.plotly-graph-div')]
     .filter(d => !d.querySelector('svg.main-svg')).length"""
@@ -15,16 +16,7 @@ CHARTS_DRAWN = """() => [...document.querySelectorAll('div.plotly-graph-div')]
 @pytest.mark.parametrize("version", ["v1.0", "v1.1"])
 def test_every_page_loads_cleanly(page: Page, server: str, site: Path, version: str) -> None:
     errors: list[str] = []
-    external: list[str] = []
-
-    def only_local(route: Route) -> None:
-        if route.request.url.startswith(server):
-            route.continue_()
-        else:
-            external.append(route.request.url)
-            route.abort()
-
-    page.route("**/*", only_local)
+    external = local_only(page, server)
     page.on(
         "console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None
     )
