@@ -10,7 +10,7 @@ from generator.pages.guide import methodology_page, publishing_page
 from generator.pages.harnesscards import card_page
 from generator.pages.render import Page
 from generator.pages.results import contamination_page, domain_page, home_page
-from generator.pages.tasks import index_page, task_page
+from generator.pages.tasks import index_page, task_page, task_tables
 
 NavItem = tuple[str, "str | list[NavItem]"]
 #: Pages listed under a nav section; a longer section shows its index page only.
@@ -26,8 +26,9 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     cards = [card_page(ctx, ctx.cards[c]) for c in used]
     diffs = diff_pages(ctx)
     diff_index = diffs_index(ctx, diffs)
-    dives = [task_page(ctx, ctx.tasks[t], deep=True) for t in ctx.release.deep_dives]
-    tasks = [task_page(ctx, t, deep=False) for t in ctx.public_tasks()]
+    bulk = task_tables(ctx)
+    dives = [task_page(ctx, ctx.tasks[t], True, bulk) for t in ctx.release.deep_dives]
+    tasks = [task_page(ctx, t, False, bulk) for t in ctx.public_tasks()]
     combo_index, dive_index, task_index = (
         combinations_index(ctx),
         index_page(ctx, True),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -43,10 +44,12 @@ def _est_record(prefix: str, e: Estimate | Rate | Reliability | None) -> dict[st
     return {prefix: e.value, f"{prefix}_low": e.low, f"{prefix}_high": e.high}
 
 
+@lru_cache(maxsize=4096)
 def combination_link(
     combo: str, depth: int, fingerprint: str | None = None, below_floor: bool = False
 ) -> str:
-    """Link to a result card, with the configuration fingerprint beneath it."""
+    """Link to a result card, with the configuration fingerprint beneath it (remembered:
+    every task page shows every combination)."""
     prefix = "../" * depth
     link = f'<a href="{prefix}combinations/{escape(combo)}.html">{escape(combo)}</a>'
     if fingerprint:

@@ -23,7 +23,7 @@ DECIMALS = 6
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _csv_cell(value: object) -> object:
+def csv_cell(value: object) -> object:
     """A CSV cell; text that a spreadsheet would read as a formula is quoted with ``'``."""
     if value is None:
         return ""
@@ -45,6 +45,16 @@ class Row(NamedTuple):
     record: dict[str, Any]
 
 
+class Prepared(NamedTuple):
+    """A table's downloads (and optionally its rows' HTML) written beforehand, in bulk for a
+    whole version (``generator.pages.bulk``): the same text the rows would give."""
+
+    csv: str
+    json: str
+    rows_html: str = ""  # every row, when the page itself shows none of them
+    size: int = 0  # how many rows rows_html holds
+
+
 @dataclass(frozen=True)
 class Table:
     id: str
@@ -53,10 +63,18 @@ class Table:
     rows: tuple[Row, ...]
     note: str = ""
     inline: int = 200  # rows shown in the page; the rest load on demand
+    prepared: Prepared | None = None
+
+    @property
+    def total(self) -> int:
+        """Rows in the table, shown or loaded on demand."""
+        if self.prepared is not None and self.prepared.rows_html:
+            return self.prepared.size
+        return len(self.rows)
 
     @property
     def paged(self) -> bool:
-        return len(self.rows) > self.inline
+        return self.total > self.inline
 
     @property
     def anchor(self) -> str:
@@ -66,11 +84,16 @@ class Table:
     def to_html(self, stem: str) -> str:
         """The table, its caption, and links to its CSV and JSON beside the page."""
         head = "".join(f'<th scope="col">{escape(c)}</th>' for c in self.columns)
-        shown = self.rows[: self.inline] if self.paged else self.rows
+        shown = self.rows[: self.inline]
+        body = _rows(shown)
+        if self.prepared is not None and self.prepared.rows_html:
+            # Rows written in bulk: all of them, or (paged) none; the page shows no part.
+            assert not self.paged or self.inline == 0, "bulk rows are shown whole or not at all"
+            body = "" if self.paged else self.prepared.rows_html.rstrip("\n")
         note = f'<p class="lg-note">{escape(self.note)}</p>' if self.note else ""
         base = f"{attr(stem)}.{attr(self.id)}"
         if self.paged:
-            total = len(self.rows)
+            total = self.total
             note += (
                 f'<p class="lg-more"><button type="button" class="md-button" '
                 f'data-rows="{base}.rows.txt">Show all {total:,} rows</button> '
@@ -79,13 +102,15 @@ class Table:
         return (
             f'<div class="lg-table" id="{attr(self.anchor)}" data-search-exclude>'
             f'<table class="lg-sortable"><caption>{escape(self.caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{_rows(shown)}</tbody></table>{note}"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}"
             f'<p class="lg-downloads">Download this table: <a href="{base}.csv">CSV</a> · '
             f'<a href="{base}.json">JSON</a></p></div>'
         )
 
     def rows_html(self) -> str:
         """Every row, for a paged table to load on demand."""
+        if self.prepared is not None and self.prepared.rows_html:
+            return self.prepared.rows_html
         return _rows(self.rows) + "\n"
 
     def _records(self) -> list[dict[str, Any]]:
@@ -102,15 +127,19 @@ class Table:
         return list(keys)
 
     def to_csv(self) -> str:
+        if self.prepared is not None:
+            return self.prepared.csv
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         fields = self.fields()
         writer.writerow(fields)
         for record in self._records():
-            writer.writerow([_csv_cell(record.get(k)) for k in fields])
+            writer.writerow([csv_cell(record.get(k)) for k in fields])
         return out.getvalue()
 
     def to_json(self) -> str:
+        if self.prepared is not None:
+            return self.prepared.json
         data = {"table": self.id, "caption": self.caption, "rows": self._records()}
         # One record a line: readable, and written by the C encoder (indent= is pure Python).
         rows = ",\n".join(
@@ -125,8 +154,8 @@ def _rows(rows: tuple[Row, ...]) -> str:
     for row in rows:
         cells = []
         for text, sort, is_html in row.cells:
-            content = text if is_html else _escaped(text)
-            key = "" if sort is None else f' data-sort="{_escaped(str(sort))}"'
+            content = text if is_html else escaped(text)
+            key = "" if sort is None else f' data-sort="{escaped(str(sort))}"'
             cells.append(f"<td{key}>{content}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return "".join(body)
@@ -139,6 +168,6 @@ def _showing(shown: int, total: int) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-def _escaped(text: str) -> str:
+def escaped(text: str) -> str:
     """Escaped cell text, remembered: tables repeat the same ids and labels many times."""
     return escape(text)

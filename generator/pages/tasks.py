@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from markupsafe import Markup
 
 from generator.models import Task
+from generator.pages import bulk
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.results import combo_cell
-from generator.pages.tables import Cell, Row, Table
+from generator.pages.tables import DECIMALS, Cell, Prepared, Row, Table
 from generator.pages.text import count, escape, one_decimal, render_markdown, score
+from generator.score.items import item_breakdown_table
 
 
 def _md(text: str | None) -> Markup:
@@ -153,97 +158,227 @@ def results_table(ctx: VersionContext, task: Task) -> Table:
     )
 
 
-def breakdown_table(
-    ctx: VersionContext, task: Task, evidence: dict[tuple[str, str], list[str]]
-) -> Table:
-    data = ctx.breakdowns.get(task.id, [])
+@dataclass(frozen=True)
+class TaskTables:
+    """The per-run and per-item tables of every public task, computed once per version from
+    version-wide frames, with their downloads written in bulk (``generator.pages.bulk``)."""
+
+    verdicts: Mapping[str, list[Any]]  # one row per (task, combination, item), by task
+    spans: Mapping[str, slice]  # task -> its rows in verdicts
+    verdict_files: Mapping[str, Prepared]
+    run_files: Mapping[str, Prepared]
+    cited: Mapping[str, Mapping[tuple[str, str], list[str]]]
+
+
+def task_tables(ctx: VersionContext) -> TaskTables:
+    """Item verdicts and runs of the public tasks (§5.2 part 4), for all of them at once."""
+    public = {t.id for t in ctx.catalog.tasks if t.group == "public"}
+    verdicts = item_breakdown_table(ctx.frame)
+    verdicts = verdicts[verdicts["task"].isin(public)].reset_index(drop=True)
+    tasks = verdicts["task"].astype(str)
+    records = pd.DataFrame(
+        {
+            "combination": verdicts["combination"],
+            "item": verdicts["item_id"],
+            "kind": verdicts["kind"],
+            "valid_runs": verdicts["valid_runs"],
+            "passed": verdicts["passed"],
+            "mean_level": verdicts["mean_level"],
+            "max_level": verdicts["max_level"],
+            "evidence_cited": _cited_column(verdicts, ctx.cited),
+        }
+    )
+    runs = ctx.scored[ctx.scored["task"].isin(public)]
+    runs = runs.sort_values(["task", "combination", "run"], kind="stable").reset_index(drop=True)
+    run_records, run_cells = _run_columns(runs)
+    rows = bulk.rows_by_key(bulk.html_rows(run_cells), runs["task"])
+    run_files = {
+        task: prepared._replace(rows_html=rows[task][0], size=rows[task][1])
+        for task, prepared in bulk.downloads(
+            run_records, runs["task"], "runs", RUNS_CAPTION
+        ).items()
+    }
+    return TaskTables(
+        verdicts={c: verdicts[c].tolist() for c in verdicts.columns if c != "task"},
+        spans=dict(bulk.groups(tasks)),
+        verdict_files=bulk.downloads(records, tasks, "reconstruction", VERDICTS_CAPTION),
+        run_files=run_files,
+        cited=ctx.cited,
+    )
+
+
+def _cited_column(
+    verdicts: pd.DataFrame, cited: Mapping[str, Mapping[tuple[str, str], list[str]]]
+) -> np.ndarray:
+    """Per verdict row, the evidence ids that valid runs cite for it (a tuple, maybe empty)."""
+    out = np.empty(len(verdicts), dtype=object)
+    for row in range(len(out)):
+        out[row] = ()
+    keys = [(t, c, i) for t, by in cited.items() for (c, i) in by]
+    if not keys or not len(verdicts):
+        return out
+    index = pd.MultiIndex.from_frame(verdicts[["task", "combination", "item_id"]].astype(str))
+    at = index.get_indexer(pd.MultiIndex.from_tuples(keys))
+    for pos, (task, combo, item) in zip(at.tolist(), keys, strict=True):
+        if pos >= 0:
+            out[pos] = tuple(cited[task][(combo, item)])
+    return out
+
+
+def _run_columns(
+    runs: pd.DataFrame,
+) -> tuple[pd.DataFrame, list[tuple[pd.Series | np.ndarray, bulk.Encode]]]:
+    """The runs table's download records and its cells, as columns."""
+    valid = runs["valid"].to_numpy(dtype=bool)
+
+    def when_valid(column: str) -> np.ndarray:
+        return _or_none(runs[column].to_numpy(dtype=bool), valid)
+
+    status = np.where(
+        valid, "valid", "evaluation-incomplete (" + runs["cause"].astype(str).to_numpy() + ")"
+    )
+    failure = runs["failure_type"].astype(str).to_numpy(dtype=object)
+    records = pd.DataFrame(
+        {
+            "combination": runs["combination"].astype(str),
+            "run": runs["run"].astype(int),
+            "status": status,
+            "delivery": when_valid("delivery"),
+            "fatal_failed": when_valid("fatal_failed"),
+            "rule": runs["rule"].astype(float),
+            "judge": runs["judge"].astype(float),
+            "score": runs["score"].astype(float),
+            "success": when_valid("success"),
+            "failure_type": _or_none(failure, failure != ""),
+            "retries": runs["retries"].astype(int),
+        }
+    )
+
+    def flag(yes: str, no: str) -> Callable[[Any], str]:
+        return lambda v: "—" if v is None else (yes if v else no)
+
+    def number(v: Any) -> float | None:
+        return None if v is None or v != v else float(v)
+
+    cells: list[tuple[pd.Series | np.ndarray, bulk.Encode]] = [
+        (records["combination"], bulk.cell(str)),
+        (records["run"], bulk.cell(str, int)),
+        (records["status"], bulk.cell(str)),
+        (records["delivery"], bulk.cell(flag("passed", "failed"))),
+        (records["fatal_failed"], bulk.cell(flag("failed", "passed"))),
+        *(
+            (records[c], bulk.cell(lambda v: score(number(v)), number))
+            for c in ("rule", "judge", "score")
+        ),
+        (records["success"], bulk.cell(flag("yes", "no"))),
+        (records["failure_type"], bulk.cell(lambda v: v or "—")),
+    ]
+    return records, cells
+
+
+def _or_none(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``values`` as objects, None where ``keep`` is false."""
+    out = values.astype(object)
+    out[~keep] = None
+    return out
+
+
+VERDICTS_CAPTION = "Scoring reconstruction: item verdicts over valid runs"
+
+
+def breakdown_table(ctx: VersionContext, task: Task, tables: TaskTables) -> Table:
+    """Items by combination: runs that pass each item of its valid runs, or a Judge item's
+    mean level of its maximum (§5.2 part 4). The downloads hold one record per combination
+    and item, with the evidence valid runs cite."""
     titles = {i.id: i.title for i in task.scoring.rule_items}
     titles |= {j.id: j.title for j in task.scoring.judge_items}
-    rows = []
-    for r in data:
-        item, combo = str(r["item_id"]), str(r["combination"])
-        n = int(r["valid_runs"])
-        if r["kind"] == "judge":
-            verdict = f"mean level {float(r['mean_level']):.2f} of {int(r['max_level'])}"
+    kinds = {i.id: "fatal" if i.fatal else "rule" for i in task.scoring.rule_items}
+    kinds |= {j.id: "judge" for j in task.scoring.judge_items}
+    combos = [r.combination for r in ctx.task_rows.get(task.id, [])]
+    span = tables.spans.get(task.id, slice(0, 0))
+    v = tables.verdicts
+    verdicts: dict[tuple[str, str], Cell] = {}
+    for combo, item, kind, n, passed, mean, top in zip(
+        v["combination"][span],
+        v["item_id"][span],
+        v["kind"][span],
+        v["valid_runs"][span],
+        v["passed"][span],
+        v["mean_level"][span],
+        v["max_level"][span],
+        strict=True,
+    ):
+        if kind == "judge":
+            verdicts[(combo, item)] = Cell(f"{mean:.2f} of {top}", round(mean / top, DECIMALS))
         else:
-            verdict = f"passed {int(r['passed'])} of {n} runs"
-        cited = ", ".join(evidence.get((combo, item), [])) or "—"
-        rows.append(
-            Row(
-                (
-                    Cell(combo),
-                    Cell(item),
-                    Cell(titles.get(item, item)),
-                    Cell(str(r["kind"])),
-                    Cell(verdict, float(r["mean_level"])),
-                    Cell(cited),
-                ),
-                {
-                    "combination": combo,
-                    "item": item,
-                    "kind": r["kind"],
-                    "valid_runs": n,
-                    "passed": int(r["passed"]),
-                    "mean_level": float(r["mean_level"]),
-                    "max_level": int(r["max_level"]),
-                    "evidence_cited": evidence.get((combo, item), []),
-                },
-            )
+            verdicts[(combo, item)] = Cell(f"{passed} of {n}", round(passed / n, DECIMALS))
+    missing = Cell("—")
+    rows = tuple(
+        Row(
+            (
+                Cell(item),
+                Cell(kinds[item]),
+                Cell(titles[item]),
+                *(verdicts.get((c, item), missing) for c in combos),
+            ),
+            {},
         )
+        for item in titles
+    )
+    note = (
+        "Rule and fatal items: runs passing the item of the combination's valid runs. "
+        "Judge items: mean level of the maximum. Downloads hold one record per combination "
+        "and item, with the evidence that valid runs cite."
+    )
+    if task.scoring.modules:
+        note += " Items of a failed module count as failed (level 0)."
+    prepared = tables.verdict_files.get(task.id)
     return Table(
         "reconstruction",
-        "Scoring reconstruction: item verdicts over valid runs",
-        ("Combination", "Item", "Checks", "Kind", "Verdicts", "Evidence cited"),
-        tuple(rows),
-        "Items of a failed module count as failed (level 0)." if task.scoring.modules else "",
+        VERDICTS_CAPTION,
+        ("Item", "Kind", "Checks", *combos),
+        rows,
+        note,
+        prepared=prepared or Prepared(*_empty("reconstruction", VERDICTS_CAPTION)),
     )
+
+
+def cited_table(task: Task, tables: TaskTables) -> Table | None:
+    """Which frozen evidence valid runs cite, by combination and Judge item."""
+    cited = tables.cited.get(task.id, {})
+    if not cited:
+        return None
+    return Table(
+        "cited",
+        "Evidence cited by valid runs, by combination and Judge item",
+        ("Combination", "Item", "Evidence cited"),
+        tuple(
+            Row(
+                (Cell(combo), Cell(item), Cell(", ".join(ids))),
+                {"combination": combo, "item": item, "evidence_cited": ids},
+            )
+            for (combo, item), ids in cited.items()
+        ),
+    )
+
+
+def _empty(table: str, caption: str) -> tuple[str, str]:
+    """The downloads of a table without rows."""
+    return Table(table, caption, (), ()).to_csv(), Table(table, caption, (), ()).to_json()
 
 
 #: Per-run rows a page may show inline; a longer runs table shows none of them and loads all
 #: on demand, so that no page at benchmark scale embeds per-run data (page weight).
 RUNS_INLINE = 30
+RUNS_CAPTION = "Runs: core delivery D, fatal items, R, J and the run's Task Score S"
 
 
-def runs_table(ctx: VersionContext, task: Task) -> Table:
+def runs_table(task: Task, tables: TaskTables) -> Table:
     """Every run of the task: D, fatal items, R, J, S and success, so scores can be rebuilt."""
-    rows = []
-    for r in ctx.scored_by_task.get(task.id, []):
-        valid = bool(r["valid"])
-        judge = None if pd.isna(r["judge"]) else float(r["judge"])
-        status = "valid" if valid else f"evaluation-incomplete ({r['cause']})"
-        cells = (
-            Cell(str(r["combination"])),
-            Cell(str(r["run"]), int(r["run"])),
-            Cell(status),
-            Cell(("passed" if r["delivery"] else "failed") if valid else "—"),
-            Cell(("failed" if r["fatal_failed"] else "passed") if valid else "—"),
-            Cell(score(None if pd.isna(r["rule"]) else float(r["rule"])), r["rule"]),
-            Cell(score(judge), judge),
-            Cell(score(None if pd.isna(r["score"]) else float(r["score"])), r["score"]),
-            Cell(("yes" if r["success"] else "no") if valid else "—"),
-            Cell(str(r["failure_type"]) or "—"),
-        )
-        rows.append(
-            Row(
-                cells,
-                {
-                    "combination": r["combination"],
-                    "run": int(r["run"]),
-                    "status": status,
-                    "delivery": bool(r["delivery"]) if valid else None,
-                    "fatal_failed": bool(r["fatal_failed"]) if valid else None,
-                    "rule": None if pd.isna(r["rule"]) else float(r["rule"]),
-                    "judge": judge,
-                    "score": None if pd.isna(r["score"]) else float(r["score"]),
-                    "success": bool(r["success"]) if valid else None,
-                    "failure_type": r["failure_type"] or None,
-                    "retries": int(r["retries"]),
-                },
-            )
-        )
+    prepared = tables.run_files.get(task.id) or Prepared(*_empty("runs", RUNS_CAPTION))
     return Table(
         "runs",
-        "Runs: core delivery D, fatal items, R, J and the run's Task Score S",
+        RUNS_CAPTION,
         (
             "Combination",
             "Run",
@@ -256,10 +391,11 @@ def runs_table(ctx: VersionContext, task: Task) -> Table:
             "Success",
             "Failure type",
         ),
-        tuple(rows),
+        (),
         "S = 0 when D or a fatal item fails, else R or w·R + (1 − w)·J; "
         "evaluation-incomplete runs are excluded from every mean.",
-        inline=len(rows) if len(rows) <= RUNS_INLINE else 0,
+        inline=prepared.size if prepared.size <= RUNS_INLINE else 0,
+        prepared=prepared,
     )
 
 
@@ -302,19 +438,18 @@ def evidence_table(task: Task) -> Table | None:
     )
 
 
-def _cited(ctx: VersionContext, task: str) -> dict[tuple[str, str], list[str]]:
-    return dict(ctx.cited.get(task, {}))
-
-
-def task_page(ctx: VersionContext, task: Task, deep: bool) -> Page:
+def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> Page:
     tables = [
         metadata_table(ctx, task),
         scoring_table(task),
         results_table(ctx, task),
-        breakdown_table(ctx, task, _cited(ctx, task.id)),
-        runs_table(ctx, task),
+        breakdown_table(ctx, task, bulk),
+        runs_table(task, bulk),
         efficiency_table(ctx, task),
     ]
+    cited = cited_table(task, bulk)
+    if cited is not None:
+        tables.append(cited)
     evidence = evidence_table(task)
     if evidence is not None:
         tables.append(evidence)
@@ -339,6 +474,7 @@ def task_page(ctx: VersionContext, task: Task, deep: bool) -> Page:
         interpretation=_md(dive.interpretation) if dive else Markup(""),
         differences=differences,
         has_evidence=evidence is not None,
+        has_cited=cited is not None,
     )
     return Page(f"{folder}/{task.id}.md", task.title, markdown, tuple(tables))
 

@@ -17,9 +17,12 @@ _MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|~<>\"'&"}
 _SAFE_LINK = re.compile(r"^(https?://|#|\.{0,2}/|[A-Za-z0-9_.-]+(/|\.html|\.md|$))", re.IGNORECASE)
 
 
+_MD_TABLE = str.maketrans(_MD_SPECIAL)
+
+
 def escape(text: object) -> str:
     """Text shown literally inside Markdown: every markup character as an entity."""
-    return "".join(_MD_SPECIAL.get(c, c) for c in str(text))
+    return str(text).translate(_MD_TABLE)
 
 
 def escape_html(text: object) -> str:
