@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import repeat
 from typing import Any, cast
 
+import numpy as np
 import pandas as pd
 
 from generator.disclosure import below_floor, fingerprint
-from generator.load import Loaded, LoadedRelease
+from generator.load import Loaded, LoadedBundle, LoadedRelease
 from generator.load.runcolumns import LISTS
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
@@ -103,32 +105,95 @@ def version_context(
 def _cited(
     loaded: LoadedRelease, published: set[str]
 ) -> dict[str, dict[tuple[str, str], list[str]]]:
-    """The evidence ids valid runs cite, by task, then (combination, Judge item)."""
-    cited: dict[tuple[str, str, str], set[str]] = {}
-    for bundle in loaded.bundles:
-        combo = bundle.bundle.model.combination.id
-        columns = bundle.runs
-        if combo not in published or not len(columns.evidence):
-            continue
-        judge = columns.verdicts[columns.verdicts["kind"] == LISTS["judge"]]
-        evidence = columns.evidence.merge(
-            judge[["row", "pos", "id"]].rename(columns={"id": "item"}), on=["row", "pos"]
-        )
-        runs = columns.runs
-        evidence = evidence[(runs["status"].to_numpy()[evidence["row"].to_numpy()] == "valid")]
-        tasks = runs["task"].astype(str).to_numpy()[evidence["row"].to_numpy()]
-        for task, item, eid in zip(
-            tasks, evidence["item"].astype(str), evidence["id"].astype(str), strict=True
-        ):
-            cited.setdefault((task, combo, item), set()).add(eid)
+    """The evidence ids valid runs cite, by task, then (combination, Judge item); tasks,
+    keys and ids sorted."""
+    parts = [
+        _citations(bundle)
+        for bundle in loaded.bundles
+        if bundle.bundle.model.combination.id in published and len(bundle.runs.evidence)
+    ]
+    found = [p for p in parts if len(p[0])]
+    if not found:
+        return {}
+    # Per column (task, combination, item, id): codes in sorted order of the strings.
+    coded = [pd.factorize(np.concatenate([p[i] for p in found]), sort=True) for i in range(4)]
+    codes = np.stack([c for c, _ in coded])
+    codes = codes[:, np.lexsort(codes[::-1])]
+    codes = codes[:, np.r_[True, (np.diff(codes, axis=1) != 0).any(axis=0)]]  # distinct ids
+    starts = np.flatnonzero(np.r_[True, (np.diff(codes[:3], axis=1) != 0).any(axis=0)])
+    ends = [*starts[1:].tolist(), codes.shape[1]]
+    keys = (
+        np.asarray(u, dtype=object)[c[starts]].tolist()
+        for (_, u), c in zip(coded[:3], codes[:3], strict=True)
+    )
+    ids = np.asarray(coded[3][1], dtype=object)[codes[3]].tolist()
     out: dict[str, dict[tuple[str, str], list[str]]] = {}
-    for (task, combo, item), ids in sorted(cited.items()):
-        out.setdefault(task, {})[(combo, item)] = sorted(ids)
+    for task, combo, item, start, end in zip(*keys, starts.tolist(), ends, strict=True):
+        out.setdefault(task, {})[(combo, item)] = ids[start:end]
     return out
 
 
+def _citations(bundle: LoadedBundle) -> tuple[np.ndarray, ...]:
+    """Per evidence id a valid run of the bundle cites: its task, combination, Judge item
+    and id (arrays of strings)."""
+    columns = bundle.runs
+    judge = columns.verdicts[columns.verdicts["kind"] == LISTS["judge"]]
+    evidence = columns.evidence.merge(
+        judge[["row", "pos", "id"]].rename(columns={"id": "item"}), on=["row", "pos"]
+    )
+    rows = evidence["row"].to_numpy()
+    valid = columns.runs["status"].to_numpy()[rows] == "valid"
+    tasks = _strings(columns.runs["task"])[rows[valid]]
+    combo = np.full(len(tasks), bundle.bundle.model.combination.id, dtype=object)
+    return tasks, combo, _strings(evidence["item"])[valid], _strings(evidence["id"])[valid]
+
+
+def _strings(column: pd.Series) -> np.ndarray:
+    """``column.astype(str)`` as an array of Python strings (categories converted once)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        names = [str(c) for c in column.cat.categories] + [str(float("nan"))]
+        return np.asarray(names, dtype=object)[column.cat.codes.to_numpy()]
+    return column.astype(str).to_numpy(dtype=object)
+
+
 def _by_task(frame: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
-    """The rows of a frame with a task column, as records grouped by task (one conversion)."""
+    """The rows of a frame with a task column, as records grouped by task (first seen first,
+    rows in frame order): ``frame.to_dict("records")`` grouped by ``str(record["task"])``,
+    built column by column."""
+    tasks = _python_values(frame["task"], np.arange(len(frame)))
+    if tasks is None:
+        return _by_task_records(frame)
+    codes, keys = pd.factorize(pd.Series([str(t) for t in tasks], dtype=object))
+    order = np.argsort(codes, kind="stable")
+    columns = [_python_values(frame[name], order) for name in frame.columns]
+    if any(c is None for c in columns):
+        return _by_task_records(frame)
+    names = frame.columns.tolist()
+    rows = zip(*cast(list[list[Any]], columns), strict=True)
+    records: list[dict[str, Any]] = list(map(dict, map(zip, repeat(names), rows)))
+    ends = np.cumsum(np.bincount(codes, minlength=len(keys))).tolist()
+    starts = [0, *ends][: len(ends)]
+    return {str(k): records[a:b] for k, a, b in zip(keys, starts, ends, strict=True)}
+
+
+def _python_values(column: pd.Series, order: np.ndarray) -> list[Any] | None:
+    """The values ``to_dict("records")`` gives for the rows ``order`` of a column (Python
+    scalars), or None for a dtype without a fast path here."""
+    dtype = column.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+        values: list[Any] = column.to_numpy()[order].tolist()
+        return values
+    if isinstance(dtype, pd.StringDtype):
+        codes, uniques = pd.factorize(column)
+        missing = None if dtype.na_value is pd.NA else float("nan")
+        lookup = np.array([*(str(u) for u in uniques), missing], dtype=object)
+        found: list[Any] = lookup[codes[order]].tolist()  # code -1 (missing): the last entry
+        return found
+    return None
+
+
+def _by_task_records(frame: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """:func:`_by_task`, record by record (any dtype)."""
     out: dict[str, list[dict[str, Any]]] = {}
     for record in cast(list[dict[str, Any]], frame.to_dict("records")):
         out.setdefault(str(record["task"]), []).append(record)
