@@ -109,6 +109,7 @@ def measure_build(root: Path) -> dict[str, Any]:
         key = {
             "scoring": "score",
             "writing pages": "pages",
+            "writing downloads": "pages",
             "building the site": "engine",
             "unchanged, from the cache": "cache",
         }.get(kind)

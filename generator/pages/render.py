@@ -7,6 +7,7 @@ Templates are data. Every value reaching a template is escaped unless it is ``Ma
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -58,25 +59,39 @@ class Page:
     def stem(self) -> str:
         return Path(self.path).stem
 
-    def files(self) -> dict[str, str]:
-        """The page itself and its tables' downloads, beside it."""
-        folder = Path(self.path).parent
+    def sources(self) -> dict[str, str]:
+        """What mkdocs builds: the page itself, and files it links from its Markdown."""
         hide = "hide:\n  - toc\n" if self.wide else ""
         meta = (
             f"---\ntitle: {escape_yaml(escape_html(self.title))}\n"
             f"charts: {str(self.charts).lower()}\n"
             f"{hide}---\n\n"
         )
+        folder = Path(self.path).parent
         out = {self.path: meta + str(self.markdown)}
+        for name, text in self.extra_files.items():
+            out[(folder / name).as_posix()] = text
+        return out
+
+    def downloads(self) -> dict[str, str]:
+        """Its tables' downloads (and rows loaded on demand), beside it in the built site.
+
+        They bypass mkdocs: only the tables' HTML links to them, which mkdocs never reads
+        (see :func:`opaque`), and copying hundreds of thousands of rows through it would
+        cost a large release seconds."""
+        folder = Path(self.path).parent
+        out = {}
         for table in self.tables:
             base = (folder / f"{self.stem}.{table.id}").as_posix()
             out[f"{base}.csv"] = table.to_csv()
             out[f"{base}.json"] = table.to_json()
             if table.paged:
                 out[f"{base}.rows.txt"] = table.rows_html()
-        for name, text in self.extra_files.items():
-            out[(folder / name).as_posix()] = text
         return out
+
+    def files(self) -> dict[str, str]:
+        """Every file of the page, as the built site holds it."""
+        return self.sources() | self.downloads()
 
 
 def escape_yaml(text: str) -> str:
@@ -98,3 +113,19 @@ def opaque(html: str) -> Markup:
     Python-Markdown and the search plugin one comment each instead of thousands of cells."""
     encoded = base64.b64encode(html.encode("utf-8")).decode("ascii")
     return Markup(f"\n<!--lg-html:{encoded}-->\n")
+
+
+_BLOCK = re.compile(r"<!--lg-html:([A-Za-z0-9+/=]+)-->")
+
+
+def lift_blocks(markdown: str) -> tuple[str, list[str]]:
+    """The page with each finished HTML block replaced by ``<!--lg-block:N-->``, and the
+    blocks (still base64). mkdocs then reads a few bytes per table instead of the whole
+    table; ``site_src/hooks.py`` puts block N back from the page's side file."""
+    blocks: list[str] = []
+
+    def lift(match: re.Match[str]) -> str:
+        blocks.append(match.group(1))
+        return f"<!--lg-block:{len(blocks) - 1}-->"
+
+    return _BLOCK.sub(lift, markdown), blocks

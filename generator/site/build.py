@@ -14,7 +14,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import yaml
@@ -22,7 +22,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from generator.errors import GeneratorError
 from generator.load import Inputs, LoadedRelease
-from generator.pages import version_context, version_pages
+from generator.pages import Page, version_context, version_pages
+from generator.pages.render import lift_blocks
 from generator.pages.text import escape_html
 from generator.site import cache
 
@@ -68,17 +69,37 @@ def _environment(epoch: int) -> Iterator[None]:
 
 def _write_docs(
     version: LoadedRelease, inputs: Inputs, docs: Path, progress: Progress
-) -> list[dict[str, object]]:
+) -> tuple[list[Page], list[dict[str, object]]]:
+    """Score the version and write its pages' sources; return the pages and the nav."""
     ctx = version_context(version, inputs.cards)
     progress(f"{version.folder}: writing pages")
     pages, nav = version_pages(ctx)
+    sources, blocks = {}, {}
     for page in pages:
-        for rel, text in page.files().items():
-            path = docs / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+        for rel, text in page.sources().items():
+            if rel == page.path:
+                text, lifted = lift_blocks(text)
+                blocks[f"{rel}.json"] = json.dumps(lifted)
+            sources[rel] = text
+    _write(docs, sources.items())
+    _write(_blocks(docs), blocks.items())
     shutil.copytree(SITE_SRC / "assets", docs / "assets")
-    return nav
+    return pages, nav
+
+
+def _blocks(docs: Path) -> Path:
+    """Where the pages' HTML blocks wait for the mkdocs hook (beside docs, not in it)."""
+    return docs.parent / "blocks"
+
+
+def _write(folder: Path, files: Iterable[tuple[str, str]]) -> None:
+    made: set[Path] = set()
+    for rel, text in files:
+        path = folder / rel
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
+        path.write_text(text, encoding="utf-8")
 
 
 def _config(
@@ -97,7 +118,11 @@ def _config(
         "extra_css": ["assets/stylesheets/lg.css"],
         "extra_javascript": ["assets/javascripts/lg-tables.js"],
         "hooks": [str(SITE_SRC / "hooks.py")],
-        "extra": {"version": {"provider": "mike", "default": "latest"}, "generator": False},
+        "extra": {
+            "version": {"provider": "mike", "default": "latest"},
+            "generator": False,
+            "lg_blocks": str(_blocks(docs)),
+        },
         "nav": _escaped_nav(nav),
     }
 
@@ -271,7 +296,7 @@ def _build_version(
     """Score, write and build one version into ``staging/<version>``; return its warnings."""
     progress(f"{version.folder}: scoring")
     docs = work / version.folder / "docs"
-    nav = _write_docs(version, inputs, docs, progress)
+    pages, nav = _write_docs(version, inputs, docs, progress)
     config = work / version.folder / "mkdocs.yml"
     config.write_text(
         yaml.safe_dump(
@@ -281,6 +306,8 @@ def _build_version(
     )
     progress(f"{version.folder}: building the site")
     warnings = [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
+    progress(f"{version.folder}: writing downloads")
+    _write(staging / version.folder, (f for page in pages for f in page.downloads().items()))
     # mkdocs writes 404.html with root-absolute links that only work at a site root.
     (staging / version.folder / "404.html").unlink(missing_ok=True)
     _sitemap(staging / version.folder, version.folder)
