@@ -50,10 +50,15 @@ def _csv_value(value: Any) -> str:
     return out.getvalue()[:-1]
 
 
-def encoded(values: pd.Series | np.ndarray, encode: Encode) -> pa.Array:
-    """``encode`` applied to every value, calling it once per distinct value."""
-    codes, uniques = pd.factorize(pd.Series(values, copy=False), use_na_sentinel=False)
-    texts = pa.array([encode(u) for u in _python(uniques)], pa.string())
+def encoded(values: pd.Series | np.ndarray | pd.DataFrame, encode: Encode) -> pa.Array:
+    """``encode`` applied to every value (a frame's row: a tuple), once per distinct one."""
+    if isinstance(values, pd.DataFrame):
+        codes, tuples = pd.MultiIndex.from_frame(values).factorize()
+        uniques = [tuple(_python(list(t))) for t in tuples]
+    else:
+        codes, found = pd.factorize(pd.Series(values, copy=False), use_na_sentinel=False)
+        uniques = _python(found)
+    texts = pa.array([encode(u) for u in uniques], pa.string())
     return texts.take(pa.array(codes))
 
 

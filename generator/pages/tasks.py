@@ -15,7 +15,7 @@ from generator.pages import bulk
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.results import combo_cell
-from generator.pages.tables import DECIMALS, Cell, Prepared, Row, Table
+from generator.pages.tables import DECIMALS, Cell, Prepared, Row, Table, escaped
 from generator.pages.text import count, escape, one_decimal, render_markdown, score
 from generator.score.items import item_breakdown_table
 
@@ -164,6 +164,7 @@ class TaskTables:
     version-wide frames, with their downloads written in bulk (``generator.pages.bulk``)."""
 
     verdicts: Mapping[str, list[Any]]  # one row per (task, combination, item), by task
+    verdict_cells: list[str]  # each verdict row's matrix cell, as HTML
     spans: Mapping[str, slice]  # task -> its rows in verdicts
     verdict_files: Mapping[str, Prepared]
     run_files: Mapping[str, Prepared]
@@ -200,11 +201,38 @@ def task_tables(ctx: VersionContext) -> TaskTables:
     }
     return TaskTables(
         verdicts={c: verdicts[c].tolist() for c in verdicts.columns if c != "task"},
+        verdict_cells=_verdict_cells(verdicts),
         spans=dict(bulk.groups(tasks)),
         verdict_files=bulk.downloads(records, tasks, "reconstruction", VERDICTS_CAPTION),
         run_files=run_files,
         cited=ctx.cited,
     )
+
+
+def _verdict_cells(verdicts: pd.DataFrame) -> list[str]:
+    """Each verdict as its matrix cell: runs passing of valid runs (rule and fatal items), or
+    the mean level of the maximum (Judge items), sorted by the fraction."""
+
+    def encode(row: tuple[Any, ...]) -> str:
+        judge, n, passed, mean, top = row
+        if judge:
+            return _td(f"{mean:.2f} of {top}", round(mean / top, DECIMALS))
+        return _td(f"{passed} of {n}", round(passed / n, DECIMALS))
+
+    key = pd.DataFrame(
+        {
+            "judge": verdicts["kind"] == "judge",
+            "n": verdicts["valid_runs"],
+            "passed": verdicts["passed"],
+            "mean": verdicts["mean_level"],
+            "top": verdicts["max_level"],
+        }
+    )
+    return bulk.joined([bulk.encoded(key, encode)]) if len(key) else []
+
+
+def _td(text: str, sort: float) -> str:
+    return f'<td data-sort="{sort}">{escaped(text)}</td>'
 
 
 def _cited_column(
@@ -297,32 +325,17 @@ def breakdown_table(ctx: VersionContext, task: Task, tables: TaskTables) -> Tabl
     combos = [r.combination for r in ctx.task_rows.get(task.id, [])]
     span = tables.spans.get(task.id, slice(0, 0))
     v = tables.verdicts
-    verdicts: dict[tuple[str, str], Cell] = {}
-    for combo, item, kind, n, passed, mean, top in zip(
-        v["combination"][span],
-        v["item_id"][span],
-        v["kind"][span],
-        v["valid_runs"][span],
-        v["passed"][span],
-        v["mean_level"][span],
-        v["max_level"][span],
-        strict=True,
-    ):
-        if kind == "judge":
-            verdicts[(combo, item)] = Cell(f"{mean:.2f} of {top}", round(mean / top, DECIMALS))
-        else:
-            verdicts[(combo, item)] = Cell(f"{passed} of {n}", round(passed / n, DECIMALS))
-    missing = Cell("—")
-    rows = tuple(
-        Row(
-            (
-                Cell(item),
-                Cell(kinds[item]),
-                Cell(titles[item]),
-                *(verdicts.get((c, item), missing) for c in combos),
-            ),
-            {},
+    cells = dict(
+        zip(
+            zip(v["combination"][span], v["item_id"][span], strict=True),
+            tables.verdict_cells[span],
+            strict=True,
         )
+    )
+    body = "".join(
+        f"<tr><td>{escaped(item)}</td><td>{kinds[item]}</td><td>{escaped(titles[item])}</td>"
+        + "".join(cells.get((c, item), "<td>—</td>") for c in combos)
+        + "</tr>"
         for item in titles
     )
     note = (
@@ -333,13 +346,15 @@ def breakdown_table(ctx: VersionContext, task: Task, tables: TaskTables) -> Tabl
     if task.scoring.modules:
         note += " Items of a failed module count as failed (level 0)."
     prepared = tables.verdict_files.get(task.id)
+    prepared = prepared or Prepared(*_empty("reconstruction", VERDICTS_CAPTION))
     return Table(
         "reconstruction",
         VERDICTS_CAPTION,
         ("Item", "Kind", "Checks", *combos),
-        rows,
+        (),
         note,
-        prepared=prepared or Prepared(*_empty("reconstruction", VERDICTS_CAPTION)),
+        inline=len(titles),
+        prepared=prepared._replace(rows_html=body + "\n", size=len(titles)),
     )
 
 
