@@ -2,6 +2,10 @@
 
 Duplicate keys, non-text keys, multiple documents, aliases that expand too far and
 oversized files are reported as problems instead of being silently accepted.
+
+Most input is first tried by the fast reader in :mod:`generator.load.yamlfast`, which
+gives the same result for the block-style subset real files use; whatever it declines is
+read here by composing libyaml's node tree (the full path), which also reports problems.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator.errors import Problem, shown
+from generator.load import yamlfast
 from generator.load.source import Loc, Source, dotted
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -102,6 +107,14 @@ def read_yaml(path: Path, rel: str) -> tuple[Any, Source] | Problem:
         return Problem(rel, None, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})")
     except OSError as exc:
         return Problem(rel, None, "", f"cannot be read: {exc.strerror}")
+    fast = yamlfast.parse(text, _Loader, MAX_DEPTH, MAX_NODES)
+    if fast is not None:
+        return fast[0], Source(rel, fast[1])
+    return read_text(text, rel)
+
+
+def read_text(text: str, rel: str) -> tuple[Any, Source] | Problem:
+    """Parse ``text`` by composing libyaml's node tree (the full path, for any YAML)."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()

@@ -1,0 +1,298 @@
+"""The fast YAML reader against the full path: the same data and lines, or it declines.
+
+Every check here holds the fast path to one rule: when it returns a result, the full path
+(libyaml's node tree) returns the same data, with the same types and key order, and the
+same line map; when the full path would report a problem, the fast path declines.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from generator.errors import Problem
+from generator.load import yamlfast
+from generator.load.yamlfile import MAX_DEPTH, MAX_NODES, _Loader, read_text, read_yaml
+
+REPO = Path(__file__).resolve().parents[2]
+
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,  # the same examples on every run: failures reproduce
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _fast(text: str) -> tuple[Any, dict[Any, int]] | None:
+    return yamlfast.parse(text, _Loader, MAX_DEPTH, MAX_NODES)
+
+
+def _agree(text: str) -> bool:
+    """Assert the fast path declines or matches the full path; return whether it accepted."""
+    fast = _fast(text)
+    if fast is None:
+        return False
+    full = read_text(text, "f.yaml")
+    assert not isinstance(full, Problem), (
+        f"the fast path accepted what the full path refuses: {full}"
+    )
+    assert repr(fast[0]) == repr(full[0])  # repr tells 1 from 1.0 from True from '1'
+    assert list(fast[1].items()) == list(full[1].lines.items())
+    return True
+
+
+# Characters that mean something somewhere in YAML, and some that are merely unusual.
+SPECIAL = list(" :#-?'\"\\{}[],&*!|>%@`~=<.+_0123456789\n\t\r\x00\x07\x1b\x7f\x85\xa0\u2028\ufeff")
+TEXT = st.text(
+    alphabet=st.sampled_from(SPECIAL) | st.characters(codec="utf-8"),
+    max_size=24,
+)
+LOOKALIKES = st.sampled_from(
+    [
+        *("yes", "No", "ON", "off", "y", "n", "true", "False", "null", "Null", "~", ""),
+        *("1_000", "0o17", "0x1F", "0b101", "1e3", "1.5e-3", ".nan", ".inf", "-.inf", "+1"),
+        *("-0", "007", "1:30", "190:20:30", "2024-01-01", "2024-1-1", "2024-02-30"),
+        *("2024-01-01 10:00:00", "2024-01-01T10:00:00Z", "<<", "=", "- a", "a: b", "#x"),
+        *("a #b", "a#b", "a:b", "'q'", '"q"', "  lead", "trail  ", "multi\nline", "x\\y"),
+        *("---", "...", "[a]", "{b}", "@x", "`x", "%x", "!x", "&x", "*x", "|", "> x", "? x"),
+        *(": x", "-", "- ", "-x", "?x", ":x", "x:", "a\n\nb", "\n", " \n ", "é中😀", "\\n"),
+    ]
+)
+WORDS = st.sampled_from(["alpha", "beta:", "#gamma", "delta,", "'eps'", "z", "über", "x" * 30])
+LONG = st.lists(WORDS, min_size=8, max_size=40).map(" ".join)
+MULTILINE = st.lists(LONG | TEXT, min_size=2, max_size=4).map("\n".join)
+STRINGS = TEXT | LOOKALIKES | LONG | MULTILINE
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.dates()
+    | st.datetimes(timezones=st.none() | st.just(dt.UTC))
+    | STRINGS
+)
+# Keys on one line: safe_dump writes an empty or multi-line key as a '? ' key, which the
+# fast path leaves to the full path (see the edge cases).
+KEY_CHARS = (st.sampled_from(SPECIAL) | st.characters(codec="utf-8")).filter(
+    lambda c: c not in "\n\r\x85\u2028\u2029"
+)
+KEYS = st.text(alphabet=KEY_CHARS, min_size=1, max_size=12) | st.sampled_from(
+    ["id", "title", "value", "yes", "null", "1", "<<", "a b", "t", "x: y"]
+)
+DATA = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
+    max_leaves=30,
+)
+ROOTS = st.dictionaries(KEYS, DATA, min_size=1, max_size=5) | st.lists(DATA, min_size=1)
+
+
+class _IndentedSequences(yaml.SafeDumper):
+    """Writes a sequence under a key indented below it, as people often do."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+
+def _block_dumper(style: str) -> type[yaml.SafeDumper]:
+    """A dumper that writes text with line breaks as block scalars where it can."""
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+        chosen = style if "\n" in data else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=chosen)
+
+    Dumper.add_representer(str, text)
+    return Dumper
+
+
+SAFE_DUMPERS: list[type[yaml.SafeDumper]] = [yaml.SafeDumper, _IndentedSequences]
+DUMPERS = [*SAFE_DUMPERS, _block_dumper("|"), _block_dumper(">")]
+
+
+@st.composite
+def dumped(draw: st.DrawFn, dumpers: list[type[yaml.SafeDumper]] = DUMPERS) -> str:
+    """Block-style YAML as yaml.safe_dump and its relatives write it."""
+    return yaml.dump(
+        draw(ROOTS),
+        Dumper=draw(st.sampled_from(dumpers)),
+        default_flow_style=False,
+        width=draw(st.sampled_from([20, 40, 80, 120, 10_000])),
+        allow_unicode=draw(st.booleans()),
+        sort_keys=False,
+        indent=draw(st.sampled_from([2, 3, 4])),
+    )
+
+
+def _should_accept(text: str) -> bool:
+    """Whether block output lies inside the subset (no '?' keys, anchors or odd characters)."""
+    if yamlfast._UNSUPPORTED.search(text):
+        return False
+    return not re.search(r"^[ -]*\? |(?:^|[ :-])[&*]id\d{3}\b", text, re.MULTILINE)
+
+
+@SETTINGS
+@given(dumped(SAFE_DUMPERS))
+def test_safe_dump_output_is_read_fast_and_the_same(text: str) -> None:
+    accepted = _agree(text)
+    event("accepted" if accepted else "declined")
+    if _should_accept(text):
+        assert accepted, f"the fast path declined safe_dump output:\n{text}"
+
+
+@SETTINGS
+@given(dumped())
+def test_block_scalar_output_agrees(text: str) -> None:
+    event("accepted" if _agree(text) else "declined")
+
+
+@SETTINGS
+@given(ROOTS, st.sampled_from([20, 80]), st.booleans())
+def test_flow_style_output_agrees(data: Any, width: int, unicode: bool) -> None:
+    text = yaml.safe_dump(data, default_flow_style=None, width=width, allow_unicode=unicode)
+    event("accepted" if _agree(text) else "declined")
+
+
+@st.composite
+def hand_written(draw: st.DrawFn) -> str:
+    """Dumped YAML edited the way people edit it: comments, blank lines, quoted keys."""
+    lines = draw(dumped()).split("\n")
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(lines)))
+        edit = draw(st.sampled_from(["comment", "blank", "spaces", "trailing", "quote-key"]))
+        if edit == "comment":
+            lines.insert(at, " " * draw(st.integers(0, 6)) + "# a comment: - x")
+        elif edit == "blank":
+            lines.insert(at, "")
+        elif edit == "spaces":
+            lines.insert(at, " " * draw(st.integers(1, 6)))
+        elif at < len(lines) and edit == "trailing":
+            lines[at] += draw(st.sampled_from([" # note", "  #", " ", "#not"]))
+        elif at < len(lines):
+            quote = draw(st.sampled_from(["'", '"']))
+            lines[at] = re.sub(r"^( *(?:- +)?)([A-Za-z_]\w*):", rf"\1{quote}\2{quote}:", lines[at])
+    return "\n".join(lines)
+
+
+@SETTINGS
+@given(hand_written())
+def test_hand_written_variants_agree(text: str) -> None:
+    event("accepted" if _agree(text) else "declined")
+
+
+@SETTINGS
+@given(dumped(), st.data())
+def test_broken_input_is_declined_or_the_same(text: str, data: st.DataObject) -> None:
+    """Random damage: whatever the fast path still accepts, the full path reads alike."""
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text)))
+        damage = data.draw(
+            st.sampled_from([":", " ", "  ", "#", "- ", "-", "'", '"', "\t", "\\", "[", "{"])
+            | st.sampled_from(["}", ",", "&a ", "*a", "!", "|", ">", "\n", "\r", "? ", "\n- "])
+            | st.sampled_from(["\n  ", "\n---\n", "<<: ", "1: ", "\n\n", "x: y\n", "yes"])
+            | st.sampled_from(["delete", "cut-line", "repeat-line"])
+        )
+        if damage == "delete":
+            text = text[:at] + text[at + 1 :]
+        elif damage in ("cut-line", "repeat-line"):
+            lines = text.split("\n")
+            row = min(at, len(lines) - 1)
+            lines[row:row] = [lines[row]] if damage == "repeat-line" else []
+            if damage == "cut-line":
+                del lines[row]
+            text = "\n".join(lines)
+        else:
+            text = text[:at] + damage + text[at:]
+    event("accepted" if _agree(text) else "declined")
+
+
+EDGE_CASES = [
+    # (text, whether the fast path must accept it)
+    ("a: 1\nb:\n  - x: 2\n    y: 3\n  - x: 4\n", True),
+    ("a:\nb: 2\n", True),
+    ("a:\n- 1\n-\n- - 2\n  - 3\n-\n  x: 1\nb: ~\n", True),
+    ("- a\n-\n  - b\n- # comment\n  c: 1\n", True),
+    ("a: one\n  two\n\n   three\nb: x\n", True),
+    ("a: one\n  two # c\nb: x\n", True),
+    ("a: one\n  # c\nb: x\n", True),
+    ("a:\n  one\n  two\n", True),
+    ("a: 'it''s\n\n  here '\nb: \"x\\ty\\u00e9\\\n  \\ z\"\n", True),
+    ("a: |\n  one\n\n   two\n\nb: >-\n  one\n  two\n\n  three\n   four\n", True),
+    ("- |-\n  x\n- >\n  y\n", True),
+    ("a: {b: 1, 'c': [x, \"y\", []], d: {}}  # c\n", True),
+    ('a:    x   \n\'b c\': y\n"d\\"": z\n', True),
+    ("a: yes\nb: 0o17\nc: 1_000\nd: .nan\ne: 2024-01-01\nf: 2024-01-01 10:00:00+02:00\n", True),
+    ("  a: 1\n  b: 2\n", True),
+    ("a: b: c\n", False),
+    ("a: 1\na: 2\n", False),
+    ("1: x\n", False),
+    ("null: x\n", False),
+    ("<<: x\n", False),
+    ("a: =\n", False),
+    ("a: &x 1\nb: *x\n", False),
+    ("a: !!str 1\n", False),
+    ("a: [1,\n  2]\n", False),
+    ("? a\n: b\n", False),
+    ("---\na: 1\n", False),
+    ("a: 1\n...\n", False),
+    ("a:\tb\n", False),
+    ("a: 1\r\nb: 2\r\n", False),
+    ("a: 2024-02-30\n", False),
+    ("a: " + "9" * 5000 + "\n", False),
+    ("a: one\n# c\n  two\n", False),
+    ("a: 'x'\n  b: 1\n", False),
+    ("a:\n  - x\n  b: 1\n", False),
+    ("a: |2\n   x\n", False),
+    ("a: |+\n  x\n\n", False),
+    ("a: |\n  x", False),
+    ('a: "\\/"\n', False),
+    ("x\n", False),
+    ("", False),
+    (yaml.safe_dump({"": 1, "a": 2}), False),  # written as "? ''"
+    (yaml.safe_dump({"a\nb": 1}), False),
+    ("# only a comment\n", False),
+]
+
+
+@pytest.mark.parametrize(("text", "accepted"), EDGE_CASES)
+def test_edge_cases(text: str, accepted: bool) -> None:
+    assert _agree(text) is accepted
+
+
+def test_nesting_limit_is_left_to_the_full_path() -> None:
+    deep = "".join(" " * i + "k:\n" for i in range(MAX_DEPTH + 1)) + " " * (MAX_DEPTH + 1) + "x\n"
+    assert _fast(deep) is None
+    shallow = "".join(" " * i + "k:\n" for i in range(MAX_DEPTH - 2)) + " " * MAX_DEPTH + "x\n"
+    assert _agree(shallow)
+
+
+def _input_files() -> list[Path]:
+    folders = ["results", "harnesscards", "tests/fixtures", "bench/work/reference-v1"]
+    return sorted(p for f in folders for p in (REPO / f).rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", _input_files(), ids=lambda p: str(p.relative_to(REPO)))
+def test_input_files_read_fast_and_the_same(path: Path) -> None:
+    accepted = _agree(path.read_text(encoding="utf-8"))
+    if path.relative_to(REPO).parts[0] in ("results", "harnesscards"):
+        assert accepted, "the fast path declined a real input file"
+
+
+def test_read_yaml_reports_the_full_paths_problem(tmp_path: Path) -> None:
+    path = tmp_path / "f.yaml"
+    for text in ["a: 1\na: 2\n", "1: x\n", "a: 2024-02-30\n", "a: [1,\n"]:
+        path.write_text(text, encoding="utf-8")
+        got = read_yaml(path, "f.yaml")
+        assert isinstance(got, Problem)
+        assert got == read_text(text, "f.yaml")
