@@ -238,12 +238,22 @@ def differences_table(scope: ScopeResult, tid: str, minimum: int) -> Table | Non
                 },
             )
         )
+    judged = [d for d in scope.differences if d.tasks >= minimum]
+    significant = sum(d.significant for d in judged)
     return Table(
         tid,
         f"Paired differences — {scope.title}",
         ("a − b", "Difference", "95% CI", "Common tasks", "Reading"),
         tuple(rows),
+        f"{significant} of {len(rows)} pairs differ significantly (the 95% interval of the "
+        f"paired difference excludes 0, over at least {minimum} common tasks).",
+        inline=len(rows) if len(rows) <= DIFFERENCES_INLINE else 0,
     )
+
+
+#: Pairs a differences table shows in the page; more (over ten combinations) load on demand:
+#: 20 combinations make 190 pairs in each of dozens of scopes (page weight at scale).
+DIFFERENCES_INLINE = 45
 
 
 def business_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
