@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -69,15 +70,20 @@ def reusable(root: Path, out: Path, strict: bool) -> dict[str, str]:
     results = root / "results"
     if not out.is_dir() or not results.is_dir() or os.environ.get("LG_BENCH_NO_CACHE"):
         return {}
-    found = {}
-    for version in sorted(p.name for p in results.iterdir() if p.is_dir()):
-        stamp = out / version / STAMP
-        if not stamp.is_file():
-            continue
-        digest = version_digest(root, version, strict)
-        if stamp.read_text(encoding="utf-8").strip() == digest:
-            found[version] = digest
-    return found
+    stamped = [
+        version
+        for version in sorted(p.name for p in results.iterdir() if p.is_dir())
+        if (out / version / STAMP).is_file()
+    ]
+    generator_digest()  # once, before the threads
+    # hashlib releases the GIL on large buffers: versions are hashed side by side.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        digests = list(pool.map(lambda v: version_digest(root, v, strict), stamped))
+    return {
+        version: digest
+        for version, digest in zip(stamped, digests, strict=True)
+        if (out / version / STAMP).read_text(encoding="utf-8").strip() == digest
+    }
 
 
 def reuse(previous: Path, staging: Path) -> None:
