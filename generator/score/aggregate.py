@@ -341,11 +341,11 @@ class _Reader:
 @dataclass(frozen=True)
 class _Layout:
     """How a scope's draws read the banks: ``counts[b, t]`` draws of task t in replicate b
-    (as floats, for exact integer products); ``signature`` (cells × combinations) and risk
-    ``weight`` of the cells that group tasks with the same scored combinations and risk
-    weight; ``cell_counts`` (cells × B) draws per cell; ``judged`` (B × combinations) draws
-    of tasks in each combination's Judge estimate; readers for all tasks and for the Judge
-    tasks."""
+    (as floats for exact integer products, :func:`_exact_counts`); ``signature`` (cells ×
+    combinations) and risk ``weight`` of the cells that group tasks with the same scored
+    combinations and risk weight; ``cell_counts`` (cells × B) draws per cell; ``judged``
+    (B × combinations) draws of tasks in each combination's Judge estimate; readers for all
+    tasks and for the Judge tasks."""
 
     counts: np.ndarray
     signature: np.ndarray
@@ -423,13 +423,14 @@ def _bank_order(table: TaskTable) -> np.ndarray:
     return order
 
 
-def _reader(positions: np.ndarray, bins: np.ndarray, n_bins: int) -> _Reader:
-    """A reader of the bank rows ``positions`` (ascending), whose entries go to ``bins``."""
-    breaks = np.flatnonzero(np.diff(positions) != 1) + 1
+def _reader(positions: np.ndarray, rows: np.ndarray, bins: np.ndarray, n_bins: int) -> _Reader:
+    """A reader of the bank rows ``positions`` (ascending), whose entries go to the rows
+    ``rows`` (ascending, consecutive wherever ``positions`` are) of ``bins``."""
+    breaks = np.flatnonzero((np.diff(positions) != 1) | (np.diff(rows) != 1)) + 1
     starts = np.concatenate(([0], breaks)).astype(int)
     stops = np.concatenate((breaks, [len(positions)])).astype(int)
     blocks = [
-        (int(positions[a]), int(positions[b - 1]) + 1, int(a))
+        (int(positions[a]), int(positions[b - 1]) + 1, int(rows[a]))
         for a, b in zip(starts, stops, strict=True)
         if b > a
     ]
@@ -467,18 +468,25 @@ def _layout(
     banked = position[view.rows]
     by_bank = np.argsort(banked)
     bins = entry_bins(counts[:, by_bank], cells[by_bank], len(keys), width)
-    counts = counts.astype(float)
+    exact = _exact_counts(counts)
     dual = np.flatnonzero(view.columns["dual"][by_bank].astype(bool))
     return _Layout(
-        counts=counts,
+        counts=exact,
         signature=keys[:, :-1].astype(bool),
         weight=weight,
-        # Integer-valued products: exact in any summation order.
-        cell_counts=(counts @ onehot).T,
-        judged=counts @ judged,
-        every=_reader(banked[by_bank], bins, n_bins),
-        judge=_reader(banked[by_bank][dual], bins[dual], n_bins),
+        cell_counts=(exact @ onehot.astype(exact.dtype)).T.astype(float),
+        judged=(exact @ judged.astype(exact.dtype)).astype(float),
+        every=_reader(banked[by_bank], np.arange(len(by_bank)), bins, n_bins),
+        judge=_reader(banked[by_bank][dual], dual, bins, n_bins),
     )
+
+
+def _exact_counts(counts: np.ndarray) -> np.ndarray:
+    """Draw counts as floats whose products with 0/1 matrices are exact integers in any
+    summation order: single precision while every such sum (at most the number of tasks)
+    stays below 2**24, else double."""
+    exact = np.float32 if counts.shape[1] < 1 << 24 else np.float64
+    return counts.astype(exact)
 
 
 def _banks(
@@ -582,10 +590,10 @@ def _reliability(
         lambda i: _success_draws(table, views[i], layouts[i], scored[i], release),
         range(len(views)),
     )
-    totals = [c.sum(axis=1) for scope in drawn for c in scope.values()]
+    totals = [per_count.sum(axis=2) for _, per_count in drawn if len(per_count)]
     if not totals:
         return
-    need = np.max(totals, axis=0)[1:n]  # no success or all n: the redraw is certain
+    need = np.concatenate(totals).max(axis=0)[1:n]  # no success or all n: the redraw is certain
     seed = seed_for(stats.seed, domain_key, "reliability")
     # Per count 1..n-1 and k: 0, then the prefix sums of reliability_at over its bank.
     base = np.concatenate(([0], np.cumsum(need[:-1] + 1))).astype(np.int64)
@@ -594,21 +602,19 @@ def _reliability(
         redrawn = binomial_bank(n, c, size, seed)
         for j, k in enumerate(ks):
             np.cumsum(reliability_at(redrawn, n, k), out=prefix[j, start + 1 : start + 1 + size])
-    found = parallel(lambda scope: _reliability_replicates(scope, prefix, base, release), drawn)
+    found = parallel(lambda scope: _reliability_replicates(*scope, prefix, base, release), drawn)
     for reps, series in zip(out, found, strict=True):
         reps.series.update(series)
 
 
 def _reliability_replicates(
-    scope: Mapping[int, np.ndarray], prefix: np.ndarray, base: np.ndarray, release: Release
+    combos: list[int], per_count: np.ndarray, prefix: np.ndarray, base: np.ndarray, release: Release
 ) -> dict[tuple[int, str], np.ndarray]:
-    """One scope's reliability@k replicates from its draws per success count and the
-    prefix sums of the banks (see :func:`_reliability`)."""
+    """One scope's reliability@k replicates from its draws per success count (combinations
+    × (n + 1) × B) and the prefix sums of the banks (see :func:`_reliability`)."""
     n, ks = release.runs_per_task, release.reliability_k
-    combos = list(scope)
     if not combos:
         return {}
-    per_count = np.stack([scope[k] for k in combos])  # combinations × (n + 1) × B
     # Replicate b's draws of count c take entries offset[b] .. offset[b + 1] of its bank.
     offset = np.zeros((*per_count[:, 1:n].shape[:2], per_count.shape[2] + 1), dtype=np.int64)
     np.cumsum(per_count[:, 1:n], axis=2, out=offset[:, :, 1:])
@@ -625,28 +631,29 @@ def _reliability_replicates(
 
 def _success_draws(
     table: TaskTable, view: ScopeView, layout: _Layout, scored: Mapping[int, Plan], release: Release
-) -> dict[int, np.ndarray]:
-    """Per combination, how many of the drawn tasks with all n valid runs have each success
-    count 0..n, per replicate ((n + 1) × B)."""
+) -> tuple[list[int], np.ndarray]:
+    """The combinations with tasks of all n valid runs, and per combination how many such
+    drawn tasks have each success count 0..n, per replicate (combinations × (n + 1) × B)."""
     stats, n = release.statistics, release.runs_per_task
     samples = stats.bootstrap_samples
     every = [k for k, p in scored.items() if p.full.all()]
-    onehot = np.zeros((len(view.rows), len(every) * (n + 1)))
+    onehot = np.zeros((len(view.rows), len(every) * (n + 1)), dtype=layout.counts.dtype)
     for j, k in enumerate(every):
         onehot[np.arange(len(view.rows)), j * (n + 1) + table.successes[k, view.rows]] = 1.0
     # Every task has all n runs: the scope's own draws are such a draw (integer-valued).
     tallies = (layout.counts @ onehot).astype(np.int64).reshape(samples, len(every), n + 1)
-    out = {k: tallies[:, j].T for j, k in enumerate(every)}
+    combos, found = list(every), [tallies.transpose(1, 2, 0)]
     for k, plan in scored.items():
-        if k in out or not plan.full.any():
+        if k in combos or not plan.full.any():
             continue
         full = int(plan.full.sum())
         share = np.bincount(table.successes[k, view.rows][plan.full], minlength=n + 1) / full
         rng = np.random.default_rng(
             seed_for(stats.seed, view.seed_key, table.combos[k], "reliability")
         )
-        out[k] = rng.multinomial(full, share, size=samples).T
-    return out
+        combos.append(k)
+        found.append(rng.multinomial(full, share, size=samples).T[None])
+    return combos, np.concatenate(found)
 
 
 # --- results -------------------------------------------------------------------------------

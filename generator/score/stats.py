@@ -103,17 +103,21 @@ def multiplicities(draws: np.ndarray, n_tasks: int) -> np.ndarray:
 def entry_bins(counts: np.ndarray, cells: np.ndarray, n_cells: int, width: int) -> np.ndarray:
     """Where each bank entry goes: ``bins[t, m] = cells[t] * B + b`` for the replicate b
     whose draw of task t takes entry m (draws take entries in replicate order), and
-    ``n_cells * B`` (an overflow bin) for entries no draw takes."""
+    ``n_cells * B`` (an overflow bin) for entries no draw takes.
+
+    Replicates 0..b take the first ``ends[b, t]`` entries of task t, so entry m goes to
+    replicate ``#{b : ends[b, t] <= m}``: a running count of where replicates end.
+    """
     samples, n_tasks = counts.shape
-    per_task = counts.T.ravel()
-    used = counts.sum(axis=0)
-    replicate = np.repeat(np.tile(np.arange(samples), n_tasks), per_task)
-    first = np.arange(n_tasks) * width - (np.cumsum(used) - used)  # entry 0 of each row
-    bins = np.full(n_tasks * width, n_cells * samples, dtype=np.intp)
-    bins[np.arange(len(replicate)) + np.repeat(first, used)] = replicate + np.repeat(
-        cells * samples, used
-    )
-    return bins.reshape(n_tasks, width)
+    ends = np.cumsum(np.ascontiguousarray(counts.T), axis=1)  # tasks × replicates
+    marks = np.bincount(
+        (ends[:, :-1] + (np.arange(n_tasks) * (width + 1))[:, None]).ravel(),
+        minlength=n_tasks * (width + 1),
+    ).reshape(n_tasks, width + 1)[:, :width]
+    bins = np.cumsum(marks, axis=1, dtype=np.intp)
+    bins += (cells.astype(np.intp) * samples)[:, None]
+    bins[np.arange(width)[None, :] >= ends[:, -1:]] = n_cells * samples
+    return bins
 
 
 def bank_sums(bins: np.ndarray, bank: np.ndarray, n_bins: int) -> np.ndarray:

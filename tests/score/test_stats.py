@@ -130,6 +130,31 @@ def test_each_draw_takes_its_own_bank_entry_in_replicate_order() -> None:
     assert sums == pytest.approx(want, rel=1e-12)
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 12),
+    st.integers(1, 40),
+    st.integers(0, 3),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+)
+def test_entry_bins_equal_the_literal_walk(
+    tasks: int, samples: int, spare: int, seed: int, sparse: bool
+) -> None:
+    """Any draws, including tasks never drawn and replicates drawing nothing of a task."""
+    rng = np.random.default_rng(seed)
+    counts = multiplicities(task_draws(tasks, samples, seed), tasks)
+    if sparse:  # some tasks lose their draws (as a task outside a scope's data would)
+        counts = counts * (rng.random(tasks) < 0.5)[None, :]
+    cells = rng.integers(0, 3, size=tasks)
+    width = int(counts.sum(axis=0).max()) + spare
+    got = entry_bins(counts, cells, 3, width)
+    want = _reference_bins(counts, cells, width)  # its overflow bin: (cells.max() + 1) * B
+    want[want == (cells.max() + 1) * samples] = 3 * samples
+    assert got.dtype == np.intp
+    assert np.array_equal(got, want)
+
+
 @pytest.mark.parametrize("runs", [1, 2, 3, 4, 5])
 def test_compositions_are_the_multinomial_law_of_the_picks(runs: int) -> None:
     index, picked = compositions(runs)
