@@ -5,6 +5,9 @@ comment that Python-Markdown and the search plugin pass over in one step, instea
 every cell of a large table twice. The build then lifts them out of the page into a side file
 (``<page>.json`` under the folder named by ``extra.lg_blocks``), leaving ``<!--lg-block:N-->``.
 Here, in the final page, each comment becomes its HTML again.
+
+It also gives the theme a store for the one navigation that pages outside the nav share
+(see ``overrides/main.html``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,12 @@ _LIFTED = re.compile(r"<!--lg-block:(\d+)-->")
 
 def _decode(encoded: str) -> str:
     return base64.b64decode(encoded).decode("utf-8")
+
+
+def on_env(env: Any, config: Any, files: Any) -> Any:
+    """A fresh store for the navigation that pages outside it share (overrides/main.html)."""
+    env.globals["lg_shared_nav"] = {}
+    return env
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from generator.pages.cards import combination_page, combinations_index
 from generator.pages.context import VersionContext, version_context
 from generator.pages.diffs import diff_pages, diffs_index
@@ -40,6 +42,18 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
         methodology_page(ctx),
         publishing_page(ctx),
     ]
+
+    def section(title: str, index: Page, children: list[Page]) -> dict[str, object]:
+        """A nav section; beyond NAV_CHILDREN pages only the index (every page would carry
+        the whole list otherwise: O(pages²) bytes)."""
+        listed = children if len(children) <= NAV_CHILDREN else []
+        return {title: [index.path, *[{p.title: p.path} for p in listed]]}
+
+    # Pages left out of the nav share its rendering, per folder (overrides/main.html).
+    for group in (combos, diffs, dives, tasks):
+        if len(group) > NAV_CHILDREN:
+            group[:] = [replace(p, shared_nav=p.path.rsplit("/", 1)[0]) for p in group]
+
     pages = [
         home,
         *domains,
@@ -54,12 +68,6 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
         *tasks,
         *singles,
     ]
-
-    def section(title: str, index: Page, children: list[Page]) -> dict[str, object]:
-        """A nav section; beyond NAV_CHILDREN pages only the index (every page would carry
-        the whole list otherwise: O(pages²) bytes)."""
-        listed = children if len(children) <= NAV_CHILDREN else []
-        return {title: [index.path, *[{p.title: p.path} for p in listed]]}
 
     nav: list[dict[str, object]] = [{home.title: home.path}]
     nav += [{p.title: p.path} for p in domains]

@@ -54,6 +54,7 @@ class Page:
     charts: bool = False
     extra_files: dict[str, str] = field(default_factory=dict)
     wide: bool = False  # hide the table of contents to give wide tables room
+    shared_nav: str = ""  # outside the nav: pages with the same key share its rendering
 
     @property
     def stem(self) -> str:
@@ -65,7 +66,8 @@ class Page:
         meta = (
             f"---\ntitle: {escape_yaml(escape_html(self.title))}\n"
             f"charts: {str(self.charts).lower()}\n"
-            f"{hide}---\n\n"
+            + (f"shared_nav: {escape_yaml(self.shared_nav)}\n" if self.shared_nav else "")
+            + f"{hide}---\n\n"
         )
         folder = Path(self.path).parent
         out = {self.path: meta + str(self.markdown)}
