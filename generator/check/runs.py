@@ -403,7 +403,7 @@ def _evidence(
     evidence = loaded.runs.evidence
     if not len(evidence) or not judge_known.any():
         return
-    width = int(max(v_pos.max(initial=0), evidence["pos"].max()) + 1)
+    width = max(int(v_pos.max(initial=0)), int(evidence["pos"].max())) + 1
     verdict_at = pd.Index(v_row[judge_known].astype(np.int64) * width + v_pos[judge_known])
     e_key = evidence["row"].to_numpy().astype(np.int64) * width + evidence["pos"].to_numpy()
     where = verdict_at.get_indexer(e_key)

@@ -327,8 +327,93 @@ def _category(array: pa.ChunkedArray | pa.Array) -> pd.Series:
     return series
 
 
+def _int_type(high: int) -> type[np.signedinteger[Any]]:
+    """The narrowest signed integer type holding 0..``high``."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if high <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+def _narrow(values: np.ndarray) -> np.ndarray:
+    """Non-negative integers in the narrowest type that holds them."""
+    return values.astype(_int_type(int(values.max(initial=0))), copy=False)
+
+
+#: Rows of one runs file: at most 1 GiB, so fewer than 2**31 lines.
+ROW = np.int32
+_INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+def _typed(
+    verdicts: pd.DataFrame, evidence: pd.DataFrame, modules: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The item tables in their compact types: a million runs hold tens of millions of
+    verdicts. Rows int32; positions and values in the narrowest type that holds them (the
+    positions of verdicts and of the evidence they cite alike, as they are joined on them);
+    ids as categoricals with sorted categories."""
+    high = max(
+        int(verdicts["pos"].to_numpy().max(initial=0)),
+        int(evidence["pos"].to_numpy().max(initial=0)),
+    )
+    pos = _int_type(high)
+    # (a level beyond int32 is clipped: still above every maximum, so still reported)
+    value = np.minimum(verdicts["value"].to_numpy(np.int64), _INT32_MAX)
+    verdicts = verdicts.assign(
+        row=verdicts["row"].to_numpy().astype(ROW),
+        kind=verdicts["kind"].to_numpy().astype(np.int8),
+        pos=verdicts["pos"].to_numpy().astype(pos),
+        id=_sorted_category(verdicts["id"]),
+        value=_narrow(value),
+    )
+    evidence = evidence.assign(
+        row=evidence["row"].to_numpy().astype(ROW),
+        pos=evidence["pos"].to_numpy().astype(pos),
+        id=_sorted_category(evidence["id"]),
+    )
+    modules = modules.assign(
+        row=modules["row"].to_numpy().astype(ROW),
+        pos=_narrow(modules["pos"].to_numpy()),
+        module=_sorted_category(modules["module"]),
+    )
+    return verdicts, evidence, modules
+
+
+def _sorted_category(values: pd.Series) -> pd.Categorical:
+    """Strings as a categorical with sorted categories (nulls missing), as
+    ``astype("category")`` makes them; a categorical only has its categories reordered."""
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        values = values.astype("category")
+    out: pd.Categorical = values.cat.reorder_categories(sorted(values.cat.categories)).array
+    return out
+
+
+def _list_parts(lists: pa.Array) -> tuple[pa.Array, np.ndarray, np.ndarray]:
+    """The items of a list array, each item's row and its position in its list."""
+    if lists.null_count:
+        lists = pc.fill_null(lists, pa.scalar([], lists.type))
+    flat = pc.list_flatten(lists)
+    rows = np.asarray(pc.list_parent_indices(lists).to_numpy(), dtype=np.int64)
+    offsets = np.asarray(lists.offsets.to_numpy(), dtype=np.int64)
+    pos = np.arange(len(flat), dtype=np.int64) - (offsets[rows] - offsets[0])
+    return flat, rows, pos
+
+
+def _column(table: pa.Table, name: str) -> pa.Array:
+    column = table.column(name)
+    return pa.concat_arrays(column.chunks) if column.num_chunks else pa.array([], column.type)
+
+
+def _ints(array: pa.Array) -> np.ndarray:
+    """An integer or boolean Arrow array without nulls as int64."""
+    if pa.types.is_boolean(array.type):
+        array = pc.cast(array, pa.int8())
+    return np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
 def _columns(table: pa.Table, lines: np.ndarray) -> RunColumns:
     """Compact columns of a checked table; free text (rationales, notes) is not kept."""
+    judge_valid = table.column("judge_valid")
     runs = pd.DataFrame(
         {
             "line": lines.astype(np.int64),
@@ -338,9 +423,10 @@ def _columns(table: pa.Table, lines: np.ndarray) -> RunColumns:
             "cause": _category(table.column("cause")),
             "retries": pc.fill_null(table.column("retries"), 0).to_numpy(),
             "delivery": table.column("delivery").to_numpy(zero_copy_only=False).astype(bool),
-            "judge_valid": pd.array(
-                table.column("judge_valid").to_pandas(), dtype="boolean"
-            ).astype("Int8"),
+            "judge_valid": pd.arrays.IntegerArray(
+                pc.fill_null(judge_valid, False).to_numpy(zero_copy_only=False).astype(np.int8),
+                pc.is_null(judge_valid).to_numpy(zero_copy_only=False).astype(bool),
+            ),
             "input_tokens": table.column("input_tokens").to_numpy(),
             "output_tokens": table.column("output_tokens").to_numpy(),
             "duration_s": table.column("duration_s").to_numpy(),
@@ -348,99 +434,51 @@ def _columns(table: pa.Table, lines: np.ndarray) -> RunColumns:
             "failure_type": _category(table.column("failure_type")),
         }
     )
-    parts, evidence = [], []
+    # verdicts list by list (rules, fatal, judge), each in record order
+    rows, kinds, positions, ids, values = [], [], [], [], []
+    evidence: dict[str, Any] = {"row": _EMPTY, "pos": _EMPTY, "id": pa.array([], pa.string())}
     for name, kind in LISTS.items():
-        lists = pa.concat_arrays(table.column(name).chunks) if table.num_rows else None
-        if lists is None:
-            continue
-        lists = pc.fill_null(lists, pa.scalar([], lists.type))
-        flat = pc.list_flatten(lists)
-        if not len(flat):
-            continue
-        rows = _np_int(pc.list_parent_indices(lists))
-        offsets = _np_int(lists.offsets)
-        pos = np.arange(len(flat)) - offsets[rows]
-        value = (
-            flat.field("level")
-            if kind == LISTS["judge"]
-            else pc.cast(flat.field("pass"), pa.int64())
-        )
-        parts.append(
-            pd.DataFrame(
-                {
-                    "row": rows,
-                    "kind": np.full(len(flat), kind, np.int8),
-                    "pos": pos.astype(np.int32),
-                    "id": _category(flat.field("id")),
-                    "value": value.to_numpy(zero_copy_only=False).astype(np.int64),
-                }
-            )
-        )
+        flat, row, pos = _list_parts(_column(table, name))
+        rows.append(row)
+        kinds.append(np.full(len(flat), kind, np.int8))
+        positions.append(pos)
+        ids.append(flat.field("id"))
+        values.append(_ints(flat.field("level" if kind == LISTS["judge"] else "pass")))
         if kind == LISTS["judge"]:
-            ev_lists = pc.fill_null(
-                flat.field("evidence"), pa.scalar([], flat.field("evidence").type)
-            )
-            ev = pc.list_flatten(ev_lists)
-            if len(ev):
-                owner = _np_int(pc.list_parent_indices(ev_lists))
-                evidence.append(
-                    pd.DataFrame(
-                        {
-                            "row": rows[owner],
-                            "pos": pos[owner].astype(np.int32),
-                            "id": ev.to_pandas(),
-                        }
-                    )
-                )
-    modules = pd.DataFrame(
-        {"row": np.empty(0, np.int64), "pos": np.empty(0, np.int32), "module": []}
-    )
-    if table.num_rows:
-        lists = pa.concat_arrays(table.column("modules_failed").chunks)
-        lists = pc.fill_null(lists, pa.scalar([], lists.type))
-        flat = pc.list_flatten(lists)
-        if len(flat):
-            rows = _np_int(pc.list_parent_indices(lists))
-            pos = np.arange(len(flat)) - _np_int(lists.offsets)[rows]
-            modules = pd.DataFrame(
-                {"row": rows, "pos": pos.astype(np.int32), "module": _category(flat)}
-            )
-    return _finish(runs, parts, evidence, modules)
+            cited, owner, _ = _list_parts(flat.field("evidence"))
+            evidence = {"row": row[owner], "pos": pos[owner], "id": cited}
+    verdicts = {
+        "row": np.concatenate(rows),
+        "kind": np.concatenate(kinds),
+        "pos": np.concatenate(positions),
+        "id": pa.concat_arrays(ids),
+        "value": np.concatenate(values),
+    }
+    names, m_rows, m_pos = _list_parts(_column(table, "modules_failed"))
+    return _finish(runs, verdicts, evidence, {"row": m_rows, "pos": m_pos, "module": names})
+
+
+_EMPTY = np.empty(0, np.int64)
 
 
 def _finish(
     runs: pd.DataFrame,
-    parts: list[pd.DataFrame],
-    evidence: list[pd.DataFrame],
-    modules: pd.DataFrame,
+    verdicts: dict[str, Any],
+    evidence: dict[str, Any],
+    modules: dict[str, Any],
 ) -> RunColumns:
-    verdicts = (
-        pd.concat(parts, ignore_index=True)
-        if parts
-        else pd.DataFrame(
-            {
-                "row": np.empty(0, np.int64),
-                "kind": np.empty(0, np.int8),
-                "pos": np.empty(0, np.int32),
-                "id": [],
-                "value": np.empty(0, np.int64),
-            }
-        )
+    tables = _typed(
+        pd.DataFrame({k: _unwrapped(v) for k, v in verdicts.items()}),
+        pd.DataFrame({k: _unwrapped(v) for k, v in evidence.items()}),
+        pd.DataFrame({k: _unwrapped(v) for k, v in modules.items()}),
     )
-    verdicts["id"] = verdicts["id"].astype("category")
-    # Compact integers: a million runs hold tens of millions of verdicts.
-    # (a level beyond int32 is clipped: still above every maximum, so still reported)
-    verdicts["value"] = np.minimum(verdicts["value"].to_numpy(np.int64), np.iinfo(np.int32).max)
-    verdicts = verdicts.astype({"row": np.int32, "pos": np.int32, "value": np.int32})
-    ev = (
-        pd.concat(evidence, ignore_index=True)
-        if evidence
-        else pd.DataFrame({"row": np.empty(0, np.int64), "pos": np.empty(0, np.int32), "id": []})
-    )
-    ev["id"] = ev["id"].astype("category")
-    modules["module"] = modules["module"].astype("category")
     runs = runs.astype(RUN_COLUMNS)
-    return RunColumns(runs.reset_index(drop=True), verdicts, ev, modules.reset_index(drop=True))
+    return RunColumns(runs.reset_index(drop=True), *tables)
+
+
+def _unwrapped(values: Any) -> Any:
+    """Columns for a DataFrame: Arrow string arrays as categoricals (sorted later)."""
+    return _category(values) if isinstance(values, pa.Array) else values
 
 
 def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColumns:
@@ -465,6 +503,7 @@ def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColum
         },
         columns=list(RUN_COLUMNS),
     )
+    # verdicts record by record, each record's lists in order (rules, fatal, judge)
     rows: list[tuple[int, int, int, str, int]] = []
     evidence: list[tuple[int, int, str]] = []
     modules: list[tuple[int, int, str]] = []
@@ -475,28 +514,26 @@ def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColum
             rows.append((row, LISTS["judge"], pos, j.id, j.level))
             evidence += [(row, pos, e) for e in j.evidence]
         modules += [(row, pos, m) for pos, m in enumerate(r.modules_failed)]
-    parts = (
-        [
-            pd.DataFrame(rows, columns=["row", "kind", "pos", "id", "value"]).astype(
-                {"row": np.int64, "kind": np.int8, "pos": np.int32, "value": np.int64}
-            )
-        ]
-        if rows
-        else []
+    return _finish(
+        runs, _unzip(rows, VERDICTS), _unzip(evidence, EVIDENCE), _unzip(modules, MODULES)
     )
-    ev = (
-        [
-            pd.DataFrame(evidence, columns=["row", "pos", "id"]).astype(
-                {"row": np.int64, "pos": np.int32}
-            )
-        ]
-        if evidence
-        else []
-    )
-    mod = pd.DataFrame(modules, columns=["row", "pos", "module"]).astype(
-        {"row": np.int64, "pos": np.int32}
-    )
-    return _finish(runs, parts, ev, mod)
+
+
+#: Column names of the item tables.
+VERDICTS = ("row", "kind", "pos", "id", "value")
+EVIDENCE = ("row", "pos", "id")
+MODULES = ("row", "pos", "module")
+
+
+def _unzip(rows: list[tuple[Any, ...]], names: tuple[str, ...]) -> dict[str, Any]:
+    """Tuples as columns: integers as int64 arrays, strings as a Series."""
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in names]
+    return {
+        name: pd.Series(list(values), dtype=object)
+        if name in ("id", "module")
+        else np.array(values, dtype=np.int64)
+        for name, values in zip(names, columns, strict=True)
+    }
 
 
 def concat_columns(parts: list[RunColumns]) -> RunColumns:
@@ -510,33 +547,25 @@ def concat_columns(parts: list[RunColumns]) -> RunColumns:
     runs, verdicts, evidence, modules = [], [], [], []
     for p in parts:
         runs.append(p.runs)
-        verdicts.append(p.verdicts.assign(row=p.verdicts["row"] + offset))
-        evidence.append(p.evidence.assign(row=p.evidence["row"] + offset))
-        modules.append(p.modules.assign(row=p.modules["row"] + offset))
+        verdicts.append(p.verdicts.assign(row=p.verdicts["row"].to_numpy(np.int64) + offset))
+        evidence.append(p.evidence.assign(row=p.evidence["row"].to_numpy(np.int64) + offset))
+        modules.append(p.modules.assign(row=p.modules["row"].to_numpy(np.int64) + offset))
         offset += len(p)
     all_runs = pd.concat(runs, ignore_index=True)
     order = np.argsort(all_runs["line"].to_numpy(), kind="stable")
     new_row = np.empty(len(order), np.int64)
     new_row[order] = np.arange(len(order))
 
-    def renumber(frame: pd.DataFrame) -> pd.DataFrame:
-        frame = frame.assign(row=new_row[frame["row"].to_numpy()])
-        return frame.sort_values(
-            ["row", *(["kind"] if "kind" in frame else []), "pos"], kind="stable"
-        )
-
     def cat(frames: list[pd.DataFrame], column: str) -> pd.DataFrame:
         out = pd.concat(frames, ignore_index=True)
-        out[column] = out[column].astype(str).astype("category")
-        return renumber(out).reset_index(drop=True)
+        out[column] = out[column].astype(str)
+        out = out.assign(row=new_row[out["row"].to_numpy()])
+        out = out.sort_values(["row", *(["kind"] if "kind" in out else []), "pos"], kind="stable")
+        return out.reset_index(drop=True)
 
     runs_out = all_runs.iloc[order].reset_index(drop=True)
     for column, dtype in RUN_COLUMNS.items():
         if dtype == "category":
             runs_out[column] = runs_out[column].astype(object).astype("category")
-    return RunColumns(
-        runs_out,
-        cat(verdicts, "id"),
-        cat(evidence, "id"),
-        cat(modules, "module"),
-    )
+    tables = _typed(cat(verdicts, "id"), cat(evidence, "id"), cat(modules, "module"))
+    return RunColumns(runs_out, *tables)

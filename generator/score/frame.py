@@ -2,6 +2,10 @@
 
 Built from the columns the loader reads (:mod:`generator.load.runcolumns`), without a
 Python loop per run; everything downstream works on whole columns.
+
+The item verdicts are not copied: each bundle's part of the frame refers to the loader's
+arrays (run row and value) and adds only each verdict's declared item, in the narrowest
+integer type that holds it. At a million runs there are tens of millions of verdicts.
 """
 
 from __future__ import annotations
@@ -38,14 +42,27 @@ RUN_DTYPES: dict[str, Any] = {
 
 
 @dataclass(frozen=True)
+class BundleVerdicts:
+    """One bundle's item verdicts: ``row`` (its run is ``start + row``), ``item`` (the
+    declared item, a row of ``VersionFrame.items``) and ``value`` (1/0 for rule items, the
+    level for Judge items). ``row`` and ``value`` are the loader's own arrays, not copies."""
+
+    combination: str
+    start: int  # rid of the bundle's first run
+    runs: int  # number of runs of the bundle
+    row: np.ndarray
+    item: np.ndarray
+    value: np.ndarray
+
+
+@dataclass(frozen=True)
 class VersionFrame:
     """Everything the engine needs about one version, as columns.
 
     ``tasks``: one row per task (index ``task``). ``items``: one row per declared item with
     its integer ``item`` key. ``runs``: one row per run record (index ``rid``).
-    ``verdicts``: one row per recorded item verdict (``rid``, ``item``, ``value``: 1/0 for
-    rule items, the level for Judge items). ``failed``: (``rid``, ``item``) pairs whose
-    module the run names as failed.
+    ``parts``: each bundle's recorded item verdicts (:class:`BundleVerdicts`), in the order
+    of ``runs``. ``failed``: (``rid``, ``item``) pairs whose module the run names as failed.
     """
 
     version: str
@@ -54,8 +71,32 @@ class VersionFrame:
     tasks: pd.DataFrame
     items: pd.DataFrame
     runs: pd.DataFrame
-    verdicts: pd.DataFrame
+    parts: tuple[BundleVerdicts, ...]
     failed: pd.DataFrame
+
+    @property
+    def verdicts(self) -> pd.DataFrame:
+        """All verdicts as one table (``rid``, ``item``, ``value``), built on each call: for
+        tests and inspection; the engine works bundle by bundle on :attr:`parts`."""
+        return pd.DataFrame(
+            {
+                "rid": _concat([p.row.astype(np.int64) + p.start for p in self.parts]),
+                "item": _concat([p.item.astype(np.int64) for p in self.parts]),
+                "value": _concat([p.value.astype(np.int64) for p in self.parts]),
+            }
+        )
+
+
+def _concat(arrays: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(arrays) if arrays else np.empty(0, np.int64)
+
+
+def narrow(values: np.ndarray, bound: int) -> np.ndarray:
+    """``values`` (all in 0..``bound``) in the narrowest signed integer type holding them."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if bound <= np.iinfo(dtype).max:
+            return values.astype(dtype, copy=False)
+    return values.astype(np.int64, copy=False)
 
 
 def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
@@ -110,7 +151,7 @@ def build_frame(version: LoadedRelease, consented_only: bool = False) -> Version
     items = _items(catalog)
     index = item_index(catalog)  # its item rows are the rows of ``items``
     runs_parts: list[pd.DataFrame] = []
-    verdict_parts: list[pd.DataFrame] = []
+    parts: list[BundleVerdicts] = []
     failed_parts: list[pd.DataFrame] = []
     rid = 0
     bundles = {}
@@ -124,17 +165,17 @@ def build_frame(version: LoadedRelease, consented_only: bool = False) -> Version
         runs_parts.append(_runs(combo, cols.runs))
         verdicts = cols.verdicts
         task_of_row = cols.runs["task"]
-        item = index.lookup(
-            index.task_codes(task_of_row)[verdicts["row"].to_numpy()], verdicts["id"]
-        )
+        row = verdicts["row"].to_numpy()
+        item = index.lookup(index.task_codes(task_of_row)[row], verdicts["id"])
         assert (item >= 0).all(), "build_frame needs checked runs"
-        verdict_parts.append(
-            pd.DataFrame(
-                {
-                    "rid": verdicts["row"].to_numpy(np.int64) + rid,
-                    "item": item,
-                    "value": verdicts["value"].to_numpy(np.int64),
-                }
+        parts.append(
+            BundleVerdicts(
+                combo,
+                rid,
+                len(cols.runs),
+                row,
+                narrow(item, len(items)),
+                verdicts["value"].to_numpy(),
             )
         )
         if len(cols.modules):
@@ -142,7 +183,7 @@ def build_frame(version: LoadedRelease, consented_only: bool = False) -> Version
             failed_parts.append(
                 pd.DataFrame(
                     {
-                        "rid": rows + rid,
+                        "rid": rows.astype(np.int64) + rid,
                         "task": task_of_row.to_numpy()[rows].astype(str),
                         "module": cols.modules["module"].astype(str).to_numpy(),
                     }
@@ -155,14 +196,16 @@ def build_frame(version: LoadedRelease, consented_only: bool = False) -> Version
         else pd.DataFrame({c: pd.Series(dtype=t) for c, t in RUN_DTYPES.items()})
     )
     runs.index.name = "rid"
-    verdicts = (
-        pd.concat(verdict_parts, ignore_index=True)
-        if verdict_parts
-        else pd.DataFrame({c: np.empty(0, np.int64) for c in ("rid", "item", "value")})
-    )
     failed = _failed_items(items, failed_parts)
     return VersionFrame(
-        release.version, release, bundles, _tasks(release, catalog), items, runs, verdicts, failed
+        release.version,
+        release,
+        bundles,
+        _tasks(release, catalog),
+        items,
+        runs,
+        tuple(parts),
+        failed,
     )
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE, VersionFrame
-from generator.score.runs import is_failed
+from generator.score.runs import failed_verdicts
 
 COLUMNS = ["combination", "item_id", "kind", "valid_runs", "passed", "mean_level", "max_level"]
 
@@ -24,34 +24,34 @@ def item_breakdown_table(frame: VersionFrame) -> pd.DataFrame:
     """Per (task, combination, item): valid runs, passes, mean level (§5.2 part 4).
 
     Only valid runs count; a missing verdict and an item of a failed module count as level 0
-    (failed), as they score. One pass over all verdicts; rows sorted by task, combination,
-    item.
+    (failed), as they score. One pass over each bundle's verdicts; rows sorted by task,
+    combination, item.
     """
-    runs = frame.runs[frame.runs["valid"]]
+    valid = frame.runs["valid"].to_numpy(dtype=bool)
+    runs = frame.runs[valid]
     if runs.empty:
         return pd.DataFrame(columns=["task", *COLUMNS])
     items = frame.items.reset_index()
     counts = runs.groupby(["combination", "task"], sort=False).size().rename("valid_runs")
     grid = counts.reset_index().merge(items, on="task")
-    v = frame.verdicts
-    v = v[v["rid"].isin(runs.index)]
-    failed = is_failed(v, frame.failed, len(frame.items))
-    level = np.where(failed, 0, v["value"].to_numpy())
-    pass_level = frame.items["pass_level"].to_numpy()[v["item"].to_numpy()]
-    scored = pd.DataFrame(
-        {
-            "combination": runs.loc[v["rid"], "combination"].to_numpy(),
-            "item": v["item"].to_numpy(),
-            "level": level,
-            "ok": (level >= pass_level) & (level > 0),
-        }
-    )
-    sums = scored.groupby(["combination", "item"], sort=False).agg(
-        level_sum=("level", "sum"), passed=("ok", "sum")
-    )
-    grid = grid.merge(sums.reset_index(), on=["combination", "item"], how="left")
-    grid["passed"] = grid["passed"].fillna(0).astype(np.int64)
-    grid["mean_level"] = grid["level_sum"].fillna(0) / grid["valid_runs"]
+    # level sums and passes per (combination, item), over the verdicts of valid runs
+    n_items = len(frame.items)
+    item_pass = frame.items["pass_level"].to_numpy()
+    combos = {combo: k for k, combo in enumerate(dict.fromkeys(p.combination for p in frame.parts))}
+    level_sum = np.zeros((len(combos), n_items))
+    passed = np.zeros((len(combos), n_items), np.int64)
+    for part in frame.parts:
+        mine = valid[part.start : part.start + part.runs][part.row]
+        item = part.item[mine]
+        level = np.where(failed_verdicts(part, frame.failed, n_items)[mine], 0, part.value[mine])
+        ok = (level >= item_pass[item]) & (level > 0)
+        k = combos[part.combination]
+        # integer levels: the float sums are exact (far below 2**53)
+        level_sum[k] += np.bincount(item, weights=level, minlength=n_items)
+        passed[k] += np.bincount(item[ok], minlength=n_items)
+    at = (grid["combination"].map(combos).to_numpy(np.int64), grid["item"].to_numpy(np.int64))
+    grid["passed"] = passed[at]
+    grid["mean_level"] = level_sum[at] / grid["valid_runs"].to_numpy()
     grid["kind"] = grid["kind"].map({KIND_RULE: "rule", KIND_FATAL: "fatal", KIND_JUDGE: "judge"})
     grid = grid.sort_values(["task", "combination", "item"], kind="stable")
     return grid[["task", *COLUMNS]].reset_index(drop=True)

@@ -1,6 +1,8 @@
 """Vectorised run scores over a whole version (§4.2–4.3); no Python loop per run.
 
-Equal, run by run, to :func:`generator.score.run.run_outcome` (the tests check it).
+Equal, run by run, to :func:`generator.score.run.run_outcome` (the tests check it). The
+verdicts are taken bundle by bundle (:attr:`VersionFrame.parts`), so the temporary arrays are
+those of one bundle, not of the whole version.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE, VersionFrame
+from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE, BundleVerdicts, VersionFrame
 
 
 def score_runs(frame: VersionFrame) -> pd.DataFrame:
@@ -21,39 +23,57 @@ def score_runs(frame: VersionFrame) -> pd.DataFrame:
     every Judge item at its pass level. Evaluation-incomplete runs get no score (NaN).
     """
     items = frame.items
-    v = frame.verdicts
-    kind = items["kind"].to_numpy()[v["item"].to_numpy()]
-    max_level = items["max_level"].to_numpy()[v["item"].to_numpy()]
-    pass_level = items["pass_level"].to_numpy()[v["item"].to_numpy()]
-    value = v["value"].to_numpy()
-    failed = is_failed(v, frame.failed, len(items))
-    credit = np.where(failed, 0.0, np.where(kind == KIND_JUDGE, value / max_level, value))
-    ok = ~failed & np.where(kind == KIND_JUDGE, value >= pass_level, value == 1)
+    item_kind = items["kind"].to_numpy()
+    item_max = items["max_level"].to_numpy()
+    item_pass = items["pass_level"].to_numpy()
     n_runs = len(frame.runs)
+    # per run: credit of ordinary items, passed ordinary / fatal / Judge items, Judge credit
+    rule_credit, judge_credit = np.zeros(n_runs), np.zeros(n_runs)
+    rule_ok, fatal_ok, judge_ok = np.zeros(n_runs), np.zeros(n_runs), np.zeros(n_runs)
+    for part in frame.parts:
+        kind = item_kind[part.item]
+        value = part.value
+        failed = failed_verdicts(part, frame.failed, len(items))
+        judge_item = kind == KIND_JUDGE
+        credit = np.where(failed, 0.0, np.where(judge_item, value / item_max[part.item], value))
+        ok = (~failed & np.where(judge_item, value >= item_pass[part.item], value == 1)).astype(
+            float
+        )
+        span = slice(part.start, part.start + part.runs)
 
-    def per_run(values: np.ndarray, which: int) -> np.ndarray:
-        mask = kind == which
-        return np.bincount(v["rid"].to_numpy()[mask], weights=values[mask], minlength=n_runs)
+        def per_run(
+            values: np.ndarray, mask: np.ndarray, part: BundleVerdicts = part
+        ) -> np.ndarray:
+            return np.bincount(part.row[mask], weights=values[mask], minlength=part.runs)
 
-    runs = frame.runs.copy()
-    tasks = frame.tasks.loc[runs["task"]]
-    n_rule = tasks["n_rule"].to_numpy()
-    n_fatal = tasks["n_fatal"].to_numpy()
-    n_judge = tasks["n_judge"].to_numpy()
-    dual = tasks["dual"].to_numpy()
-    weight = tasks["rule_weight"].to_numpy()
-    rule_ok = per_run(ok.astype(float), KIND_RULE)
+        rule_item = kind == KIND_RULE
+        fatal_item = kind == KIND_FATAL
+        rule_credit[span] = per_run(credit, rule_item)
+        judge_credit[span] = per_run(credit, judge_item)
+        rule_ok[span] = per_run(ok, rule_item)
+        fatal_ok[span] = per_run(ok, fatal_item)
+        judge_ok[span] = per_run(ok, judge_item)
+
+    runs = frame.runs.copy(deep=False)  # copy on write: the new columns stay in this copy
+    at = frame.tasks.index.get_indexer(pd.Index(runs["task"]))
+    assert (at >= 0).all(), "score_runs needs checked runs"
+
+    def task_column(name: str) -> np.ndarray:
+        column: np.ndarray = frame.tasks[name].to_numpy()[at]
+        return column
+
+    n_rule = task_column("n_rule")
+    n_fatal = task_column("n_fatal")
+    n_judge = task_column("n_judge")
+    dual = task_column("dual")
+    weight = task_column("rule_weight")
     all_rules = rule_ok == n_rule
-    rule = np.where(
-        tasks["all_or_nothing"].to_numpy(),
-        all_rules.astype(float),
-        per_run(credit, KIND_RULE) / n_rule,
-    )
+    rule = np.where(task_column("all_or_nothing"), all_rules.astype(float), rule_credit / n_rule)
     judged = dual & runs["judge_valid"].to_numpy(dtype=bool)
     with np.errstate(invalid="ignore", divide="ignore"):
-        judge = np.where(judged, per_run(credit, KIND_JUDGE) / n_judge, np.nan)
-    fatal_failed = per_run(ok.astype(float), KIND_FATAL) < n_fatal
-    judge_pass = ~dual | (judged & (per_run(ok.astype(float), KIND_JUDGE) == n_judge))
+        judge = np.where(judged, judge_credit / n_judge, np.nan)
+    fatal_failed = fatal_ok < n_fatal
+    judge_pass = ~dual | (judged & (judge_ok == n_judge))
     delivery = runs["delivery"].to_numpy(dtype=bool)
     score = np.where(
         ~delivery | fatal_failed,
@@ -66,15 +86,30 @@ def score_runs(frame: VersionFrame) -> pd.DataFrame:
     runs["score"] = np.where(valid, score, np.nan)
     runs["success"] = valid & delivery & ~fatal_failed & all_rules & judge_pass
     runs["fatal_failed"] = valid & fatal_failed
-    runs["domain"] = tasks["domain"].to_numpy()
+    runs["domain"] = task_column("domain")
     runs["version"] = frame.version
     return runs
 
 
-def is_failed(verdicts: pd.DataFrame, failed: pd.DataFrame, width: int) -> np.ndarray:
-    """Whether each verdict's item belongs to a module its run names as failed."""
-    if failed.empty:
-        return np.zeros(len(verdicts), dtype=bool)
-    keys = verdicts["rid"].to_numpy() * width + verdicts["item"].to_numpy()
-    bad = failed["rid"].to_numpy() * width + failed["item"].to_numpy()
-    return np.isin(keys, bad)
+def failed_verdicts(part: BundleVerdicts, failed: pd.DataFrame, width: int) -> np.ndarray:
+    """Whether each verdict of ``part`` is of an item whose module its run names as failed.
+
+    ``failed`` holds (``rid``, ``item``) pairs; ``width`` exceeds every item key. Only the
+    verdicts of runs that name a failed module are looked up (a few, as a rule).
+    """
+    out = np.zeros(len(part.row), dtype=bool)
+    if failed.empty or not len(part.row):
+        return out
+    rid = failed["rid"].to_numpy()
+    mine = (rid >= part.start) & (rid < part.start + part.runs)
+    if not mine.any():
+        return out
+    rows = rid[mine].astype(np.int64) - part.start
+    named = np.zeros(part.runs, dtype=bool)
+    named[rows] = True
+    candidates = np.flatnonzero(named[part.row])
+    # (row, item) as one int64: rows < 2**31 and items < 2**31, so no overflow
+    keys = part.row[candidates].astype(np.int64) * width + part.item[candidates]
+    bad = rows * width + failed["item"].to_numpy()[mine].astype(np.int64)
+    out[candidates] = np.isin(keys, bad)
+    return out

@@ -129,3 +129,34 @@ def test_the_example_has_what_the_damage_needs(example: Any) -> None:
     assert any(t.scoring.modules for t in catalog.tasks)
     assert any(j.evidence for t in catalog.tasks for j in t.scoring.judge_items)
     assert any(i.fatal for t in catalog.tasks for i in t.scoring.rule_items)
+
+
+@pytest.mark.parametrize("length", [128, 300])
+def test_long_lists_are_checked_like_short_ones(example: Any, length: int) -> None:
+    """Positions past 127 (stored in a wider integer type) name the right items, and
+    evidence is matched to its verdict there too; 128 items is the edge of int8."""
+    release, catalog, bundles, records_by_bundle = example
+    cited = {(t.id, j.id): j.evidence for t in catalog.tasks for j in t.scoring.judge_items}
+    name, i = next(
+        (name, k)
+        for name in sorted(bundles)
+        for k, r in enumerate(records_by_bundle[name])
+        if r.status == "valid" and any(cited.get((r.task, j.id)) for j in r.judge)
+    )
+    records = list(records_by_bundle[name])
+    record = records[i]
+    judge = next(j for j in record.judge if cited.get((record.task, j.id)))
+    extra = [
+        judge.model_copy(update={"evidence": ("E9",) if k == length - 1 else ()})
+        for k in range(len(record.judge), length)
+    ]
+    rules = [record.rules[0]] * (length - len(record.rules))
+    records[i] = record.model_copy(
+        update={"judge": (*record.judge, *extra), "rules": (*record.rules, *rules)}
+    )
+    lines = list(range(2, len(records) + 2))
+    damaged = dataclasses.replace(bundles[name], runs=columns_from_records(records, lines))
+    found = sorted(check_runs(release, catalog, damaged))
+    assert found == sorted(check_runs_reference(release, catalog, damaged, records, lines))
+    assert any(p.field == f"judge[{length - 1}].evidence" for p in found)
+    assert any(p.field == f"rules[{length - 1}].id" for p in found)

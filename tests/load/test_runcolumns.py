@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -10,6 +12,7 @@ import pytest
 
 from generator.load.jsonlines import _line_by_line, read_runs
 from generator.load.runcolumns import (
+    LISTS,
     SCHEMA,
     RunColumns,
     arrow_schema,
@@ -72,3 +75,62 @@ def test_bad_lines_among_good_ones_keep_the_good_rows_and_their_lines(tmp_path: 
     assert len(runs) == len(lines) - 2
     assert 4 not in set(runs.lines)
     assert list(runs.lines) == sorted(runs.lines)
+
+
+def _long_record(run: int, level: int) -> dict[str, Any]:
+    """A record with lists longer than 127 items (positions beyond int8) and a level."""
+    return {
+        "task": "t",
+        "run": run,
+        "seed": 1,
+        "status": "valid",
+        "delivery": True,
+        "rules": [{"id": f"R{i:03}", "pass": i % 3 > 0} for i in range(300)],
+        "judge": [
+            {"id": f"J{i:03}", "level": level if i == 129 else i % 5, "evidence": [f"E{i}"]}
+            for i in range(140)
+        ],
+        "modules_failed": [f"m{i}" for i in range(130)],
+        "judge_valid": True,
+        "input_tokens": 1,
+        "output_tokens": 1,
+        "duration_s": 1.0,
+        "turns": 1,
+    }
+
+
+@pytest.mark.parametrize("level", [4, 300, 2**40])
+def test_long_lists_and_large_levels_keep_positions_and_values(tmp_path: Path, level: int) -> None:
+    """Positions past 127 and levels past the narrow integer types survive both paths and
+    their merge (a bad line in between sends one line to pydantic); a level beyond int32 is
+    clipped (still above any maximum, so still reported)."""
+    records = [_long_record(1, level), _long_record(2, 1), _long_record(3, level)]
+    lines = [json.dumps(r) for r in records]
+    lines[1] = lines[1].replace('"status": "valid"', '"status": "fine"')
+    path = tmp_path / "runs.jsonl"
+    path.write_text('{"format_version": 1}\n' + "\n".join(lines) + "\n", encoding="utf-8")
+    runs, problems = read_runs(path, "runs.jsonl")
+    assert [p.field for p in problems] == ["status"]
+    v = runs.verdicts
+    judge = v[v["kind"] == LISTS["judge"]]
+    assert v.loc[v["kind"] == LISTS["rules"], "pos"].tolist() == 2 * list(range(300))
+    at_129 = judge[judge["pos"] == 129]
+    assert at_129["id"].astype(str).tolist() == ["J129", "J129"]
+    assert at_129["value"].tolist() == [min(level, 2**31 - 1)] * 2
+    cited = runs.evidence.merge(judge[["row", "pos", "id"]], on=["row", "pos"])
+    assert len(cited) == 280
+    assert (cited["id_x"].astype(str) == "E" + cited["pos"].astype(str)).all()
+    assert runs.modules["pos"].tolist() == 2 * list(range(130))
+    good = [RunRecord.model_validate(r) for r in (records[0], records[2])]
+    slow = columns_from_records(good, [2, 4])
+    expected = _canonical(slow)
+    expected["verdicts"]["value"] = expected["verdicts"]["value"].clip(upper=2**31 - 1)
+    for name, frame in _canonical(runs).items():
+        pd.testing.assert_frame_equal(frame, expected[name], check_dtype=False, obj=name)
+    # fast, slow and merged columns alike hold every position and value in their own types
+    raw = path.read_bytes()
+    fast = read_fast(raw, raw.find(b"\n") + 1, 2)
+    assert fast is not None
+    for columns in (fast.columns, slow, runs):
+        assert columns.verdicts["pos"].max() == 299
+        assert columns.verdicts["value"].max() == max(min(level, 2**31 - 1), 4)

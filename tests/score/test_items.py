@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import builders as b
 import numpy as np
 import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.load import load_inputs
+from generator.models import RunRecord
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.items import COLUMNS, item_breakdowns, task_efficiencies
 
@@ -71,3 +76,48 @@ def test_efficiency_means_over_valid_runs() -> None:
         assert row.valid_runs == len(mine)
         assert row.input_tokens == mine["input_tokens"].mean()
         assert row.total_tokens == mine["input_tokens"].mean() + mine["output_tokens"].mean()
+
+
+@st.composite
+def _spread_runs(draw: st.DrawFn) -> VersionFrame:
+    """Two tasks (one with a module and Judge items), runs of each spread over bundles, some
+    invalid, some naming the module as failed, some missing a verdict."""
+    spec = b.task("t", rules=3, fatal=1, judge=(3, 2))
+    spec["scoring"]["modules"] = [{"id": "m", "title": "M"}]
+    spec["scoring"]["rule_items"][0]["module"] = "m"
+    spec["scoring"]["judge_items"][0]["module"] = "m"
+    specs = [spec, b.task("u", rules=2)]
+    runs: dict[str, list[RunRecord]] = {}
+    for combo in draw(st.lists(st.sampled_from("abc"), min_size=1, max_size=3, unique=True)):
+        records = []
+        for tid in draw(st.lists(st.sampled_from("tu"), max_size=5)):
+            t = tid == "t"
+            record = b.run(
+                tid,
+                draw(st.integers(1, 3)),
+                of=3 if t else 2,
+                passed=draw(st.integers(0, 3 if t else 2)),
+                fatal=(draw(st.booleans()),) if t else (),
+                judge=(draw(st.integers(0, 3)), draw(st.integers(0, 2))) if t else (),
+                valid=draw(st.booleans()),
+            )
+            update: dict[str, Any] = {}
+            if t and draw(st.booleans()):
+                update["modules_failed"] = ("m",)
+            if draw(st.booleans()):
+                update["rules"] = record.rules[1:]  # a verdict left out
+            records.append(record.model_copy(update=update))
+        runs[combo] = records
+    return build_frame(b.version(b.release(runs_per_task=3, k=(1,)), b.catalog(specs), runs))
+
+
+@settings(max_examples=60, deadline=None)
+@given(_spread_runs())
+def test_breakdowns_equal_the_per_task_computation_for_any_bundles(frame: VersionFrame) -> None:
+    found = item_breakdowns(frame)
+    for tid in frame.tasks.index:
+        expected = _one_task(frame, tid)
+        if expected.empty:
+            assert tid not in found
+        else:
+            pd.testing.assert_frame_equal(found[tid], expected, check_dtype=False)

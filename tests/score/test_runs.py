@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from builders import catalog, read_records, release, task, version
+from builders import catalog, read_records, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +14,7 @@ from generator.load import load_inputs
 from generator.models import RunRecord
 from generator.score.frame import build_frame
 from generator.score.run import run_outcome
-from generator.score.runs import score_runs
+from generator.score.runs import failed_verdicts, score_runs
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -113,3 +113,38 @@ def test_vectorised_equals_reference_for_any_items(
     spec, records = case
     loaded = version(release(runs_per_task=4, k=(1,)), catalog([spec]), {"c": records})
     assert _compare(loaded, records) == len(records)
+
+
+@settings(max_examples=100, deadline=None)
+@given(task_and_runs(), st.lists(st.integers(0, 3), min_size=1, max_size=6))
+def test_vectorised_equals_reference_with_runs_spread_over_bundles(
+    case: tuple[dict[str, Any], list[RunRecord]], owners: list[int]
+) -> None:
+    """Runs are scored bundle by bundle: each bundle's verdicts and failed modules stay with
+    its own runs wherever it starts (some bundles may be empty)."""
+    spec, records = case
+    by_combo: dict[str, list[RunRecord]] = {f"c{k}": [] for k in range(4)}
+    for i, record in enumerate(records):
+        by_combo[f"c{owners[i % len(owners)]}"].append(record)
+    ordered = [r for combo in sorted(by_combo) for r in by_combo[combo]]
+    loaded = version(release(runs_per_task=4, k=(1,)), catalog([spec]), by_combo)
+    assert _compare(loaded, ordered) == len(records)
+
+
+def test_failed_verdicts_are_those_of_the_runs_own_bundle() -> None:
+    """A failed module marks the items of its own run only, not the run at the same row of
+    another bundle, and not other modules' items of the same run."""
+    spec = task("t", rules=3)
+    spec["scoring"]["modules"] = [{"id": "m", "title": "M"}, {"id": "n", "title": "N"}]
+    spec["scoring"]["rule_items"][0]["module"] = "m"
+    spec["scoring"]["rule_items"][1]["module"] = "n"
+    plain = [run("t", 1, of=3), run("t", 2, of=3)]
+    failing = run("t", 2, of=3, passed=0).model_copy(update={"modules_failed": ("m",)})
+    loaded = version(
+        release(runs_per_task=2, k=(1,)), catalog([spec]), {"a": plain, "b": [plain[0], failing]}
+    )
+    frame = build_frame(loaded)
+    marked = [failed_verdicts(p, frame.failed, len(frame.items)) for p in frame.parts]
+    assert [m.tolist() for m in marked] == [[False] * 6, [False] * 3 + [True, False, False]]
+    scored = score_runs(frame)
+    assert scored["rule"].tolist() == [1.0, 1.0, 1.0, 0.0]
