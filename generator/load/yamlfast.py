@@ -64,12 +64,12 @@ _DOUBLE = r'"(?:[^"\\]++|\\.)*+"'
 # What may follow a value on its line: nothing, spaces, or spaces and a comment.
 _TAIL_RE = r"(?: ++(#.*+)?)?\Z"
 
-# Every line of a text at once: indentation, a dash, and a key with a value or nothing,
-# where the key is a plain word and the value plain text without ':' or '#'. Lines in any
-# other form get an empty key and are read by the exact (slower) functions below.
+# Every line of a text at once: indentation with any dash, and a key with a value or
+# nothing, where the key is a plain word and the value plain text without ':' or '#'. Lines
+# in any other form get an empty key and are read by the exact (slower) functions below.
 _SIMPLE = r"[^ \n\-?:,\[\]{}#&*!|>'\"%@`]"
 _ROW = re.compile(
-    rf"^( *+)(- ++)?(?:({_SIMPLE}[^ :#\n]*+):(?: ({_SIMPLE}(?:[^:#\n]*[^ :#\n])?))?$)?",
+    rf"^( *+(?:- ++)?)(?:({_SIMPLE}[^ :#\n]*+):(?: ({_SIMPLE}(?:[^:#\n]*[^ :#\n])?))?$)?",
     re.MULTILINE,
 )
 # The start of any mapping entry: a plain or quoted key, then ':' and a space or the end.
@@ -252,9 +252,9 @@ class _Parser:
     def __init__(self, text: str, scalars: _Scalars, max_depth: int, max_nodes: int) -> None:
         self.lines = text.split("\n")
         self.count = len(self.lines)
-        #: Per line (indentation, dash, key, value); a line whose key is "" is read from
-        #: ``lines``. Reading an item's content overwrites its dash in both.
-        self.rows: list[tuple[str, str, str, str]] = _ROW.findall(text)
+        #: Per line (indentation and dash, key, value); a line whose key is "" is read
+        #: from ``lines``. Reading an item's content overwrites its dash in both.
+        self.rows: list[tuple[str, str, str]] = _ROW.findall(text)
         if len(self.rows) != self.count:
             raise _Decline
         self.keys: set[str] = set()
@@ -308,15 +308,16 @@ class _Parser:
 
     def _mapping(self, i: int, n: int, loc: Loc) -> tuple[dict[str, Any], int]:
         """The block mapping whose keys sit at column ``n``, from its first entry on line i."""
-        self._deep(loc)
+        if len(loc) >= self.max_depth:
+            raise _Decline
         out: dict[str, Any] = {}
         rows, lines, count, record = self.rows, self.lines, self.count, self.record
         keys, starts, plain = self.keys, self.scalars.starts, self.plain
         spaces = " " * n
         pad = spaces + " "
         while i < count:
-            indent, dash, key, raw = rows[i]
-            if not key or dash or indent != spaces:
+            prefix, key, raw = rows[i]
+            if not key or prefix != spaces:
                 line = lines[i]
                 rest = line.lstrip(" ")
                 if not rest or rest[0] == "#":
@@ -394,11 +395,11 @@ class _Parser:
         spaces = " " * n
         dash_at = spaces + "-"
         while i < count:
-            indent, dash, key, raw = rows[i]
-            if key and dash and indent == spaces:  # "- key: value" starts a mapping
+            prefix, key, raw = rows[i]
+            if key and prefix.startswith(dash_at):  # "- key: value" starts a mapping
                 iloc = (*loc, len(out))
-                col = n + len(dash)
-                rows[i] = (" " * col, "", key, raw)
+                col = len(prefix)
+                rows[i] = (" " * col, key, raw)
                 lines[i] = " " * col + lines[i][col:]
                 record[iloc] = i + 1
                 value, i = self._mapping(i, col, iloc)
@@ -415,7 +416,7 @@ class _Parser:
             rest = line[n + 1 :].lstrip(" ")
             if rest and rest[0] != "#":
                 col = len(line) - len(rest)
-                rows[i] = (" " * col, "", "", "")
+                rows[i] = (" " * col, "", "")
                 lines[i] = " " * col + rest
                 record[iloc] = i + 1
                 value, i = self._node(i, col, n, iloc)

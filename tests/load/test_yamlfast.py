@@ -217,6 +217,40 @@ def test_broken_input_is_declined_or_the_same(text: str, data: st.DataObject) ->
     event("accepted" if _agree(text) else "declined")
 
 
+# Lines built from the pieces YAML gives meaning to, so that odd but plausible input is tried.
+ATOMS = st.sampled_from(
+    [
+        *("a", "b c", "x:y", "1", "0o7", "yes", "~", "null", "é", "😀", "2024-01-01", "<<", "="),
+        *("1.5", "-1", ":x", "?x", "-x", "a#b", "a,b", "[a]", "{a: b}", "[a, 'b', \"c\"]", "{}"),
+        *("[]", "'q''s'", '"e\\tx"', "'multi", "line'", '"multi', 'line"', "|", ">", "|-", ">-"),
+        *("-", "?", ":", "...", "x  ", "  y", "\\", "\\ ", "'", '"', "#c", " #c", ""),
+    ]
+)
+SOUP_KEYS = st.sampled_from(
+    [
+        *("a", "b", "k k", "'q'", '"d"', "1", "yes", "<<", "-", "?", ":x", "x:y", "a#b", "é"),
+        *("", "'a: b'", "- a", "? a"),
+    ]
+)
+
+
+@st.composite
+def soup_line(draw: st.DrawFn) -> str:
+    line = " " * draw(st.integers(0, 6)) + draw(st.sampled_from(["", "- ", "-  ", "- - ", "-"]))
+    key = draw(st.none() | SOUP_KEYS)
+    atoms = draw(st.lists(ATOMS, max_size=3))
+    if key is not None:
+        line += key + (": " if atoms else ":")
+    return line + " ".join(atoms) + draw(st.sampled_from(["", " # c", "  #", "#x"]))
+
+
+@SETTINGS
+@given(st.lists(soup_line(), min_size=1, max_size=8), st.booleans())
+def test_line_soup_agrees(lines: list[str], final_break: bool) -> None:
+    text = "\n".join(lines) + ("\n" if final_break else "")
+    event("accepted" if _agree(text) else "declined")
+
+
 EDGE_CASES = [
     # (text, whether the fast path must accept it)
     ("a: 1\nb:\n  - x: 2\n    y: 3\n  - x: 4\n", True),
