@@ -215,9 +215,9 @@ class _Scalars:
             return value
 
     def key(self, raw: str) -> str:
-        """A plain key; decline keys that are not text (``1``, ``null``, ``<<``...)."""
+        """A plain key; decline keys that are not text (``1``, ``null``, ``<<``...) or long."""
         value = self.plain(raw)
-        if not isinstance(value, str):
+        if not isinstance(value, str) or len(raw) > _MAX_KEY:
             raise _Decline
         return value
 
@@ -294,6 +294,7 @@ class _Parser:
         return i
 
     def _deep(self, loc: Loc) -> None:
+        """Decline a collection whose values would be nested deeper than the limit."""
         if len(loc) >= self.max_depth:
             raise _Decline
 
@@ -308,8 +309,7 @@ class _Parser:
 
     def _mapping(self, i: int, n: int, loc: Loc) -> tuple[dict[str, Any], int]:
         """The block mapping whose keys sit at column ``n``, from its first entry on line i."""
-        if len(loc) >= self.max_depth:
-            raise _Decline
+        self._deep(loc)
         out: dict[str, Any] = {}
         rows, lines, count, record = self.rows, self.lines, self.count, self.record
         keys, starts, plain = self.keys, self.scalars.starts, self.plain

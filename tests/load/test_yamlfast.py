@@ -291,6 +291,9 @@ EDGE_CASES = [
     ("a: |+\n  x\n\n", False),
     ("a: |\n  x", False),
     ('a: "\\/"\n', False),
+    ("k" * 1100 + ": 1\n", False),  # libyaml refuses keys over 1024 characters
+    ("'" + "k" * 1100 + "': 1\n", False),
+    ("a: {" + "k" * 1100 + ": 1}\n", False),
     ("x\n", False),
     ("", False),
     (yaml.safe_dump({"": 1, "a": 2}), False),  # written as "? ''"
