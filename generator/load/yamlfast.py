@@ -260,6 +260,7 @@ class _Parser:
         self.keys: set[str] = set()
         self.record: dict[Loc, int] = {}
         self.scalars = scalars
+        self.starts = scalars.starts
         self.plain: Callable[[str], Any] = scalars.plain
         self.empty = scalars.plain("")
         self.max_depth = max_depth
@@ -312,9 +313,8 @@ class _Parser:
         self._deep(loc)
         out: dict[str, Any] = {}
         rows, lines, count, record = self.rows, self.lines, self.count, self.record
-        keys, starts, plain = self.keys, self.scalars.starts, self.plain
+        keys, starts, plain = self.keys, self.starts, self.plain
         spaces = " " * n
-        pad = spaces + " "
         while i < count:
             prefix, key, raw = rows[i]
             if not key or prefix != spaces:
@@ -341,9 +341,11 @@ class _Parser:
             if not raw:
                 out[key], i = self._after_empty(i, n, kloc)
                 continue
-            if i < count:
+            # The value may go on over the next lines unless the next line is a sibling
+            # (at indentation 0 an empty line looks like one, so it is looked at).
+            if i < count and (rows[i][0] != spaces or not n):
                 following = lines[i]
-                if not following or following.startswith(pad):
+                if not following or following.startswith(spaces + " "):
                     raw, i = self._more(raw, i, n + 1)
             out[key] = raw if raw[0] not in starts else plain(raw)
         return out, i
