@@ -16,6 +16,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from synthetic import make_release
 
 from generator.errors import Problem
 from generator.load import yamlfast
@@ -103,10 +104,10 @@ class _IndentedSequences(yaml.SafeDumper):
         super().increase_indent(flow, False)
 
 
-def _block_dumper(style: str) -> type[yaml.SafeDumper]:
+def _block_dumper(style: str, base: type[yaml.SafeDumper]) -> type[yaml.SafeDumper]:
     """A dumper that writes text with line breaks as block scalars where it can."""
 
-    class Dumper(yaml.SafeDumper):
+    class Dumper(base):
         pass
 
     def text(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
@@ -117,8 +118,12 @@ def _block_dumper(style: str) -> type[yaml.SafeDumper]:
     return Dumper
 
 
-SAFE_DUMPERS: list[type[yaml.SafeDumper]] = [yaml.SafeDumper, _IndentedSequences]
-DUMPERS = [*SAFE_DUMPERS, _block_dumper("|"), _block_dumper(">")]
+# PyYAML's own emitter and libyaml's (which wraps and quotes a little differently).
+SAFE_DUMPERS: list[type[yaml.SafeDumper]] = [yaml.SafeDumper, _IndentedSequences, yaml.CSafeDumper]
+DUMPERS = [
+    *SAFE_DUMPERS,
+    *(_block_dumper(style, base) for style in "|>" for base in (yaml.SafeDumper, yaml.CSafeDumper)),
+]
 
 
 @st.composite
@@ -312,6 +317,17 @@ def test_nesting_limit_is_left_to_the_full_path() -> None:
     assert _fast(deep) is None
     shallow = "".join(" " * i + "k:\n" for i in range(MAX_DEPTH - 2)) + " " * MAX_DEPTH + "x\n"
     assert _agree(shallow)
+
+
+def test_synthetic_release_is_read_fast_and_the_same(tmp_path: Path) -> None:
+    """What bench/make_release.py writes (libyaml's emitter, block scalars) is all read fast."""
+    make_release().write_release(
+        tmp_path, tasks_general=4, tasks_enterprise=4, combinations=2, runs=1, deep_dives=2
+    )
+    files = sorted(tmp_path.rglob("*.yaml"))
+    assert len(files) > 5
+    for path in files:
+        assert _agree(path.read_text(encoding="utf-8")), path
 
 
 def _input_files() -> list[Path]:
