@@ -586,11 +586,14 @@ def _reliability(
     every scope and combination (their intervals are never combined).
     """
     stats, n, ks = release.statistics, release.runs_per_task, release.reliability_k
-    drawn = parallel(
-        lambda i: _success_draws(table, views[i], layouts[i], scored[i], release),
-        range(len(views)),
-    )
-    totals = [per_count.sum(axis=2) for _, per_count in drawn if len(per_count)]
+    # Each scope's draws per count are formed twice, once for their totals, once for the
+    # replicates, so that no more than a few scopes' (combinations × (n + 1) × B) arrays
+    # are held at once.
+    drawn = parallel(lambda i: _successes(table, views[i], scored[i], release), range(len(views)))
+    totals = [
+        _success_totals(found, layout, n) for found, layout in zip(drawn, layouts, strict=True)
+    ]
+    totals = [t for t in totals if len(t)]
     if not totals:
         return
     need = np.concatenate(totals).max(axis=0)[1:n]  # no success or all n: the redraw is certain
@@ -602,7 +605,12 @@ def _reliability(
         redrawn = binomial_bank(n, c, size, seed)
         for j, k in enumerate(ks):
             np.cumsum(reliability_at(redrawn, n, k), out=prefix[j, start + 1 : start + 1 + size])
-    found = parallel(lambda scope: _reliability_replicates(*scope, prefix, base, release), drawn)
+    found = parallel(
+        lambda i: _reliability_replicates(
+            drawn[i].combos, _success_counts(drawn[i], layouts[i], n), prefix, base, release
+        ),
+        range(len(views)),
+    )
     for reps, series in zip(out, found, strict=True):
         reps.series.update(series)
 
@@ -629,20 +637,29 @@ def _reliability_replicates(
     return out
 
 
-def _success_draws(
-    table: TaskTable, view: ScopeView, layout: _Layout, scored: Mapping[int, Plan], release: Release
-) -> tuple[list[int], np.ndarray]:
-    """The combinations with tasks of all n valid runs, and per combination how many such
-    drawn tasks have each success count 0..n, per replicate (combinations × (n + 1) × B)."""
+@dataclass(frozen=True)
+class _Successes:
+    """How one scope draws tasks with all n valid runs by success count 0..n. The first
+    ``tallied`` of ``combos`` (every scope task has all n runs) are read off the scope's own
+    draws through ``onehot`` (tasks × (tallied × (n + 1))); the rest are ``redrawn`` as
+    multinomial draws of their tasks' counts ((n + 1) × B each)."""
+
+    combos: list[int]
+    tallied: int
+    onehot: np.ndarray
+    redrawn: list[np.ndarray]
+
+
+def _successes(
+    table: TaskTable, view: ScopeView, scored: Mapping[int, Plan], release: Release
+) -> _Successes:
+    """The reliability draws of one scope's scored combinations (see :class:`_Successes`)."""
     stats, n = release.statistics, release.runs_per_task
-    samples = stats.bootstrap_samples
     every = [k for k, p in scored.items() if p.full.all()]
-    onehot = np.zeros((len(view.rows), len(every) * (n + 1)), dtype=layout.counts.dtype)
+    onehot = np.zeros((len(view.rows), len(every) * (n + 1)), dtype=np.float32)
     for j, k in enumerate(every):
         onehot[np.arange(len(view.rows)), j * (n + 1) + table.successes[k, view.rows]] = 1.0
-    # Every task has all n runs: the scope's own draws are such a draw (integer-valued).
-    tallies = (layout.counts @ onehot).astype(np.int64).reshape(samples, len(every), n + 1)
-    combos, found = list(every), [tallies.transpose(1, 2, 0)]
+    combos, redrawn = list(every), []
     for k, plan in scored.items():
         if k in combos or not plan.full.any():
             continue
@@ -652,8 +669,26 @@ def _success_draws(
             seed_for(stats.seed, view.seed_key, table.combos[k], "reliability")
         )
         combos.append(k)
-        found.append(rng.multinomial(full, share, size=samples).T[None])
-    return combos, np.concatenate(found)
+        redrawn.append(rng.multinomial(full, share, size=stats.bootstrap_samples).T)
+    return _Successes(combos, len(every), onehot, redrawn)
+
+
+def _success_counts(found: _Successes, layout: _Layout, n: int) -> np.ndarray:
+    """Per combination, how many drawn tasks with all n valid runs have each success count
+    0..n, per replicate (combinations × (n + 1) × B)."""
+    samples = layout.counts.shape[0]
+    # Every task has all n runs: the scope's own draws are such a draw (integer-valued).
+    tallies = (layout.counts @ found.onehot.astype(layout.counts.dtype)).astype(np.int64)
+    tallied = tallies.reshape(samples, found.tallied, n + 1).transpose(1, 2, 0)
+    return np.concatenate([tallied, *(r[None] for r in found.redrawn)])
+
+
+def _success_totals(found: _Successes, layout: _Layout, n: int) -> np.ndarray:
+    """:func:`_success_counts` summed over the replicates (combinations × (n + 1)), without
+    forming it: each task's draws over all replicates, through the same one-hot columns."""
+    drawn = np.rint(layout.counts.sum(axis=0, dtype=np.float64)).astype(np.int64)
+    tallied = (drawn @ found.onehot.astype(np.int64)).reshape(found.tallied, n + 1)
+    return np.concatenate([tallied, *(r.sum(axis=1)[None] for r in found.redrawn)])
 
 
 # --- results -------------------------------------------------------------------------------

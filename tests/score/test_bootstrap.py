@@ -20,6 +20,10 @@ from generator.score.aggregate import (
     TaskTable,
     _bank_order,
     _banks,
+    _layout,
+    _success_counts,
+    _success_totals,
+    _successes,
     bootstrap,
     plan_combination,
     scope_view,
@@ -236,6 +240,31 @@ def test_engine_equals_a_literal_walk_over_the_same_draws(frame: VersionFrame) -
             assert series == pytest.approx(expected[pair], rel=1e-12, nan_ok=True), pair
             compared += 1
     assert compared > 50
+
+
+def test_success_totals_are_the_counts_summed_over_replicates(frame: VersionFrame) -> None:
+    """The totals that size the Binomial banks, formed without the per-replicate array,
+    equal that array summed; q misses sub-division y, so some scopes redraw its counts."""
+    table, views, plans, _ = _engine(frame)
+    rel, n = frame.release, frame.release.runs_per_task
+    samples = rel.statistics.bootstrap_samples
+    redrawn = 0
+    for view, plan in zip(views, plans, strict=True):
+        scored = {k: p for k, p in plan.items() if p.result is None}
+        counts = multiplicities(
+            task_draws(len(view.rows), samples, seed_for(rel.statistics.seed, view.seed_key)),
+            len(view.rows),
+        )
+        position = np.argsort(_bank_order(table))
+        layout = _layout(view, counts, scored, position, 2 * samples, len(table.combos), True)
+        found = _successes(table, view, scored, rel)
+        per_count = _success_counts(found, layout, n)
+        assert per_count.shape == (len(found.combos), n + 1, samples)
+        # Each replicate draws every full task of a tallied combination once per draw.
+        assert (per_count[: found.tallied].sum(axis=1) == len(view.rows)).all()
+        assert np.array_equal(_success_totals(found, layout, n), per_count.sum(axis=2))
+        redrawn += len(found.redrawn)
+    assert redrawn > 0
 
 
 def _literal_intervals(
