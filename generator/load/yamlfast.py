@@ -247,6 +247,10 @@ class _Parser:
     value's continuation lines must be indented more than ``n`` (the threshold ``t``).
     A ``- `` item is read by overwriting the dash with a space, so that the item's content
     is an ordinary node at its own column.
+
+    Speed comes from :data:`_ROW`, which splits every line at once: a ``key: value`` line
+    in the simple form costs a few dictionary operations, and every other line is read by
+    the exact functions (:meth:`_entry`, :meth:`_value`, ...) from its text.
     """
 
     def __init__(self, text: str, scalars: _Scalars, max_depth: int, max_nodes: int) -> None:
