@@ -53,13 +53,30 @@ def _csv_value(value: Any) -> str:
 def encoded(values: pd.Series | np.ndarray | pd.DataFrame, encode: Encode) -> pa.Array:
     """``encode`` applied to every value (a frame's row: a tuple), once per distinct one."""
     if isinstance(values, pd.DataFrame):
-        codes, tuples = pd.MultiIndex.from_frame(values).factorize()
-        uniques = [tuple(_python(list(t))) for t in tuples]
+        codes, first = _row_codes(values)
+        columns = [_python(values[c].to_numpy()[first]) for c in values.columns]
+        uniques = list(zip(*columns, strict=True))
     else:
         codes, found = pd.factorize(pd.Series(values, copy=False), use_na_sentinel=False)
         uniques = _python(found)
     texts = pa.array([encode(u) for u in uniques], pa.string())
     return texts.take(pa.array(codes))
+
+
+def _row_codes(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """A code per row, equal for equal rows, and the first row of each code."""
+    key = np.zeros(len(frame), dtype=np.int64)
+    span = 1
+    for column in frame.columns:
+        codes, found = pd.factorize(frame[column], use_na_sentinel=False)
+        span *= max(len(found), 1)
+        if span >= 1 << 62:  # the mixed-radix key would overflow: let the codes so far count
+            key, _ = pd.factorize(key)
+            span = int(key.max(initial=0)) + 1
+            span *= max(len(found), 1)
+        key = key * max(len(found), 1) + codes  # mixed radix: distinct rows, distinct keys
+    _, first, codes = np.unique(key, return_index=True, return_inverse=True)
+    return codes, first
 
 
 def _python(uniques: Any) -> list[Any]:

@@ -95,3 +95,22 @@ def test_groups_are_the_runs_of_equal_keys() -> None:
     keys = pd.Series(["a", "a", "b", "c", "c", "c"])
     assert list(bulk.groups(keys)) == [("a", slice(0, 2)), ("b", slice(2, 3)), ("c", slice(3, 6))]
     assert list(bulk.groups(pd.Series([], dtype=str))) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(frames())
+def test_a_frame_is_encoded_row_by_row_once_per_distinct_row(frame: pd.DataFrame) -> None:
+    columns = frame[["key", "count", "value", "flag"]]
+    calls: list[tuple[Any, ...]] = []
+
+    def encode(row: tuple[Any, ...]) -> str:
+        calls.append(row)
+        return repr(row)
+
+    got = bulk.encoded(columns, encode).to_pylist()
+    expected = [
+        repr(tuple(None if v is None or v != v else v for v in row))
+        for row in columns.itertuples(index=False, name=None)
+    ]
+    assert got == expected
+    assert len(calls) == len(set(calls)) == len(set(expected))
