@@ -586,9 +586,9 @@ def _reliability(
     every scope and combination (their intervals are never combined).
     """
     stats, n, ks = release.statistics, release.runs_per_task, release.reliability_k
-    # Each scope's draws per count are formed twice, once for their totals, once for the
-    # replicates, so that no more than a few scopes' (combinations × (n + 1) × B) arrays
-    # are held at once.
+    # The totals that size the banks come without the per-replicate counts, which are then
+    # formed one scope at a time per worker: never every scope's (combinations × (n + 1) ×
+    # B) array at once.
     drawn = parallel(lambda i: _successes(table, views[i], scored[i], release), range(len(views)))
     totals = [
         _success_totals(found, layout, n) for found, layout in zip(drawn, layouts, strict=True)
