@@ -332,7 +332,7 @@ class _Reader:
 
     def sums(self, bank: np.ndarray) -> np.ndarray:
         """Per bin, the sum of the bank entries that go there."""
-        total = np.zeros(self.n_bins)
+        total = np.zeros(self.n_bins, dtype=bank.dtype)
         for start, stop, at in self.blocks:
             total += bank_sums(self.bins[at : at + stop - start], bank[start:stop], self.n_bins)
         return total
@@ -371,13 +371,13 @@ def bootstrap(
     """
     stats = release.statistics
     scored = [{k: p for k, p in scope.items() if p.result is None} for scope in plans]
-    counts = [
-        multiplicities(
+    counts = parallel(
+        lambda v: multiplicities(
             task_draws(len(v.rows), stats.bootstrap_samples, seed_for(stats.seed, v.seed_key)),
             len(v.rows),
-        )
-        for v in views
-    ]
+        ),
+        views,
+    )
     width = max((int(w.sum(axis=0).max(initial=0)) for w in counts), default=0)
     order = _bank_order(table)
     position = np.argsort(order)
@@ -393,11 +393,14 @@ def bootstrap(
     domain_key = seed_for(table.domain.version, *table.tasks.index)
 
     def combination(k: int) -> list[tuple[dict[tuple[int, str], np.ndarray], np.ndarray] | None]:
-        banks = [np.empty((len(table.tasks), width)) for _ in CHANNELS]
+        # Score and rule banks as the real and imaginary parts of one array: both are read
+        # through the same bins, so one pass sums both (see bank_sums).
+        scores = np.empty((len(table.tasks), width), dtype=complex)
+        banks = [scores.real, scores.imag, np.empty((len(table.tasks), width))]
         seed = seed_for(stats.seed, domain_key, table.combos[k])
         _banks(table, k, bundles[table.combos[k]], order, seed, banks)
         return [
-            _read(layout, k, plan[k], banks, views_on) if k in plan else None
+            _read(layout, k, plan[k], scores, banks[2], views_on) if k in plan else None
             for layout, plan in zip(layouts, scored, strict=True)
         ]
 
@@ -518,16 +521,17 @@ def _ratio(total: np.ndarray, mass: np.ndarray) -> np.ndarray:
 
 
 def _read(
-    layout: _Layout, k: int, plan: Plan, banks: Sequence[np.ndarray], views_on: bool
+    layout: _Layout, k: int, plan: Plan, scores: np.ndarray, judge: np.ndarray, views_on: bool
 ) -> tuple[dict[tuple[int, str], np.ndarray], np.ndarray]:
-    """Macro-average replicates of combination k in one scope, and its Task Score sums per
-    cell (cells × B) for the paired differences."""
-    score, rule, judge = banks
+    """Macro-average replicates of combination k in one scope from its banks (``scores``:
+    Task Score + i·rule score; ``judge``), and its Task Score sums per cell (cells × B) for
+    the paired differences."""
     shape = layout.cell_counts.shape
     mine = layout.signature[:, k]
-    cells = layout.every.sums(score).reshape(shape)
+    both = layout.every.sums(scores)
+    cells = np.ascontiguousarray(both.real).reshape(shape)
     mass = layout.cell_counts[mine].sum(axis=0)
-    rule_sums = layout.every.sums(rule).reshape(shape)
+    rule_sums = np.ascontiguousarray(both.imag).reshape(shape)
     series = {
         (k, "score"): _ratio(cells[mine].sum(axis=0), mass),
         (k, "rule"): _ratio(rule_sums[mine].sum(axis=0), mass),

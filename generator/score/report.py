@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -101,7 +102,9 @@ def build_report(
             shown.append((view, label))
     views = [entry[0] for entry in shown if isinstance(entry, tuple)]
     plans = [_plans(table, view, frame, release) for view in views]
-    replicates = bootstrap(table, views, plans, frame.bundles, release)
+    with ThreadPoolExecutor(1) as side:  # mostly Python: beside the bootstrap's numpy
+        task_rows = side.submit(_task_rows, frame, table)
+        replicates = bootstrap(table, views, plans, frame.bundles, release)
     computed = {
         id(view): (plan, reps) for view, plan, reps in zip(views, plans, replicates, strict=True)
     }
@@ -125,7 +128,7 @@ def build_report(
         settings=_settings(release),
         combinations=[_info(frame, c) for c in sorted(frame.bundles)],
         scopes=scopes,
-        tasks=_task_rows(frame, table),
+        tasks=task_rows.result(),
         contamination=_contamination(table, by_key, release),
         contamination_note=None
         if _has_both(by_key, frame.version, domain_id)

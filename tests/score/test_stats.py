@@ -155,6 +155,32 @@ def test_entry_bins_equal_the_literal_walk(
     assert np.array_equal(got, want)
 
 
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_a_complex_bank_sums_two_channels_as_two_real_banks(
+    tasks: int, samples: int, seed: int
+) -> None:
+    """Bit for bit: each part adds up in the same order as its own real bank."""
+    rng = np.random.default_rng(seed)
+    counts = multiplicities(task_draws(tasks, samples, seed), tasks)
+    cells = rng.integers(0, 2, size=tasks)
+    width = int(counts.sum(axis=0).max()) + 2
+    bins = entry_bins(counts, cells, 2, width)
+    # Values of very different sizes, so that the order of the additions shows in the sums.
+    score, rule = (
+        rng.random((tasks, width)) * 10.0 ** rng.integers(-8, 8, size=(tasks, width))
+        for _ in range(2)
+    )
+    both = bank_sums(bins, score + 1j * rule, 2 * samples)
+    assert np.array_equal(both.real, bank_sums(bins, score, 2 * samples))
+    assert np.array_equal(both.imag, bank_sums(bins, rule, 2 * samples))
+    literal = np.zeros(2 * samples + 1)
+    for t in range(tasks):
+        for m in range(width):
+            literal[bins[t, m]] += score[t, m]
+    assert np.array_equal(both.real, literal[:-1])
+
+
 @pytest.mark.parametrize("runs", [1, 2, 3, 4, 5])
 def test_compositions_are_the_multinomial_law_of_the_picks(runs: int) -> None:
     index, picked = compositions(runs)
