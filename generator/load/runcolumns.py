@@ -322,6 +322,28 @@ def read_fast(raw: bytes, start: int, first_line: int) -> FastRead | None:
     return FastRead(_columns(good, lines), sorted(suspects))
 
 
+def use_system_allocator() -> None:
+    """Let Arrow allocate with the C allocator, as numpy does, instead of its own pool.
+
+    Arrow's default pool (mimalloc) keeps hundreds of megabytes it freed while parsing at a
+    million runs, even when asked to release them; memory from the C allocator goes back to
+    the system with :func:`release_unused_memory`. Reading is as fast either way.
+    """
+    pa.set_memory_pool(pa.system_memory_pool())
+
+
+def release_unused_memory() -> None:
+    """Return memory freed by a stage to the system, after the stage.
+
+    The C allocator keeps freed blocks below its mmap threshold (which grows to 32 MB) for
+    reuse, in the arena of the thread that freed them; another thread, such as a worker of
+    the bootstrap, cannot reuse them. At a million runs the temporaries of checking or
+    scoring one bundle leave a few hundred megabytes behind. Takes microseconds.
+    """
+    pa.default_memory_pool().release_unused()
+    pa.system_memory_pool().release_unused()  # the C allocator's free memory (malloc_trim)
+
+
 def _category(array: pa.ChunkedArray | pa.Array) -> pd.Series:
     series: pd.Series = pc.dictionary_encode(array).to_pandas()
     return series
@@ -346,42 +368,53 @@ _INT32_MAX = int(np.iinfo(np.int32).max)
 
 
 def _typed(
-    verdicts: pd.DataFrame, evidence: pd.DataFrame, modules: pd.DataFrame
+    verdicts: dict[str, Any], evidence: dict[str, Any], modules: dict[str, Any]
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The item tables in their compact types: a million runs hold tens of millions of
-    verdicts. Rows int32; positions and values in the narrowest type that holds them (the
-    positions of verdicts and of the evidence they cite alike, as they are joined on them);
-    ids as categoricals with sorted categories."""
-    high = max(
-        int(verdicts["pos"].to_numpy().max(initial=0)),
-        int(evidence["pos"].to_numpy().max(initial=0)),
-    )
+    """The item tables, from their columns, in compact types: a million runs hold tens of
+    millions of verdicts. Rows int32; positions and values in the narrowest type that holds
+    them (verdicts' positions and those of the evidence they cite alike: they are joined on
+    them); ids as categoricals with sorted categories. Each column is converted once and
+    not copied again."""
+    high = max(int(verdicts["pos"].max(initial=0)), int(evidence["pos"].max(initial=0)))
     pos = _int_type(high)
     # (a level beyond int32 is clipped: still above every maximum, so still reported)
-    value = np.minimum(verdicts["value"].to_numpy(np.int64), _INT32_MAX)
-    verdicts = verdicts.assign(
-        row=verdicts["row"].to_numpy().astype(ROW),
-        kind=verdicts["kind"].to_numpy().astype(np.int8),
-        pos=verdicts["pos"].to_numpy().astype(pos),
-        id=_sorted_category(verdicts["id"]),
-        value=_narrow(value),
+    value = np.minimum(verdicts["value"], _INT32_MAX)
+    tables = (
+        {
+            "row": verdicts["row"].astype(ROW),
+            "kind": verdicts["kind"].astype(np.int8),
+            "pos": verdicts["pos"].astype(pos),
+            "id": _sorted_category(verdicts["id"]),
+            "value": _narrow(value),
+        },
+        {
+            "row": evidence["row"].astype(ROW),
+            "pos": evidence["pos"].astype(pos),
+            "id": _sorted_category(evidence["id"]),
+        },
+        {
+            "row": modules["row"].astype(ROW),
+            "pos": _narrow(modules["pos"]),
+            "module": _sorted_category(modules["module"]),
+        },
     )
-    evidence = evidence.assign(
-        row=evidence["row"].to_numpy().astype(ROW),
-        pos=evidence["pos"].to_numpy().astype(pos),
-        id=_sorted_category(evidence["id"]),
-    )
-    modules = modules.assign(
-        row=modules["row"].to_numpy().astype(ROW),
-        pos=_narrow(modules["pos"].to_numpy()),
-        module=_sorted_category(modules["module"]),
-    )
-    return verdicts, evidence, modules
+    v, e, m = (pd.DataFrame(t, copy=False) for t in tables)
+    return v, e, m
 
 
-def _sorted_category(values: pd.Series) -> pd.Categorical:
+def _sorted_category(values: pd.Series | pa.Array) -> pd.Categorical:
     """Strings as a categorical with sorted categories (nulls missing), as
     ``astype("category")`` makes them; a categorical only has its categories reordered."""
+    if isinstance(values, pa.Array):
+        encoded = pc.dictionary_encode(values)
+        names = encoded.dictionary.to_pylist()
+        order = sorted(range(len(names)), key=names.__getitem__)
+        rank = np.empty(len(names) + 1, np.int64)
+        rank[order] = np.arange(len(names))
+        rank[-1] = -1  # null
+        indices = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
+        categories = pd.Index([names[i] for i in order], dtype="str")
+        return pd.Categorical.from_codes(rank[indices], categories=categories, validate=False)
     if not isinstance(values.dtype, pd.CategoricalDtype):
         values = values.astype("category")
     out: pd.Categorical = values.cat.reorder_categories(sorted(values.cat.categories)).array
@@ -467,18 +500,8 @@ def _finish(
     evidence: dict[str, Any],
     modules: dict[str, Any],
 ) -> RunColumns:
-    tables = _typed(
-        pd.DataFrame({k: _unwrapped(v) for k, v in verdicts.items()}),
-        pd.DataFrame({k: _unwrapped(v) for k, v in evidence.items()}),
-        pd.DataFrame({k: _unwrapped(v) for k, v in modules.items()}),
-    )
     runs = runs.astype(RUN_COLUMNS)
-    return RunColumns(runs.reset_index(drop=True), *tables)
-
-
-def _unwrapped(values: Any) -> Any:
-    """Columns for a DataFrame: Arrow string arrays as categoricals (sorted later)."""
-    return _category(values) if isinstance(values, pa.Array) else values
+    return RunColumns(runs.reset_index(drop=True), *_typed(verdicts, evidence, modules))
 
 
 def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColumns:
@@ -567,5 +590,8 @@ def concat_columns(parts: list[RunColumns]) -> RunColumns:
     for column, dtype in RUN_COLUMNS.items():
         if dtype == "category":
             runs_out[column] = runs_out[column].astype(object).astype("category")
-    tables = _typed(cat(verdicts, "id"), cat(evidence, "id"), cat(modules, "module"))
-    return RunColumns(runs_out, *tables)
+    tables = (cat(verdicts, "id"), cat(evidence, "id"), cat(modules, "module"))
+    columns = [
+        {str(k): v if k in ("id", "module") else v.to_numpy() for k, v in t.items()} for t in tables
+    ]
+    return RunColumns(runs_out, *_typed(*columns))

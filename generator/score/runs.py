@@ -10,10 +10,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from generator.load.runcolumns import release_unused_memory
 from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE, BundleVerdicts, VersionFrame
 
 
 def score_runs(frame: VersionFrame) -> pd.DataFrame:
+    """The runs table plus ``rule``, ``judge``, ``score``, ``success`` and ``fatal_failed``
+    (:func:`_score_runs`), the memory of its temporaries given back to the system: the
+    bootstrap's threads, which come next, could not reuse it."""
+    scored = _score_runs(frame)
+    release_unused_memory()
+    return scored
+
+
+def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     """The runs table plus ``rule``, ``judge``, ``score``, ``success`` and ``fatal_failed``.
 
     R = passed ordinary items / N (items of failed modules count 0, N unchanged); an

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
@@ -134,3 +135,19 @@ def test_long_lists_and_large_levels_keep_positions_and_values(tmp_path: Path, l
     for columns in (fast.columns, slow, runs):
         assert columns.verdicts["pos"].max() == 299
         assert columns.verdicts["value"].max() == max(min(level, 2**31 - 1), 4)
+
+
+@pytest.mark.parametrize("path", RUN_FILES[:2], ids=lambda p: f"{p.parts[-4]}/{p.parts[-2]}")
+def test_verdicts_take_eight_bytes_each(path: Path) -> None:
+    """A million runs hold tens of millions of verdicts: row (int32) and one byte each for
+    list, position, id code and value while they are small, and so on both read paths."""
+    raw = path.read_bytes()
+    start = raw.find(b"\n") + 1
+    fast = read_fast(raw, start, 2)
+    assert fast is not None
+    records, lines, _ = _line_by_line(raw, start, 2, path.name, None)
+    for columns in (fast.columns, columns_from_records(records, lines)):
+        verdicts = columns.verdicts
+        size = verdicts.memory_usage(index=False).sum() - verdicts["id"].cat.categories.nbytes
+        assert size == 8 * len(verdicts)
+        assert verdicts["row"].dtype == np.int32

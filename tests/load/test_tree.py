@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pyarrow as pa
+
 from generator.load import load_inputs
 
 LINGEE = "results/v1.0/bundles/lingee"
@@ -54,3 +56,10 @@ def test_a_linked_top_folder_outside_the_root_is_refused(example: Path, tmp_path
         "harnesscards: is a symbolic link that leads outside the input root; "
         "refused (every input file must lie inside the root)"
     ]
+
+
+def test_arrow_allocates_from_the_c_allocator_after_loading() -> None:
+    """Arrow's own pool keeps what it freed while parsing (hundreds of MB at a million
+    runs); memory from the system pool is given back after each stage."""
+    load_inputs(Path(__file__).resolve().parents[2])
+    assert pa.default_memory_pool().backend_name == "system"

@@ -121,3 +121,20 @@ def test_breakdowns_equal_the_per_task_computation_for_any_bundles(frame: Versio
             assert tid not in found
         else:
             pd.testing.assert_frame_equal(found[tid], expected, check_dtype=False)
+
+
+def test_frame_refers_to_the_loaders_verdicts_without_copying_them() -> None:
+    """One copy of the verdicts: each bundle's part of the frame holds views of the loader's
+    row and value arrays, and only the item keys of its own, in a narrow type."""
+    inputs, _ = load_inputs(REPO)
+    version = inputs.releases[0]
+    frame = build_frame(version)
+    assert len(frame.parts) == len(version.bundles)
+    for part, loaded in zip(frame.parts, version.bundles, strict=True):
+        verdicts = loaded.runs.verdicts
+        assert part.combination == loaded.bundle.model.combination.id
+        assert np.shares_memory(part.row, verdicts["row"].to_numpy())
+        assert np.shares_memory(part.value, verdicts["value"].to_numpy())
+        assert part.item.itemsize <= 2
+    starts = [p.start for p in frame.parts]
+    assert starts == list(np.cumsum([0] + [p.runs for p in frame.parts])[:-1])
