@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import repeat
@@ -80,7 +81,9 @@ def version_context(
     release = loaded.release.model
     frame = published_frame(loaded)
     scored = score_runs(frame)
-    reports = {d.id: build_report(loaded, d.id, frame, scored) for d in release.domains}
+    with ThreadPoolExecutor(1) as side:  # pandas and Python: beside the reports' numpy
+        cited = side.submit(_cited, loaded, set(frame.bundles))
+        reports = {d.id: build_report(loaded, d.id, frame, scored) for d in release.domains}
     return VersionContext(
         release=release,
         catalog=loaded.catalog.model,
@@ -98,7 +101,7 @@ def version_context(
         },
         deep_dives={d.model.task: d.model for d in loaded.deep_dives},
         loaded=loaded,
-        cited=_cited(loaded, set(frame.bundles)),
+        cited=cited.result(),
     )
 
 

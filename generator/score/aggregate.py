@@ -396,11 +396,11 @@ def bootstrap(
         # Score and rule banks as the real and imaginary parts of one array: both are read
         # through the same bins, so one pass sums both (see bank_sums).
         scores = np.empty((len(table.tasks), width), dtype=complex)
-        banks = [scores.real, scores.imag, np.empty((len(table.tasks), width))]
+        judge = np.empty((len(table.tasks), width))
         seed = seed_for(stats.seed, domain_key, table.combos[k])
-        _banks(table, k, bundles[table.combos[k]], order, seed, banks)
+        _banks(table, k, bundles[table.combos[k]], order, seed, [scores, judge])
         return [
-            _read(layout, k, plan[k], scores, banks[2], views_on) if k in plan else None
+            _read(layout, k, plan[k], scores, judge, views_on) if k in plan else None
             for layout, plan in zip(layouts, scored, strict=True)
         ]
 
@@ -500,24 +500,28 @@ def _banks(
     seed: int,
     out: Sequence[np.ndarray],
 ) -> None:
-    """Fill ``out`` (score, rule, judge; rows in bank order) with resampled means of
-    combination k's values per task, over the tasks it covers. A task whose every valid run
-    has a Judge result resamples its Judge values with the same draws as its scores."""
+    """Fill ``out`` (score, rule, judge, or score + i·rule and judge; rows in bank order)
+    with resampled means of combination k's values per task, over the tasks it covers. A
+    task whose every valid run has a Judge result resamples its Judge values with the same
+    draws as its scores."""
     covered = not_covered(bundle, table.domain, table.columns)[0][order]
     runs = np.where(covered, table.counts["score"][k][order], 0)
     judged = np.where(covered, table.counts["judge"][k][order], 0)
     values = [table.values[c][k][order] for c in CHANNELS]
     resampled_means(values, runs, seed_for(seed, "runs"), out)
     resampled_means(
-        values[2:], np.where(judged == runs, 0, judged), seed_for(seed, "judge"), out[2:]
+        values[2:], np.where(judged == runs, 0, judged), seed_for(seed, "judge"), out[-1:]
     )
-    for bank, counts in zip(out, (runs, runs, judged), strict=True):
-        bank[counts == 0] = 0.0
+    for bank in out[:-1]:
+        bank[runs == 0] = 0.0
+    out[-1][judged == 0] = 0.0
 
 
 def _ratio(total: np.ndarray, mass: np.ndarray) -> np.ndarray:
     """Replicate means; NaN where a replicate drew no task with data."""
-    return np.where(mass > 0, total / np.where(mass > 0, mass, 1.0), np.nan)
+    out = np.full(np.broadcast_shapes(total.shape, mass.shape), np.nan)
+    np.divide(total, mass, out=out, where=mass > 0)
+    return out
 
 
 def _read(
@@ -555,8 +559,8 @@ def _pairs(layout: _Layout, cells: Mapping[int, np.ndarray]) -> dict[tuple[int, 
         shared = np.array(common, dtype=bool)
         sums = {k: cells[k][shared].sum(axis=0) for k in {k for pair in members for k in pair}}
         mass = layout.cell_counts[shared].sum(axis=0)
-        for a, b in members:
-            out[(a, b)] = _ratio(sums[a] - sums[b], mass)
+        first, second = (np.stack([sums[k] for k in ks]) for ks in zip(*members, strict=True))
+        out.update(zip(members, _ratio(first - second, mass), strict=True))
     return out
 
 

@@ -154,13 +154,18 @@ def resampled_means(
 
     Row t's resample draws ``counts[t]`` of its first ``counts[t]`` values with
     replacement; the same draws serve every array of ``values`` (channels of the same
-    runs). Entries come in seeded chunks of :data:`CHUNK`, so the first entries do not
-    depend on how many there are.
+    runs). A complex bank takes two consecutive channels as its real and imaginary parts
+    (one pass reads both; each part is what a real bank of its channel would hold). Entries
+    come in seeded chunks of :data:`CHUNK`, so the first entries do not depend on how many
+    there are.
     """
+    widths = [2 if np.iscomplexobj(bank) else 1 for bank in out]
+    if sum(widths) != len(values):
+        raise ValueError(f"{len(values)} channels for banks of {sum(widths)}")
     entries = out[0].shape[1]
     for runs in np.unique(counts[counts > 0]).tolist():
         rows = np.flatnonzero(counts == runs)
-        draw = _resampler(runs, [v[rows, :runs] for v in values])
+        draw = _resampler(runs, [v[rows, :runs] for v in values], widths)
         for j, start in enumerate(range(0, entries, CHUNK)):
             stop = min(start + CHUNK, entries)
             chunk = draw(np.random.default_rng(seed_for(seed, runs, j)))
@@ -168,27 +173,45 @@ def resampled_means(
                 bank[rows, start:stop] = means[:, : stop - start]
 
 
-def _resampler(runs: int, values: list[np.ndarray]) -> Resampler:
-    """Draws one chunk of resampled means of each of ``values`` (rows × runs)."""
+def pack(channels: Sequence[np.ndarray], widths: Sequence[int]) -> list[np.ndarray]:
+    """The channels as banks' arrays: where a width is 2, two consecutive channels as the
+    real and imaginary parts of one complex array (set part by part: exact)."""
+    out, at = [], 0
+    for width in widths:
+        if width == 2:
+            both = np.empty(channels[at].shape, dtype=complex)
+            both.real, both.imag = channels[at], channels[at + 1]
+            out.append(both)
+        else:
+            out.append(channels[at])
+        at += width
+    return out
+
+
+def _resampler(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Resampler:
+    """Draws one chunk of resampled means of each of ``values`` (rows × runs), one array per
+    bank (see :func:`pack`)."""
     n_rows = len(values[0])
     if runs**runs <= MAX_SEQUENCES:
         index, picked = compositions(runs)
-        means = []
+        channels = []
         for v in values:  # every composition's mean, per row
             total = np.zeros((n_rows, len(picked)))
             for r in range(runs):
                 total += v[:, r, None] * picked[None, :, r]
-            means.append((total / runs).ravel())
+            channels.append((total / runs).ravel())
+        means = pack(channels, widths)
         base = (np.arange(n_rows) * len(picked))[:, None]
 
         def by_composition(rng: np.random.Generator) -> list[np.ndarray]:
             sequence = rng.integers(0, runs**runs, size=(n_rows, CHUNK), dtype=_dtype(runs**runs))
-            where = index.take(sequence) + base
+            where = index.take(sequence)
+            where += base
             return [m.take(where) for m in means]
 
         return by_composition
 
-    return _by_tuples(runs, values)
+    return _by_tuples(runs, values, widths)
 
 
 def tuple_sizes(runs: int) -> list[int]:
@@ -209,12 +232,12 @@ def _tuple_sums(values: np.ndarray, runs: int, size: int) -> np.ndarray:
     return sums
 
 
-def _by_tuples(runs: int, values: list[np.ndarray]) -> Resampler:
+def _by_tuples(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Resampler:
     """Resamples of many runs, each a row of tuples of picks read through tuple sums."""
     n_rows = len(values[0])
     sizes = tuple_sizes(runs)
     lengths = sorted(set(sizes), reverse=True)  # the full tuple size, then any remainder
-    tables = {size: [_tuple_sums(v, runs, size) for v in values] for size in lengths}
+    tables = {size: pack([_tuple_sums(v, runs, size) for v in values], widths) for size in lengths}
     block = max(1, PICKS_PER_BLOCK // (CHUNK * runs))
 
     def by_tuples(rng: np.random.Generator) -> list[np.ndarray]:
@@ -226,7 +249,7 @@ def _by_tuples(runs: int, values: list[np.ndarray]) -> Resampler:
             )
             for size in lengths
         }
-        means = [np.zeros((n_rows, CHUNK)) for _ in values]
+        means = [np.zeros((n_rows, CHUNK), dtype=t.dtype) for t in tables[lengths[0]]]
         for start in range(0, n_rows, block):  # bounded temporaries
             stop = min(start + block, n_rows)
             for size in lengths:
@@ -234,7 +257,8 @@ def _by_tuples(runs: int, values: list[np.ndarray]) -> Resampler:
                 where = drawn[size][start:stop] + offset
                 for table, out in zip(tables[size], means, strict=True):
                     out[start:stop] += table.take(where).sum(axis=1)
-        return [m / runs for m in means]
+        # A complex mean divides part by part, as its two channels would.
+        return [(m.view(np.float64) / runs).view(m.dtype) for m in means]
 
     return by_tuples
 

@@ -250,6 +250,26 @@ def test_channels_of_the_same_runs_share_the_draws() -> None:
     assert doubled == pytest.approx(2 * score)
 
 
+@pytest.mark.parametrize("runs", [1, 2, 3, 5, 6, 7, 12, 50])
+def test_a_complex_bank_holds_two_channels_as_two_real_banks(runs: int) -> None:
+    """Bit for bit, on both resampling paths (compositions up to 6 runs, tuples beyond; 7
+    runs end in a shorter tuple); the third channel has missing values."""
+    rng = np.random.default_rng(runs)
+    counts = np.array([runs, runs - 1, 0, runs, 1])
+    values = [rng.random((5, runs)) * 10.0 ** rng.integers(-6, 6, size=(5, runs)) for _ in "sr"]
+    values.append(np.where(rng.random((5, runs)) < 0.3, np.nan, rng.random((5, runs))))
+    width = CHUNK + 40  # two chunks, the second cut short
+    separate = [np.full((5, width), -1.0) for _ in range(3)]
+    both, third = np.full((5, width), -1.0 - 1j), np.full((5, width), -1.0)
+    resampled_means(values, counts, 11, separate)
+    resampled_means(values, counts, 11, [both, third])
+    assert np.array_equal(both.real, separate[0])
+    assert np.array_equal(both.imag, separate[1])
+    assert np.array_equal(third, separate[2], equal_nan=True)
+    with pytest.raises(ValueError, match="3 channels"):
+        resampled_means(values, counts, 11, [both, both])
+
+
 def test_bank_entries_do_not_depend_on_the_bank_length() -> None:
     values, counts = np.array([[0.1, 0.7, 0.3]]), np.array([3])
     short, long = np.zeros((1, 300)), np.zeros((1, 3 * CHUNK))
