@@ -48,8 +48,9 @@ MAX_SEQUENCES = 50_000
 # Resamples of more runs draw their picks in tuples of at most this many pick sequences,
 # read through a table of every tuple's sum per row.
 MAX_TUPLE = 4096
-# Picks read at once when resampling many runs (bounds the temporaries).
-PICKS_PER_BLOCK = 1 << 21
+# Picks read at once when resampling many runs: temporaries small enough to stay in cache
+# (rows are independent, so the block size never changes a value).
+PICKS_PER_BLOCK = 1 << 18
 
 # Draws one chunk of resampled means (one array per channel) from a generator.
 Resampler = Callable[[np.random.Generator], list[np.ndarray]]

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.score import stats
 from generator.score.stats import (
     CHUNK,
     bank_sums,
@@ -268,6 +269,22 @@ def test_a_complex_bank_holds_two_channels_as_two_real_banks(runs: int) -> None:
     assert np.array_equal(third, separate[2], equal_nan=True)
     with pytest.raises(ValueError, match="3 channels"):
         resampled_means(values, counts, 11, [both, both])
+
+
+def test_resampling_many_runs_does_not_depend_on_the_block_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = np.random.default_rng(2)
+    values = [rng.random((30, 50)) for _ in range(3)]
+    counts = np.array([50, 49, 12] * 10)
+    banks = []
+    for picks in (1 << 22, CHUNK * 50, CHUNK * 50 * 7):  # all rows at once, 1 row, 7 rows
+        monkeypatch.setattr(stats, "PICKS_PER_BLOCK", picks)
+        out = [np.zeros((30, 300), dtype=complex), np.zeros((30, 300))]
+        resampled_means(values, counts, 4, out)
+        banks.append(out)
+    for other in banks[1:]:
+        assert all(np.array_equal(a, b) for a, b in zip(banks[0], other, strict=True))
 
 
 def test_bank_entries_do_not_depend_on_the_bank_length() -> None:
