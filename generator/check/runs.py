@@ -13,8 +13,9 @@ message written for them. Each record is judged in this order, as a reader would
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -51,6 +52,74 @@ class _Found:
             self.by_row[row].append((field, text))
 
 
+@dataclass(frozen=True)
+class _Derived:
+    """What the checks derive from a catalog's index, once per index (not per bundle)."""
+
+    dual: np.ndarray  # per task: dual-channel
+    module: np.ndarray  # per item: code of its module in ``modules`` (0: none)
+    modules: dict[str, int]  # module id -> code (from 1)
+    per_module: dict[tuple[int, int, int], int]  # (task code, module code, kind) -> items
+    designates: np.ndarray  # per item: designates evidence
+    local: np.ndarray  # per item: its rank among its task's items
+    width: int  # more than any rank
+
+
+_DERIVED: dict[int, tuple[ItemIndex, _Derived]] = {}
+
+
+def _derived(catalog: Catalog, decl: ItemIndex) -> _Derived:
+    cached = _DERIVED.get(id(decl))
+    if cached is not None and cached[0] is decl:
+        return cached[1]
+    codes, names = pd.factorize(decl.module)
+    blank = [k for k, m in enumerate(names) if m == ""]
+    module = codes.astype(np.int64) + 1
+    modules = {str(m): k + 1 for k, m in enumerate(names) if m != ""}
+    if blank:
+        module[codes == blank[0]] = 0
+    per_module: dict[tuple[int, int, int], int] = defaultdict(int)
+    for t, m, k in zip(decl.task.tolist(), module.tolist(), decl.kind.tolist(), strict=True):
+        if m:
+            per_module[(t, m, k)] += 1
+    order = np.argsort(decl.task, kind="stable")
+    starts = np.searchsorted(decl.task[order], decl.task[order])
+    local = np.empty(len(order), np.int64)
+    local[order] = np.arange(len(order)) - starts
+    derived = _Derived(
+        dual=np.array([t.scoring.mode == "dual-channel" for t in catalog.tasks], bool),
+        module=module,
+        modules=modules,
+        per_module=dict(per_module),
+        designates=np.array([bool(e) for e in decl.evidence], dtype=bool),
+        local=local,
+        width=int(local.max(initial=0)) + 1,
+    )
+    _DERIVED.clear()
+    _DERIVED[id(decl)] = (decl, derived)
+    return derived
+
+
+class _Labels:
+    """The strings of a categorical column, looked up per row only for a message."""
+
+    def __init__(self, column: pd.Series) -> None:
+        self.codes = column.cat.codes.to_numpy()
+        self.names: list[str] = column.cat.categories.tolist()
+
+    def __getitem__(self, row: int) -> str | None:
+        code = int(self.codes[row])
+        return self.names[code] if code >= 0 else None
+
+    def present(self) -> np.ndarray:
+        return self.codes >= 0
+
+    def among(self, allowed: list[str]) -> np.ndarray:
+        """Per row: the value is one of ``allowed`` (False when missing)."""
+        inside = np.array([n in set(allowed) for n in self.names] + [False], dtype=bool)
+        return inside[self.codes]  # code -1 (missing) reads the last entry
+
+
 def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iterator[Problem]:
     """Problems of each record, then the bundle's completeness against its declaration."""
     release_unused_memory()  # what the previous bundle's checks left behind (at 10x ~300 MB)
@@ -62,8 +131,9 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
     found = _Found(lines)
     excluded = {(s.domain, s.subdivision) for s in bundle.not_covered}
     decl = item_index(catalog)
+    derived = _derived(catalog, decl)
     tcode = decl.task_codes(runs["task"])
-    task = runs["task"].astype(object).to_numpy()
+    task = _Labels(runs["task"])
     run = runs["run"].to_numpy()
 
     def per_task(values: np.ndarray) -> np.ndarray:
@@ -75,21 +145,25 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
     found.add(
         np.flatnonzero(~known), "task", lambda r: f"{task[r]!r} is not a task of {release.version}"
     )
-    keys = pd.DataFrame({"task": task, "run": run})
-    first_row = keys.groupby(["task", "run"], sort=False).cumcount().to_numpy() if n else run
-    dup = known & (first_row > 0)
-    if dup.any():
-        first_line = (
-            keys.assign(line=lines).groupby(["task", "run"], sort=False)["line"].transform("first")
-        )
-        found.add(
-            np.flatnonzero(dup),
-            "run",
-            lambda r: (
-                f"duplicate record for task {task[r]!r} run {run[r]} "
-                f"(first on line {first_line.iloc[r]}); one record per (combination, task, run)"
-            ),
-        )
+    # a known task's code stands for its id: group (code, run), rows in order within a group
+    order = np.lexsort((run, tcode))
+    sorted_t, sorted_r = tcode[order], run[order]
+    starts = np.ones(n, dtype=bool)
+    starts[1:] = (sorted_t[1:] != sorted_t[:-1]) | (sorted_r[1:] != sorted_r[:-1])
+    group_start = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
+    nth = np.empty(n, np.int64)
+    nth[order] = np.arange(n) - group_start
+    first_of = np.empty(n, np.int64)
+    first_of[order] = order[group_start]
+    dup = known & (nth > 0)
+    found.add(
+        np.flatnonzero(dup),
+        "run",
+        lambda r: (
+            f"duplicate record for task {task[r]!r} run {run[r]} "
+            f"(first on line {lines[first_of[r]]}); one record per (combination, task, run)"
+        ),
+    )
     is_uncovered = np.array(
         [
             (t.domain, None) in excluded or (t.domain, t.subdivision) in excluded
@@ -113,12 +187,12 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
     causes = sorted(c.id for c in enums.incomplete_causes)
     failure_types = sorted(f.id for f in enums.failure_types)
     valid = (runs["status"] == "valid").to_numpy()
-    cause = runs["cause"].astype(object).to_numpy()
-    has_cause = pd.notna(cause)
-    failure = runs["failure_type"].astype(object).to_numpy()
-    has_failure = pd.notna(failure)
+    cause = _Labels(runs["cause"])
+    has_cause = cause.present()
+    failure = _Labels(runs["failure_type"])
+    has_failure = failure.present()
     judge_valid = runs["judge_valid"].to_numpy(dtype=np.float64, na_value=np.nan)
-    dual = per_task(np.array([t.scoring.mode == "dual-channel" for t in catalog.tasks], bool))
+    dual = per_task(derived.dual)
     found.add(
         np.flatnonzero(open_ & (run > release.runs_per_task)),
         "run",
@@ -132,7 +206,7 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
         "cause",
         f"an incomplete run needs a cause; expected one of {causes}",
     )
-    bad_cause = open_ & ~valid & has_cause & ~pd.Series(cause).isin(causes).to_numpy()
+    bad_cause = open_ & ~valid & has_cause & ~cause.among(causes)
     found.add(
         np.flatnonzero(bad_cause),
         "cause",
@@ -143,7 +217,7 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
         "cause",
         "a valid run has no cause; set status 'incomplete' or remove cause",
     )
-    bad_failure = open_ & has_failure & ~pd.Series(failure).isin(failure_types).to_numpy()
+    bad_failure = open_ & has_failure & ~failure.among(failure_types)
     found.add(
         np.flatnonzero(bad_failure),
         "failure_type",
@@ -151,7 +225,7 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
     )
     verdicts = loaded.runs.verdicts
     v_row = verdicts["row"].to_numpy()
-    v_kind = verdicts["kind"].to_numpy().astype(np.int64)
+    v_kind = verdicts["kind"].to_numpy()
     v_pos = verdicts["pos"].to_numpy()
     v_value = verdicts["value"].to_numpy()
     has_judge = np.bincount(v_row[v_kind == _JUDGE], minlength=n) > 0
@@ -178,24 +252,23 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
     failed_pairs: set[tuple[int, str]] = set()
     if len(modules):
         m_row = modules["row"].to_numpy()
-        m_name = modules["module"].astype(str).to_numpy()
+        m_name = _Labels(modules["module"])
         m_pos = modules["pos"].to_numpy()
-        for row, pos, name in zip(m_row.tolist(), m_pos.tolist(), m_name.tolist(), strict=True):
-            if not items_open[row]:
-                continue
+        for i in np.flatnonzero(items_open[m_row]).tolist():
+            row, name = int(m_row[i]), str(m_name[i])
             failed_pairs.add((row, name))
-            allowed_modules = decl.modules.get(task[row], [])
+            allowed_modules = decl.modules.get(str(task[row]), [])
             if name not in allowed_modules:
                 found.item(
                     row,
-                    f"modules_failed[{pos}]",
+                    f"modules_failed[{m_pos[i]}]",
                     f"{name!r} is not a module of {task[row]}; expected one of "
                     f"{allowed_modules or 'none declared'}",
                 )
     d = decl.lookup(tcode[v_row], verdicts["id"])
     d_kind = np.where(d >= 0, decl.kind[np.maximum(d, 0)], -1)
     in_open = items_open[v_row] if len(v_row) else np.zeros(0, bool)
-    ids = verdicts["id"].astype(object).to_numpy()
+    ids = _Labels(verdicts["id"])
     allowed = (d >= 0) & (d_kind == v_kind)
     for i in np.flatnonzero(in_open & ~allowed).tolist():
         row, kind, item = int(v_row[i]), int(v_kind[i]), ids[i]
@@ -207,40 +280,41 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
             if other_kind == _RULES
             else ""
         )
-        expected = decl.allowed.get((task[row], kind)) or "none"
+        expected = decl.allowed.get((str(task[row]), kind)) or "none"
         found.item(
             row,
             f"{KIND_NAMES[kind]}[{v_pos[i]}].id",
             f"{item!r} is not {_KIND_TEXT[kind]} of {task[row]}{other}; expected one of {expected}",
         )
-    # repeats of an allowed item count within one list of one record: (row, list, item)
-    key = (v_row.astype(np.int64) * 3 + v_kind) * (len(decl.kind) + 1) + d
-    counts = np.zeros(len(key), np.int64)
-    if len(key):
-        codes, _ = pd.factorize(key)
-        counts = np.bincount(codes)[codes]
-    repeated = in_open & allowed & (counts > 1)
+    # repeats of an allowed item count within one list of one record: (row, item), as an
+    # allowed item's list is its kind
+    counts = np.zeros(len(v_row), np.int64)
+    checked = np.flatnonzero(in_open & allowed)
+    if len(checked):
+        # an item's rank among its task's items stands for it within one run
+        key = v_row[checked].astype(np.int64) * derived.width + derived.local[d[checked]]
+        counts[checked] = repeat_counts(key, n * derived.width)
+    repeated = counts > 1
     for i in np.flatnonzero(repeated).tolist():
         found.item(
             int(v_row[i]),
             f"{KIND_NAMES[int(v_kind[i])]}[{v_pos[i]}].id",
             f"{ids[i]!r} appears {counts[i]} times",
         )
-    d_module = np.where(d >= 0, decl.module[np.maximum(d, 0)], "")
-    in_failed = _in_failed(v_row, d_module, failed_pairs)
+    in_failed = _in_failed(v_row, d, derived, failed_pairs)
     scoring_in_failed = in_open & allowed & ~repeated & in_failed & (v_value > 0)
     for i in np.flatnonzero(scoring_in_failed).tolist():
         found.item(
             int(v_row[i]),
             f"{KIND_NAMES[int(v_kind[i])]}[{v_pos[i]}]",
-            f"{ids[i]!r} belongs to failed module {d_module[i]!r} but is recorded as passing; "
-            "items of a failed module score 0 (§4.2)",
+            f"{ids[i]!r} belongs to failed module {decl.module[d[i]]!r} but is recorded as "
+            "passing; items of a failed module score 0 (§4.2)",
         )
     repeated_rows = np.zeros(n, bool)
     repeated_rows[v_row[repeated]] = True
     _missing(tcode, task, items_open & valid, dual, judge_valid, v_row, v_kind, d, allowed,
-             repeated_rows, in_failed, decl, failed_pairs, found)  # fmt: skip
-    judge_known = in_open & (v_kind == _JUDGE) & (d >= 0) & (d_kind == _JUDGE)
+             repeated_rows, in_failed, decl, derived, failed_pairs, found)  # fmt: skip
+    judge_known = in_open & (v_kind == _JUDGE) & (d_kind == _JUDGE)
     too_high = judge_known & (v_value > np.where(d >= 0, decl.max_level[np.maximum(d, 0)], 0))
     for i in np.flatnonzero(too_high).tolist():
         top = decl.max_level[d[i]]
@@ -249,7 +323,7 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
             f"judge[{v_pos[i]}].level",
             f"{v_value[i]} is above {ids[i]}'s maximum; expected 0..{top}",
         )
-    _evidence(loaded, judge_known, v_row, v_pos, d, ids, decl, found)
+    _evidence(loaded, judge_known, v_row, v_pos, d, ids, decl, derived, found)
 
     # 4. outcome of clean valid records against their failure type
     item_problem = np.zeros(n, dtype=bool)
@@ -277,8 +351,10 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
     # completeness against the bundle's declaration
     if found.by_row or not loaded.runs_clean:
         return  # counts would be wrong; the problems above say why
-    valid_counts = Counter(task[valid].tolist())
+    # every task is known here (an unknown one is a problem above)
+    per_code = np.bincount(tcode[valid & known], minlength=len(decl.tasks))
     covered = [t for t, out in zip(catalog.tasks, is_uncovered, strict=True) if not out]
+    valid_counts = {t.id: int(per_code[decl.task_code[t.id]]) for t in covered}
     short = [
         (t.id, valid_counts[t.id]) for t in covered if valid_counts[t.id] < release.runs_per_task
     ]
@@ -305,24 +381,38 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
         )
 
 
+def repeat_counts(keys: np.ndarray, bound: int) -> np.ndarray:
+    """How often each of ``keys`` (integers in 0..``bound``) occurs among them: counted in
+    place when the range is not much larger than the keys, else by hashing."""
+    if bound <= 8 * len(keys) + (1 << 20):
+        counts: np.ndarray = np.bincount(keys, minlength=bound)[keys]
+        return counts
+    codes, _ = pd.factorize(keys)
+    return np.bincount(codes)[codes]
+
+
 def _in_failed(
-    rows: np.ndarray, modules: np.ndarray, failed_pairs: set[tuple[int, str]]
+    rows: np.ndarray, d: np.ndarray, derived: _Derived, failed_pairs: set[tuple[int, str]]
 ) -> np.ndarray:
-    """Whether each (row, module) pair is a module its run names as failed."""
+    """Whether each verdict (run row, declared item ``d`` or -1) is of an item whose module
+    its run names as failed. Only the verdicts of runs that name one are looked at."""
+    out = np.zeros(len(rows), bool)
     if not failed_pairs or not len(rows):
-        return np.zeros(len(rows), bool)
-    names = sorted({m for _, m in failed_pairs})
-    code = {m: i + 1 for i, m in enumerate(names)}
-    width = len(names) + 1
-    module_codes = pd.Series(modules).map(code).fillna(0).to_numpy(np.int64)
-    keys = rows.astype(np.int64) * width + module_codes
-    failed = np.array([r * width + code[m] for r, m in failed_pairs], dtype=np.int64)
-    return (module_codes > 0) & np.isin(keys, failed)
+        return out
+    width = len(derived.modules) + 1
+    naming = np.zeros(int(rows.max()) + 1, bool)
+    naming[[r for r, _ in failed_pairs if r < len(naming)]] = True
+    chosen = np.flatnonzero(naming[rows] & (d >= 0))
+    module = derived.module[d[chosen]]
+    keys = rows[chosen].astype(np.int64) * width + module
+    failed = [r * width + derived.modules[m] for r, m in failed_pairs if m in derived.modules]
+    out[chosen] = (module > 0) & np.isin(keys, np.array(failed, dtype=np.int64))
+    return out
 
 
 def _missing(
     tcode: np.ndarray,
-    task: np.ndarray,
+    task: _Labels,
     rows_valid: np.ndarray,
     dual: np.ndarray,
     judge_valid: np.ndarray,
@@ -333,6 +423,7 @@ def _missing(
     repeated_rows: np.ndarray,
     in_failed: np.ndarray,
     decl: ItemIndex,
+    derived: _Derived,
     failed_pairs: set[tuple[int, str]],
     found: _Found,
 ) -> None:
@@ -341,18 +432,14 @@ def _missing(
     Counts find the candidates (fewer verdicts than items, or a repeat); only they are
     looked at item by item.
     """
-    n = len(task)
+    n = len(tcode)
     candidates = np.zeros(n, bool)
     counted = allowed & ~in_failed
     failed_items: dict[tuple[int, int], int] = defaultdict(int)  # (row, kind) -> items
-    if failed_pairs:
-        per_module: dict[tuple[str, str, int], int] = defaultdict(int)
-        for k in range(len(decl.kind)):
-            if decl.module[k]:
-                per_module[(decl.tasks[decl.task[k]], decl.module[k], int(decl.kind[k]))] += 1
-        for row, module in failed_pairs:
-            for kind in (_RULES, _FATAL, _JUDGE):
-                failed_items[(row, kind)] += per_module.get((task[row], module, kind), 0)
+    for row, module in failed_pairs:
+        m = derived.modules.get(module, 0)
+        for kind in (_RULES, _FATAL, _JUDGE):
+            failed_items[(row, kind)] += derived.per_module.get((int(tcode[row]), m, kind), 0)
     for kind in (_RULES, _FATAL, _JUDGE):
         mask = counted & (v_kind == kind)
         present = np.bincount(v_row[mask], minlength=n)
@@ -367,7 +454,9 @@ def _missing(
     rows = np.flatnonzero(candidates)
     if not len(rows):
         return
-    chosen = np.flatnonzero(np.isin(v_row, rows) & allowed)
+    candidate = np.zeros(n, bool)
+    candidate[rows] = True
+    chosen = np.flatnonzero(candidate[v_row] & allowed)
     by_row = pd.Series(chosen).groupby(v_row[chosen]).apply(list).to_dict() if len(chosen) else {}
     for row in rows.tolist():
         mine = by_row.get(row, [])
@@ -377,7 +466,7 @@ def _missing(
             recorded = {decl.id[d[i]] for i in mine if v_kind[i] == kind}
             absent = [
                 a
-                for a in decl.allowed.get((task[row], kind), [])
+                for a in decl.allowed.get((str(task[row]), kind), [])
                 if a not in recorded
                 and (row, decl.module[decl.table[tcode[row], decl.id_code[a]]]) not in failed_pairs
             ]
@@ -396,8 +485,9 @@ def _evidence(
     v_row: np.ndarray,
     v_pos: np.ndarray,
     d: np.ndarray,
-    ids: np.ndarray,
+    ids: _Labels,
     decl: ItemIndex,
+    derived: _Derived,
     found: _Found,
 ) -> None:
     """Judge verdicts may cite only the evidence designated for their item."""
@@ -409,15 +499,19 @@ def _evidence(
     e_key = evidence["row"].to_numpy().astype(np.int64) * width + evidence["pos"].to_numpy()
     where = verdict_at.get_indexer(e_key)
     chosen = np.flatnonzero(judge_known)
-    cited = evidence["id"].astype(str).to_numpy()
+    cited = _Labels(evidence["id"])
+    # evidence of a Judge verdict whose item designates some: is the id among them?
+    item = np.where(where >= 0, d[chosen[np.maximum(where, 0)]], -1)
+    looked = np.flatnonzero((item >= 0) & derived.designates[np.maximum(item, 0)])
+    items, at = np.unique(item[looked], return_inverse=True)
+    inside = np.array(
+        [[name in decl.evidence[k] for name in cited.names] + [False] for k in items.tolist()],
+        dtype=bool,
+    ).reshape(len(items), len(cited.names) + 1)
+    stray_e = looked[~inside[at.ravel(), cited.codes[looked]]]
     stray: dict[int, list[str]] = defaultdict(list)
-    for e, w in enumerate(where.tolist()):
-        if w < 0:
-            continue
-        i = int(chosen[w])
-        designated = decl.evidence[d[i]]
-        if designated and cited[e] not in designated:
-            stray[i].append(cited[e])
+    for e in stray_e.tolist():
+        stray[int(chosen[where[e]])].append(str(cited[e]))
     for i, cites in sorted(stray.items()):
         row = int(v_row[i])
         found.item(

@@ -11,13 +11,14 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from builders import read_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_runs import check_runs_reference
 
-from generator.check.runs import check_runs
+from generator.check.runs import check_runs, repeat_counts
 from generator.load import LoadedBundle, load_inputs
 from generator.load.runcolumns import columns_from_records
 from generator.models import RunRecord
@@ -160,3 +161,14 @@ def test_long_lists_are_checked_like_short_ones(example: Any, length: int) -> No
     assert found == sorted(check_runs_reference(release, catalog, damaged, records, lines))
     assert any(p.field == f"judge[{length - 1}].evidence" for p in found)
     assert any(p.field == f"rules[{length - 1}].id" for p in found)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 50), max_size=40), st.sampled_from([51, 10**9]))
+def test_repeat_counts_in_place_and_by_hashing(keys: list[int], scale: int) -> None:
+    """Both ways of counting repeats (a dense count for a small range of keys, hashing for
+    a large one) give each key's number of occurrences."""
+    values = np.array(keys, dtype=np.int64) * (scale // 51)
+    bound = 51 * (scale // 51)
+    expected = [keys.count(k) for k in keys]
+    assert repeat_counts(values, bound).tolist() == expected
