@@ -52,8 +52,13 @@ MAX_TUPLE = 4096
 # (rows are independent, so the block size never changes a value).
 PICKS_PER_BLOCK = 1 << 18
 
-# Draws one chunk of resampled means (one array per channel) from a generator.
-Resampler = Callable[[np.random.Generator], list[np.ndarray]]
+# Rows of a chunk gathered at once when resampling few runs (temporaries that stay in cache;
+# rows are independent, so the block size never changes a value).
+ROWS_PER_BLOCK = 256
+
+# Draws one chunk of resampled means from a generator into the given entries of the given
+# rows of each bank.
+Resampler = Callable[[np.random.Generator, Sequence[np.ndarray], np.ndarray, slice], None]
 
 
 def z_value(confidence: float) -> float:
@@ -168,10 +173,8 @@ def resampled_means(
         rows = np.flatnonzero(counts == runs)
         draw = _resampler(runs, [v[rows, :runs] for v in values], widths)
         for j, start in enumerate(range(0, entries, CHUNK)):
-            stop = min(start + CHUNK, entries)
-            chunk = draw(np.random.default_rng(seed_for(seed, runs, j)))
-            for bank, means in zip(out, chunk, strict=True):
-                bank[rows, start:stop] = means[:, : stop - start]
+            entries_of_chunk = slice(start, min(start + CHUNK, entries))
+            draw(np.random.default_rng(seed_for(seed, runs, j)), out, rows, entries_of_chunk)
 
 
 def pack(channels: Sequence[np.ndarray], widths: Sequence[int]) -> list[np.ndarray]:
@@ -190,8 +193,8 @@ def pack(channels: Sequence[np.ndarray], widths: Sequence[int]) -> list[np.ndarr
 
 
 def _resampler(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Resampler:
-    """Draws one chunk of resampled means of each of ``values`` (rows × runs), one array per
-    bank (see :func:`pack`)."""
+    """Draws chunks of resampled means of each of ``values`` (rows × runs) into banks whose
+    channels are ``widths`` (see :func:`pack`)."""
     n_rows = len(values[0])
     if runs**runs <= MAX_SEQUENCES:
         index, picked = compositions(runs)
@@ -204,11 +207,17 @@ def _resampler(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Re
         means = pack(channels, widths)
         base = (np.arange(n_rows) * len(picked))[:, None]
 
-        def by_composition(rng: np.random.Generator) -> list[np.ndarray]:
+        def by_composition(
+            rng: np.random.Generator, out: Sequence[np.ndarray], rows: np.ndarray, entries: slice
+        ) -> None:
             sequence = rng.integers(0, runs**runs, size=(n_rows, CHUNK), dtype=_dtype(runs**runs))
-            where = index.take(sequence)
-            where += base
-            return [m.take(where) for m in means]
+            used = entries.stop - entries.start
+            for start in range(0, n_rows, ROWS_PER_BLOCK):
+                stop = min(start + ROWS_PER_BLOCK, n_rows)
+                where = index.take(sequence[start:stop, :used])
+                where += base[start:stop]
+                for bank, m in zip(out, means, strict=True):
+                    bank[rows[start:stop], entries] = m.take(where)
 
         return by_composition
 
@@ -241,7 +250,9 @@ def _by_tuples(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Re
     tables = {size: pack([_tuple_sums(v, runs, size) for v in values], widths) for size in lengths}
     block = max(1, PICKS_PER_BLOCK // (CHUNK * runs))
 
-    def by_tuples(rng: np.random.Generator) -> list[np.ndarray]:
+    def by_tuples(
+        rng: np.random.Generator, out: Sequence[np.ndarray], rows: np.ndarray, entries: slice
+    ) -> None:
         # Per row, its tuples' draws (contiguous entries each): a row's draws read only its
         # own table, and summing its tuples adds whole vectors.
         drawn = {
@@ -256,10 +267,12 @@ def _by_tuples(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Re
             for size in lengths:
                 offset = (np.arange(start, stop) * runs**size)[:, None, None]
                 where = drawn[size][start:stop] + offset
-                for table, out in zip(tables[size], means, strict=True):
-                    out[start:stop] += table.take(where).sum(axis=1)
-        # A complex mean divides part by part, as its two channels would.
-        return [(m.view(np.float64) / runs).view(m.dtype) for m in means]
+                for table, total in zip(tables[size], means, strict=True):
+                    total[start:stop] += table.take(where).sum(axis=1)
+        used = entries.stop - entries.start
+        for bank, total in zip(out, means, strict=True):
+            # A complex mean divides part by part, as its two channels would.
+            bank[rows, entries] = (total.view(np.float64) / runs).view(total.dtype)[:, :used]
 
     return by_tuples
 

@@ -271,16 +271,16 @@ def test_a_complex_bank_holds_two_channels_as_two_real_banks(runs: int) -> None:
         resampled_means(values, counts, 11, [both, both])
 
 
-def test_resampling_many_runs_does_not_depend_on_the_block_size(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_resampling_does_not_depend_on_the_block_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Few runs (compositions) and many (tuples), rows read in blocks of any size."""
     rng = np.random.default_rng(2)
-    values = [rng.random((30, 50)) for _ in range(3)]
-    counts = np.array([50, 49, 12] * 10)
+    values = [rng.random((40, 50)) for _ in range(3)]
+    counts = np.array([50, 49, 12, 5] * 10)
     banks = []
-    for picks in (1 << 22, CHUNK * 50, CHUNK * 50 * 7):  # all rows at once, 1 row, 7 rows
+    for picks, rows in ((1 << 22, 1000), (CHUNK * 50, 1), (CHUNK * 50 * 7, 7)):
         monkeypatch.setattr(stats, "PICKS_PER_BLOCK", picks)
-        out = [np.zeros((30, 300), dtype=complex), np.zeros((30, 300))]
+        monkeypatch.setattr(stats, "ROWS_PER_BLOCK", rows)
+        out = [np.zeros((40, 300), dtype=complex), np.zeros((40, 300))]
         resampled_means(values, counts, 4, out)
         banks.append(out)
     for other in banks[1:]:
