@@ -555,8 +555,7 @@ def _pairs(layout: _Layout, cells: Mapping[int, np.ndarray]) -> dict[tuple[int, 
     """Paired-difference replicates over the tasks both combinations have (same draws),
     computed at once for all pairs with the same common tasks."""
     out: dict[tuple[int, int], np.ndarray] = {}
-    for common, members in _by_common(layout.signature, sorted(cells)).items():
-        shared = np.array(common, dtype=bool)
+    for shared, members in _by_common(layout.signature, sorted(cells)):
         sums = {k: cells[k][shared].sum(axis=0) for k in {k for pair in members for k in pair}}
         mass = layout.cell_counts[shared].sum(axis=0)
         first, second = (np.stack([sums[k] for k in ks]) for ks in zip(*members, strict=True))
@@ -566,15 +565,16 @@ def _pairs(layout: _Layout, cells: Mapping[int, np.ndarray]) -> dict[tuple[int, 
 
 def _by_common(
     masks: np.ndarray, scored: list[int]
-) -> dict[tuple[bool, ...], list[tuple[int, int]]]:
-    """Pairs of scored combinations (columns of ``masks``) grouped by the rows both have;
-    pairs without a common row are left out."""
-    groups: dict[tuple[bool, ...], list[tuple[int, int]]] = {}
+) -> list[tuple[np.ndarray, list[tuple[int, int]]]]:
+    """Pairs of scored combinations (columns of ``masks``) grouped by the rows both have
+    (groups in order of their first pair); pairs without a common row are left out."""
+    columns = np.ascontiguousarray(masks.T, dtype=bool)
+    groups: dict[bytes, tuple[np.ndarray, list[tuple[int, int]]]] = {}
     for a, b in pairs(scored, 2):
-        common = masks[:, a] & masks[:, b]
+        common = columns[a] & columns[b]
         if common.any():
-            groups.setdefault(tuple(common.tolist()), []).append((a, b))
-    return groups
+            groups.setdefault(common.tobytes(), (common, []))[1].append((a, b))
+    return list(groups.values())
 
 
 def _reliability(
@@ -887,8 +887,7 @@ def _differences(
     for k, plan in plans.items():
         data[:, k] = plan.data
     found = {}
-    for common, members in _by_common(data, sorted(plans)).items():
-        shared = np.array(common, dtype=bool)
+    for shared, members in _by_common(data, sorted(plans)):
         # Contiguous rows, so each row sums as a lone array would (pandas' mean).
         score = np.ascontiguousarray(table.means["score"][:, view.rows][:, shared])
         a, b = np.array(members).T
