@@ -177,7 +177,7 @@ def resampled_means(
             draw(np.random.default_rng(seed_for(seed, runs, j)), out, rows, entries_of_chunk)
 
 
-def pack(channels: Sequence[np.ndarray], widths: Sequence[int]) -> list[np.ndarray]:
+def _pack(channels: Sequence[np.ndarray], widths: Sequence[int]) -> list[np.ndarray]:
     """The channels as banks' arrays: where a width is 2, two consecutive channels as the
     real and imaginary parts of one complex array (set part by part: exact)."""
     out, at = [], 0
@@ -194,7 +194,7 @@ def pack(channels: Sequence[np.ndarray], widths: Sequence[int]) -> list[np.ndarr
 
 def _resampler(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Resampler:
     """Draws chunks of resampled means of each of ``values`` (rows × runs) into banks whose
-    channels are ``widths`` (see :func:`pack`)."""
+    channels are ``widths`` (see :func:`_pack`)."""
     n_rows = len(values[0])
     if runs**runs <= MAX_SEQUENCES:
         index, picked = compositions(runs)
@@ -204,7 +204,7 @@ def _resampler(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Re
             for r in range(runs):
                 total += v[:, r, None] * picked[None, :, r]
             channels.append((total / runs).ravel())
-        means = pack(channels, widths)
+        means = _pack(channels, widths)
         base = (np.arange(n_rows) * len(picked))[:, None]
 
         def by_composition(
@@ -247,7 +247,7 @@ def _by_tuples(runs: int, values: list[np.ndarray], widths: Sequence[int]) -> Re
     n_rows = len(values[0])
     sizes = tuple_sizes(runs)
     lengths = sorted(set(sizes), reverse=True)  # the full tuple size, then any remainder
-    tables = {size: pack([_tuple_sums(v, runs, size) for v in values], widths) for size in lengths}
+    tables = {size: _pack([_tuple_sums(v, runs, size) for v in values], widths) for size in lengths}
     block = max(1, PICKS_PER_BLOCK // (CHUNK * runs))
 
     def by_tuples(
