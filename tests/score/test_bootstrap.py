@@ -20,6 +20,7 @@ from generator.score.aggregate import (
     TaskTable,
     _bank_order,
     _banks,
+    _exact_counts,
     _layout,
     _success_counts,
     _success_totals,
@@ -265,6 +266,17 @@ def test_success_totals_are_the_counts_summed_over_replicates(frame: VersionFram
         assert np.array_equal(_success_totals(found, layout, n), per_count.sum(axis=2))
         redrawn += len(found.redrawn)
     assert redrawn > 0
+
+
+def test_draw_counts_multiply_exactly() -> None:
+    """Products of the draw counts with 0/1 columns are the integer products."""
+    counts = multiplicities(task_draws(3000, 500, seed=5), 3000)
+    exact = _exact_counts(counts)
+    assert exact.dtype == np.float32
+    columns = np.random.default_rng(1).random((3000, 7)) < 0.6
+    want = counts @ columns.astype(np.int64)
+    assert np.array_equal(exact @ columns.astype(exact.dtype), want)
+    assert np.array_equal(exact.sum(axis=0, dtype=np.float64), counts.sum(axis=0))
 
 
 def _literal_intervals(
