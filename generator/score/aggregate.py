@@ -607,7 +607,7 @@ def _reliability(
     need = np.concatenate(totals).max(axis=0)[1:n]  # no success or all n: the redraw is certain
     seed = seed_for(stats.seed, domain_key, "reliability")
     # Per count 1..n-1 and k: 0, then the prefix sums of reliability_at over its bank.
-    base = np.concatenate(([0], np.cumsum(need[:-1] + 1))).astype(np.int64)
+    base = (np.cumsum(need + 1) - (need + 1)).astype(np.int64)  # one entry per count
     prefix = np.zeros((len(ks), int(need.sum()) + len(need)))
     for c, (start, size) in enumerate(zip(base, need.tolist(), strict=True), 1):
         redrawn = binomial_bank(n, c, size, seed)

@@ -152,6 +152,19 @@ def test_reliability_interval_includes_run_noise() -> None:
     assert rel1.low < 0.5 < rel1.high  # one task, but its runs are noisy
 
 
+def test_one_run_per_task_gives_reliability_at_1() -> None:
+    """With n = 1 every task's redraw is certain (0 or 1 successes): no bank is needed."""
+    runs = [run("t1", 1), run("t2", 1, passed=0, failure="wrong"), run("t3", 1)]
+    tasks = [task("t1"), task("t2"), task("t3")]
+    loaded = version(release(runs_per_task=1, k=(1,)), catalog(tasks), {"p": runs})
+    c = _combo(_scope(build_report(loaded, "office")), "p")
+    (rel1,) = c.reliability
+    assert rel1.value == pytest.approx(2 / 3)
+    assert rel1.low is not None
+    assert rel1.high is not None
+    assert rel1.low <= 2 / 3 <= rel1.high
+
+
 def test_version_without_runs_reports_no_valid_runs() -> None:
     report = build_report(version(release(), catalog([task("t1")]), {"p": []}), "office")
     assert _combo(_scope(report), "p").status == "no-valid-runs"
