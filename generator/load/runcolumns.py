@@ -160,6 +160,15 @@ _PARSE = pj.ParseOptions(explicit_schema=SCHEMA, unexpected_field_behavior="erro
 
 def _bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray:
     """Per element of a flat array: breaks a constraint of the field (nulls excluded)."""
+    if pa.types.is_string(array.type) and len(array) > 4096:
+        # ids repeat (R01, J01, ... in every run): check each distinct value once
+        if isinstance(array, pa.ChunkedArray):
+            array = array.combine_chunks()
+        encoded = pc.dictionary_encode(array)
+        distinct = _bad_values(encoded.dictionary, info, annotation)
+        index = np.asarray(pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False))
+        spread: np.ndarray = np.append(distinct, False)[index]  # a null (-1): the False
+        return spread
     bad = np.zeros(len(array), dtype=bool)
     base, _ = _unwrap(annotation)
     for m in _metadata(info, annotation):
@@ -191,7 +200,9 @@ def _bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray
 
 def _np(array: pa.Array | pa.ChunkedArray, null: bool = False) -> np.ndarray:
     """A boolean Arrow array as numpy, nulls read as ``null``."""
-    return np.asarray(pc.fill_null(array, null).to_numpy(zero_copy_only=False), dtype=bool)
+    if array.null_count:
+        array = pc.fill_null(array, null)
+    return np.asarray(array.to_numpy(zero_copy_only=False), dtype=bool)
 
 
 def _flag_struct(
@@ -423,11 +434,13 @@ def _sorted_category(values: pd.Series | pa.Array) -> pd.Categorical:
 
 def _list_parts(lists: pa.Array) -> tuple[pa.Array, np.ndarray, np.ndarray]:
     """The items of a list array, each item's row and its position in its list."""
-    if lists.null_count:
+    offsets = np.asarray(lists.offsets.to_numpy(), dtype=np.int64)
+    if lists.null_count and np.diff(offsets)[_np(pc.is_null(lists))].any():
+        # a null list that spans values (Arrow's reader writes them empty): make it empty
         lists = pc.fill_null(lists, pa.scalar([], lists.type))
+        offsets = np.asarray(lists.offsets.to_numpy(), dtype=np.int64)
     flat = pc.list_flatten(lists)
     rows = np.asarray(pc.list_parent_indices(lists).to_numpy(), dtype=np.int64)
-    offsets = np.asarray(lists.offsets.to_numpy(), dtype=np.int64)
     pos = np.arange(len(flat), dtype=np.int64) - (offsets[rows] - offsets[0])
     return flat, rows, pos
 

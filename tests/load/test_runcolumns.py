@@ -10,17 +10,20 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.load.jsonlines import _line_by_line, read_runs
 from generator.load.runcolumns import (
     LISTS,
     SCHEMA,
     RunColumns,
+    _bad_values,
     arrow_schema,
     columns_from_records,
     read_fast,
 )
-from generator.models.runs import RunRecord
+from generator.models.runs import JudgeVerdict, RunRecord
 
 REPO = Path(__file__).resolve().parents[2]
 RUN_FILES = sorted((REPO / "results").rglob("*.jsonl"))
@@ -151,3 +154,24 @@ def test_verdicts_take_eight_bytes_each(path: Path) -> None:
         size = verdicts.memory_usage(index=False).sum() - verdicts["id"].cat.categories.nbytes
         assert size == 8 * len(verdicts)
         assert verdicts["row"].dtype == np.int32
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.none(), st.text("Rr0_.- é", max_size=4), st.just("R" * 129)),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_long_string_columns_are_checked_by_distinct_value(values: list[str | None]) -> None:
+    """Past 4,096 values an id column is checked once per distinct value; every value is
+    judged as when checked one by one (nulls are not the constraint's business)."""
+    info = JudgeVerdict.model_fields["id"]
+    many = pa.array(values * (4097 // len(values) + 1), pa.string())
+    one_by_one = [
+        bool(_bad_values(pa.array([v], pa.string()), info, info.annotation)[0]) for v in values
+    ]
+    assert _bad_values(many, info, info.annotation).tolist() == one_by_one * (
+        len(many) // len(values)
+    )
