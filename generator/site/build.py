@@ -15,6 +15,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -93,13 +94,19 @@ def _blocks(docs: Path) -> Path:
 
 
 def _write(folder: Path, files: Iterable[tuple[str, str]]) -> None:
+    """Write ``files`` under ``folder``; writing (which releases the GIL) overlaps making
+    the next files."""
     made: set[Path] = set()
-    for rel, text in files:
-        path = folder / rel
-        if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            made.add(path.parent)
-        path.write_text(text, encoding="utf-8")
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        writes = []
+        for rel, text in files:
+            path = folder / rel
+            if path.parent not in made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                made.add(path.parent)
+            writes.append(pool.submit(path.write_text, text, encoding="utf-8"))
+        for done in writes:
+            done.result()  # a failed write fails the build
 
 
 def _config(
