@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 from generator.load import LoadedRelease
 from generator.load.items import item_index
@@ -159,7 +160,7 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
     release, catalog = version.release.model, version.catalog.model
     items = _items(catalog)
     index = item_index(catalog)  # its item rows are the rows of ``items``
-    runs_parts: list[pd.DataFrame] = []
+    runs_parts: list[dict[str, Any]] = []
     parts: list[BundleVerdicts] = []
     failed_parts: list[pd.DataFrame] = []
     rid = 0
@@ -200,7 +201,7 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
             )
         rid += len(cols.runs)
     runs = (
-        pd.concat(runs_parts, ignore_index=True).astype(RUN_DTYPES)
+        _concat_runs(runs_parts)
         if runs_parts
         else pd.DataFrame({c: pd.Series(dtype=t) for c, t in RUN_DTYPES.items()})
     )
@@ -218,24 +219,56 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
     )
 
 
-def _runs(combo: str, runs: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "combination": np.full(len(runs), combo, dtype=object),
-            "task": runs["task"].astype(str).to_numpy(),
-            "run": runs["run"].to_numpy(),
-            "valid": (runs["status"] == "valid").to_numpy(),
-            "delivery": runs["delivery"].to_numpy(),
-            "judge_valid": runs["judge_valid"].fillna(0).to_numpy(np.int8) == 1,
-            "retries": runs["retries"].to_numpy(),
-            "cause": runs["cause"].astype(object).fillna("").astype(str).to_numpy(),
-            "input_tokens": runs["input_tokens"].to_numpy(),
-            "output_tokens": runs["output_tokens"].to_numpy(),
-            "duration_s": runs["duration_s"].to_numpy(),
-            "turns": runs["turns"].to_numpy(),
-            "failure_type": runs["failure_type"].astype(object).fillna("").astype(str).to_numpy(),
-        }
-    )
+def _runs(combo: str, runs: pd.DataFrame) -> dict[str, Any]:
+    """One bundle's columns of the runs table: strings still as categoricals (converted
+    once for all bundles), numbers as arrays."""
+    return {
+        "combination": pd.Categorical.from_codes(np.zeros(len(runs), np.int8), pd.Index([combo])),
+        "task": runs["task"].array,
+        "run": runs["run"].to_numpy(),
+        "valid": (runs["status"] == "valid").to_numpy(),
+        "delivery": runs["delivery"].to_numpy(),
+        "judge_valid": runs["judge_valid"].fillna(0).to_numpy(np.int8) == 1,
+        "retries": runs["retries"].to_numpy(),
+        "cause": _blank_missing(runs["cause"]),
+        "input_tokens": runs["input_tokens"].to_numpy(),
+        "output_tokens": runs["output_tokens"].to_numpy(),
+        "duration_s": runs["duration_s"].to_numpy(),
+        "turns": runs["turns"].to_numpy(),
+        "failure_type": _blank_missing(runs["failure_type"]),
+    }
+
+
+def _blank_missing(column: pd.Series) -> pd.Categorical:
+    """A categorical column with missing values as ""."""
+    values: pd.Categorical = column.array
+    if values.isna().any():
+        if "" not in values.categories:
+            values = values.add_categories([""])
+        values = values.fillna("")
+    return values
+
+
+def _str_categories(values: pd.Categorical) -> pd.Categorical:
+    """The categorical with categories of the string type (an empty or object-typed set of
+    categories would not combine with the others)."""
+    if values.categories.dtype == "str":
+        return values
+    categories = pd.Index([str(c) for c in values.categories], dtype="str")
+    return pd.Categorical.from_codes(values.codes, categories, validate=False)
+
+
+def _concat_runs(parts: list[dict[str, Any]]) -> pd.DataFrame:
+    """The bundles' columns, one after another, in the types of :data:`RUN_DTYPES`."""
+    columns: dict[str, Any] = {}
+    for name, dtype in RUN_DTYPES.items():
+        values = [p[name] for p in parts]
+        if dtype is str:
+            joined = pd.Series(union_categoricals([_str_categories(v) for v in values]))
+            columns[name] = joined.astype(str)
+        else:
+            columns[name] = np.concatenate(values).astype(dtype, copy=False)
+    return pd.DataFrame(columns)
 
 
 def _failed_items(items: pd.DataFrame, parts: list[pd.DataFrame]) -> pd.DataFrame:
