@@ -19,7 +19,7 @@ import pandas as pd
 from pandas.api.types import union_categoricals
 
 from generator.load import LoadedRelease
-from generator.load.items import item_index
+from generator.load.items import ItemIndex, item_index
 from generator.load.runcolumns import release_unused_memory
 from generator.models import Bundle, Catalog, Release
 
@@ -45,16 +45,27 @@ RUN_DTYPES: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class BundleVerdicts:
-    """One bundle's item verdicts: ``row`` (its run is ``start + row``), ``item`` (the
-    declared item, a row of ``VersionFrame.items``) and ``value`` (1/0 for rule items, the
-    level for Judge items). ``row`` and ``value`` are the loader's own arrays, not copies."""
+    """One bundle's item verdicts: ``row`` (its run is ``start + row``), ``value`` (1/0 for
+    rule items, the level for Judge items) and :attr:`item`, the declared item (a row of
+    ``VersionFrame.items``). ``row``, ``value``, the verdicts' id codes and the runs' task
+    codes are the loader's own arrays, not copies; ``table`` maps (task code, id code) to the
+    declared item (-1: none) for the few tasks and ids of the bundle."""
 
     combination: str
     start: int  # rid of the bundle's first run
     runs: int  # number of runs of the bundle
     row: np.ndarray
-    item: np.ndarray
     value: np.ndarray
+    id_code: np.ndarray  # per verdict: code of its item id in the loader's categorical
+    run_task: np.ndarray  # per run: code of its task in the loader's categorical
+    table: np.ndarray
+
+    @property
+    def item(self) -> np.ndarray:
+        """The declared item of each verdict, looked up on each call (two gathers a verdict;
+        kept, these keys would take as much memory as the verdicts' rows)."""
+        item: np.ndarray = self.table[self.run_task[self.row], self.id_code]
+        return item
 
 
 @dataclass(frozen=True)
@@ -93,13 +104,14 @@ def _concat(arrays: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(arrays) if arrays else np.empty(0, np.int64)
 
 
-def narrow(values: np.ndarray, bound: int) -> np.ndarray:
-    """``values`` (all in 0..``bound``) in the narrowest unsigned integer type holding them
-    (a release of 1,400 tasks declares some 40,000 items: uint16)."""
-    for dtype in (np.uint8, np.uint16, np.uint32):
-        if bound <= np.iinfo(dtype).max:
-            return values.astype(dtype, copy=False)
-    return values.astype(np.int64, copy=False)
+def _item_table(index: ItemIndex, tasks: pd.Series, ids: pd.Series) -> np.ndarray:
+    """(task category, id category) of a bundle's categoricals -> declared item, or -1."""
+    task = np.array([index.task_code.get(t, -1) for t in tasks.cat.categories], np.int64)
+    item_id = np.array([index.id_code.get(i, -1) for i in ids.cat.categories], np.int64)
+    table = np.full((len(task), len(item_id)), -1, np.int32)
+    known = np.ix_(task >= 0, item_id >= 0)
+    table[known] = index.table[np.ix_(task[task >= 0], item_id[item_id >= 0])]
+    return table
 
 
 def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
@@ -175,19 +187,18 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
         runs_parts.append(_runs(combo, cols.runs))
         verdicts = cols.verdicts
         task_of_row = cols.runs["task"]
-        row = verdicts["row"].to_numpy()
-        item = index.lookup(index.task_codes(task_of_row)[row], verdicts["id"])
-        assert (item >= 0).all(), "build_frame needs checked runs"
-        parts.append(
-            BundleVerdicts(
-                combo,
-                rid,
-                len(cols.runs),
-                row,
-                narrow(item, len(items)),
-                verdicts["value"].to_numpy(),
-            )
+        part = BundleVerdicts(
+            combo,
+            rid,
+            len(cols.runs),
+            verdicts["row"].to_numpy(),
+            verdicts["value"].to_numpy(),
+            verdicts["id"].array.codes,
+            task_of_row.array.codes,
+            _item_table(index, task_of_row, verdicts["id"]),
         )
+        assert len(cols.runs) == 0 or (part.item >= 0).all(), "build_frame needs checked runs"
+        parts.append(part)
         if len(cols.modules):
             rows = cols.modules["row"].to_numpy()
             failed_parts.append(

@@ -42,8 +42,10 @@ def item_breakdown_table(frame: VersionFrame) -> pd.DataFrame:
     passed = np.zeros((len(combos), n_items), np.int64)
     for part in frame.parts:
         mine = valid[part.start : part.start + part.runs][part.row]
-        item = part.item[mine]
-        level = np.where(failed_verdicts(part, frame.failed, n_items)[mine], 0, part.value[mine])
+        every = part.item
+        item = every[mine]
+        failed = failed_verdicts(part, frame.failed, n_items, every)
+        level = np.where(failed[mine], 0, part.value[mine])
         ok = (level >= item_pass[item]) & (level > 0)
         k = combos[part.combination]
         # integer levels: the float sums are exact (far below 2**53)

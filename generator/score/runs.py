@@ -41,14 +41,13 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     rule_credit, judge_credit = np.zeros(n_runs), np.zeros(n_runs)
     rule_ok, fatal_ok, judge_ok = np.zeros(n_runs), np.zeros(n_runs), np.zeros(n_runs)
     for part in frame.parts:
-        kind = item_kind[part.item]
+        item = part.item
+        kind = item_kind[item]
         value = part.value
-        failed = failed_verdicts(part, frame.failed, len(items))
+        failed = failed_verdicts(part, frame.failed, len(items), item)
         judge_item = kind == KIND_JUDGE
-        credit = np.where(failed, 0.0, np.where(judge_item, value / item_max[part.item], value))
-        ok = (~failed & np.where(judge_item, value >= item_pass[part.item], value == 1)).astype(
-            float
-        )
+        credit = np.where(failed, 0.0, np.where(judge_item, value / item_max[item], value))
+        ok = (~failed & np.where(judge_item, value >= item_pass[item], value == 1)).astype(float)
         span = slice(part.start, part.start + part.runs)
 
         def per_run(
@@ -101,11 +100,14 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     return runs
 
 
-def failed_verdicts(part: BundleVerdicts, failed: pd.DataFrame, width: int) -> np.ndarray:
+def failed_verdicts(
+    part: BundleVerdicts, failed: pd.DataFrame, width: int, item: np.ndarray | None = None
+) -> np.ndarray:
     """Whether each verdict of ``part`` is of an item whose module its run names as failed.
 
-    ``failed`` holds (``rid``, ``item``) pairs; ``width`` exceeds every item key. Only the
-    verdicts of runs that name a failed module are looked up (a few, as a rule).
+    ``failed`` holds (``rid``, ``item``) pairs; ``width`` exceeds every item key; ``item``:
+    the part's items when already at hand. Only the verdicts of runs that name a failed
+    module are looked up (a few, as a rule).
     """
     out = np.zeros(len(part.row), dtype=bool)
     if failed.empty or not len(part.row):
@@ -119,7 +121,8 @@ def failed_verdicts(part: BundleVerdicts, failed: pd.DataFrame, width: int) -> n
     named[rows] = True
     candidates = np.flatnonzero(named[part.row])
     # (row, item) as one int64: rows < 2**31 and items < 2**31, so no overflow
-    keys = part.row[candidates].astype(np.int64) * width + part.item[candidates]
+    items = part.item if item is None else item
+    keys = part.row[candidates].astype(np.int64) * width + items[candidates]
     bad = rows * width + failed["item"].to_numpy()[mine].astype(np.int64)
     out[candidates] = np.isin(keys, bad)
     return out

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.load import load_inputs
+from generator.load.items import item_index
 from generator.models import RunRecord
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.items import COLUMNS, item_breakdowns, task_efficiencies
@@ -125,7 +126,8 @@ def test_breakdowns_equal_the_per_task_computation_for_any_bundles(frame: Versio
 
 def test_frame_refers_to_the_loaders_verdicts_without_copying_them() -> None:
     """One copy of the verdicts: each bundle's part of the frame holds views of the loader's
-    row and value arrays, and only the item keys of its own, in a narrow type."""
+    arrays (rows, values, id codes, the runs' task codes) and a table of the bundle's
+    (task, id) pairs; the item keys it looks up are those of the catalog."""
     inputs, _ = load_inputs(REPO)
     version = inputs.releases[0]
     frame = build_frame(version)
@@ -135,6 +137,12 @@ def test_frame_refers_to_the_loaders_verdicts_without_copying_them() -> None:
         assert part.combination == loaded.bundle.model.combination.id
         assert np.shares_memory(part.row, verdicts["row"].to_numpy())
         assert np.shares_memory(part.value, verdicts["value"].to_numpy())
-        assert part.item.itemsize <= 2
+        assert np.shares_memory(part.id_code, verdicts["id"].array.codes)
+        assert np.shares_memory(part.run_task, loaded.runs.runs["task"].array.codes)
+        shape = (len(loaded.runs.runs["task"].cat.categories), len(verdicts["id"].cat.categories))
+        assert part.table.shape == shape  # the bundle's own tasks and ids
+        index = item_index(version.catalog.model)
+        tasks = index.task_codes(loaded.runs.runs["task"])[part.row]
+        assert part.item.tolist() == index.lookup(tasks, verdicts["id"]).tolist()
     starts = [p.start for p in frame.parts]
     assert starts == list(np.cumsum([0] + [p.runs for p in frame.parts])[:-1])
