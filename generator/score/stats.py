@@ -311,7 +311,9 @@ def percentile_intervals(replicates: np.ndarray, confidence: float) -> np.ndarra
     finite = np.isfinite(replicates).all(axis=1)
     if finite.any():
         tail = (1 - confidence) / 2 * 100
-        out[finite] = np.percentile(replicates[finite], [tail, 100 - tail], axis=1).T
+        # A copy already (boolean rows): partitioned in place, as numpy would partition its own.
+        picked = replicates[finite]
+        out[finite] = np.percentile(picked, [tail, 100 - tail], axis=1, overwrite_input=True).T
     for row in np.flatnonzero(~finite):
         out[row] = percentile_interval(replicates[row], confidence)
     return out
