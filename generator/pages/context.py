@@ -6,8 +6,6 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
-from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -17,7 +15,6 @@ from generator.load import Loaded, LoadedBundle, LoadedRelease
 from generator.load.runcolumns import LISTS
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
-from generator.score.items import item_breakdown_table, task_efficiency_table
 from generator.score.report import build_report, published_frame
 from generator.score.results import Report, TaskRow
 from generator.score.runs import score_runs
@@ -36,20 +33,6 @@ class VersionContext:
     deep_dives: Mapping[str, DeepDive]
     loaded: LoadedRelease
     cited: Mapping[str, Mapping[tuple[str, str], list[str]]]  # task -> (combo, item) -> ids
-
-    @cached_property
-    def breakdowns(self) -> dict[str, list[dict[str, Any]]]:
-        """Item verdicts over valid runs, as records by task (§5.2 part 4)."""
-        return _by_task(item_breakdown_table(self.frame))
-
-    @cached_property
-    def efficiencies(self) -> dict[str, list[dict[str, Any]]]:
-        return _by_task(task_efficiency_table(self.frame))
-
-    @cached_property
-    def scored_by_task(self) -> dict[str, list[dict[str, Any]]]:
-        """Each task's scored runs as records, by combination and run."""
-        return _by_task(self.scored.sort_values(["task", "combination", "run"], kind="stable"))
 
     @cached_property
     def task_rows(self) -> dict[str, list[TaskRow]]:
@@ -157,47 +140,3 @@ def _strings(column: pd.Series) -> np.ndarray:
         names = [str(c) for c in column.cat.categories] + [str(float("nan"))]
         return np.asarray(names, dtype=object)[column.cat.codes.to_numpy()]
     return column.astype(str).to_numpy(dtype=object)
-
-
-def _by_task(frame: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
-    """The rows of a frame with a task column, as records grouped by task (first seen first,
-    rows in frame order): ``frame.to_dict("records")`` grouped by ``str(record["task"])``,
-    built column by column."""
-    tasks = _python_values(frame["task"], np.arange(len(frame)))
-    if tasks is None:
-        return _by_task_records(frame)
-    codes, keys = pd.factorize(pd.Series([str(t) for t in tasks], dtype=object))
-    order = np.argsort(codes, kind="stable")
-    columns = [_python_values(frame[name], order) for name in frame.columns]
-    if any(c is None for c in columns):
-        return _by_task_records(frame)
-    names = frame.columns.tolist()
-    rows = zip(*cast(list[list[Any]], columns), strict=True)
-    records: list[dict[str, Any]] = list(map(dict, map(zip, repeat(names), rows)))
-    ends = np.cumsum(np.bincount(codes, minlength=len(keys))).tolist()
-    starts = [0, *ends][: len(ends)]
-    return {str(k): records[a:b] for k, a, b in zip(keys, starts, ends, strict=True)}
-
-
-def _python_values(column: pd.Series, order: np.ndarray) -> list[Any] | None:
-    """The values ``to_dict("records")`` gives for the rows ``order`` of a column (Python
-    scalars), or None for a dtype without a fast path here."""
-    dtype = column.dtype
-    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
-        values: list[Any] = column.to_numpy()[order].tolist()
-        return values
-    if isinstance(dtype, pd.StringDtype):
-        codes, uniques = pd.factorize(column)
-        missing = None if dtype.na_value is pd.NA else float("nan")
-        lookup = np.array([*(str(u) for u in uniques), missing], dtype=object)
-        found: list[Any] = lookup[codes[order]].tolist()  # code -1 (missing): the last entry
-        return found
-    return None
-
-
-def _by_task_records(frame: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
-    """:func:`_by_task`, record by record (any dtype)."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for record in cast(list[dict[str, Any]], frame.to_dict("records")):
-        out.setdefault(str(record["task"]), []).append(record)
-    return out

@@ -1,73 +1,13 @@
-"""The page context's fast conversions against their literal, record-by-record versions."""
+"""The page context's cited evidence against a literal, evidence-by-evidence walk."""
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
-import numpy as np
-import pandas as pd
 from builders import catalog, release, run, task, version
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from generator.load import Inputs, LoadedRelease
 from generator.load.runcolumns import LISTS
 from generator.models import RunRecord
-from generator.pages.context import _by_task, _by_task_records, _cited
-
-TEXT = st.one_of(st.none(), st.sampled_from(["t1", "t2", "nan", "", "é"]), st.text(max_size=4))
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of the same type (NaN equals NaN)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return bool(a == b)
-
-
-@st.composite
-def frames(draw: st.DrawFn) -> pd.DataFrame:
-    n = draw(st.integers(0, 30))
-    tasks = draw(st.lists(st.sampled_from(["b", "a", "c", "10"]), min_size=n, max_size=n))
-    text = draw(st.sampled_from(["str", "string"]))
-    return pd.DataFrame(
-        {
-            "combination": pd.Series(draw(st.lists(TEXT, min_size=n, max_size=n)), dtype=text),
-            "task": pd.Series(tasks, dtype="str"),
-            "run": pd.Series(draw(st.lists(st.integers(-5, 2**40), min_size=n, max_size=n))),
-            "score": pd.Series(
-                draw(st.lists(st.floats(allow_infinity=False), min_size=n, max_size=n)),
-                dtype=float,
-            ),
-            "valid": pd.Series(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool),
-            "turns": pd.Series(draw(st.lists(st.integers(0, 9), min_size=n, max_size=n))).astype(
-                np.int32
-            ),
-        }
-    )
-
-
-@settings(max_examples=200, deadline=None)
-@given(frames())
-def test_by_task_equals_records_grouped_one_by_one(frame: pd.DataFrame) -> None:
-    got, want = _by_task(frame), _by_task_records(frame)
-    assert list(got) == list(want)  # tasks in order of first appearance
-    for name, records in want.items():
-        assert len(got[name]) == len(records)
-        for g, w in zip(got[name], records, strict=True):
-            assert list(g) == list(w)
-            assert all(_same(g[k], w[k]) for k in w), (g, w)
-
-
-def test_by_task_of_other_dtypes_falls_back_to_records() -> None:
-    frame = pd.DataFrame({"task": ["a", "b", "a"], "ids": [("x",), (), ("y", "z")]})
-    assert _by_task(frame) == {
-        "a": [{"task": "a", "ids": ("x",)}, {"task": "a", "ids": ("y", "z")}],
-        "b": [{"task": "b", "ids": ()}],
-    }
+from generator.pages.context import _cited
 
 
 def _cited_literal(
