@@ -23,7 +23,7 @@ import pandas as pd
 from generator.errors import Problem
 from generator.load import LoadedBundle
 from generator.load.items import ItemIndex, item_index
-from generator.load.runcolumns import KIND_NAMES, LISTS, release_unused_memory
+from generator.load.runcolumns import KIND_NAMES, LISTS, item_table, release_unused_memory
 from generator.models import Catalog, Release
 
 _SHOWN = 10
@@ -265,10 +265,10 @@ def check_runs(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iter
                     f"{name!r} is not a module of {task[row]}; expected one of "
                     f"{allowed_modules or 'none declared'}",
                 )
-    d = decl.lookup(tcode[v_row], verdicts["id"])
+    ids = _Labels(verdicts["id"])
+    d = item_table(decl, runs["task"], verdicts["id"])[task.codes[v_row], ids.codes]
     d_kind = np.where(d >= 0, decl.kind[np.maximum(d, 0)], -1)
     in_open = items_open[v_row] if len(v_row) else np.zeros(0, bool)
-    ids = _Labels(verdicts["id"])
     allowed = (d >= 0) & (d_kind == v_kind)
     for i in np.flatnonzero(in_open & ~allowed).tolist():
         row, kind, item = int(v_row[i]), int(v_kind[i]), ids[i]

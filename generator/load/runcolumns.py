@@ -19,7 +19,7 @@ from __future__ import annotations
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import annotated_types as at
 import numpy as np
@@ -31,6 +31,9 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from generator.models.runs import RunRecord
+
+if TYPE_CHECKING:
+    from generator.load.items import ItemIndex
 
 #: Item lists of a record and the integer kind each is stored under.
 LISTS = {"rules": 0, "fatal": 1, "judge": 2}
@@ -331,6 +334,18 @@ def read_fast(raw: bytes, start: int, first_line: int) -> FastRead | None:
     good = table.filter(pa.array(keep)) if not keep.all() else table
     lines = np.flatnonzero(keep) + first_line
     return FastRead(_columns(good, lines), sorted(suspects))
+
+
+def item_table(index: ItemIndex, tasks: pd.Series, ids: pd.Series) -> np.ndarray:
+    """(task code, item-id code) of a file's categorical columns -> declared item of the
+    catalog's ``index``, or -1: a verdict's item is then two array lookups away."""
+    task = np.array([index.task_code.get(t, -1) for t in tasks.cat.categories], np.int64)
+    item_id = np.array([index.id_code.get(i, -1) for i in ids.cat.categories], np.int64)
+    table = np.full((len(task), len(item_id)), -1, np.int32)
+    table[np.ix_(task >= 0, item_id >= 0)] = index.table[
+        np.ix_(task[task >= 0], item_id[item_id >= 0])
+    ]
+    return table
 
 
 def use_system_allocator() -> None:

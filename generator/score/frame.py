@@ -19,8 +19,8 @@ import pandas as pd
 from pandas.api.types import union_categoricals
 
 from generator.load import LoadedRelease
-from generator.load.items import ItemIndex, item_index
-from generator.load.runcolumns import release_unused_memory
+from generator.load.items import item_index
+from generator.load.runcolumns import item_table, release_unused_memory
 from generator.models import Bundle, Catalog, Release
 
 KIND_RULE, KIND_FATAL, KIND_JUDGE = 0, 1, 2
@@ -104,16 +104,6 @@ def _concat(arrays: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(arrays) if arrays else np.empty(0, np.int64)
 
 
-def _item_table(index: ItemIndex, tasks: pd.Series, ids: pd.Series) -> np.ndarray:
-    """(task category, id category) of a bundle's categoricals -> declared item, or -1."""
-    task = np.array([index.task_code.get(t, -1) for t in tasks.cat.categories], np.int64)
-    item_id = np.array([index.id_code.get(i, -1) for i in ids.cat.categories], np.int64)
-    table = np.full((len(task), len(item_id)), -1, np.int32)
-    known = np.ix_(task >= 0, item_id >= 0)
-    table[known] = index.table[np.ix_(task[task >= 0], item_id[item_id >= 0])]
-    return table
-
-
 def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
     weights = {r.id: r.weight for r in release.enumerations.risk_levels}
     rows = []
@@ -195,7 +185,7 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
             verdicts["value"].to_numpy(),
             verdicts["id"].array.codes,
             task_of_row.array.codes,
-            _item_table(index, task_of_row, verdicts["id"]),
+            item_table(index, task_of_row, verdicts["id"]),
         )
         assert len(cols.runs) == 0 or (part.item >= 0).all(), "build_frame needs checked runs"
         parts.append(part)
