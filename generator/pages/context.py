@@ -12,7 +12,7 @@ import pandas as pd
 
 from generator.disclosure import below_floor, fingerprint
 from generator.load import Loaded, LoadedBundle, LoadedRelease
-from generator.load.runcolumns import LISTS
+from generator.load.runcolumns import LISTS, release_unused_memory
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
 from generator.score.report import build_report, published_frame
@@ -66,7 +66,10 @@ def version_context(
     scored = score_runs(frame)
     with ThreadPoolExecutor(1) as side:  # pandas and Python: beside the reports' numpy
         cited = side.submit(_cited, loaded, set(frame.bundles))
-        reports = {d.id: build_report(loaded, d.id, frame, scored) for d in release.domains}
+        reports = {}
+        for domain in release.domains:
+            reports[domain.id] = build_report(loaded, domain.id, frame, scored)
+            release_unused_memory()  # the bootstrap's temporaries, left in thread arenas
     return VersionContext(
         release=release,
         catalog=loaded.catalog.model,
