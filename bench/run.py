@@ -172,7 +172,8 @@ def _touch_one_version(root: Path) -> None:
 
 def reference(repeat: int) -> dict[str, Any]:
     root = ensure_release("reference")
-    builds = [_child("build", root) for _ in range(repeat)]
+    # Full builds: with the cache, the second repeat would take the first one's output.
+    builds = [_child("build-nocache", root) for _ in range(repeat)]
     floors = [parse_floor(root) for _ in range(repeat)]
     two = ensure_release("reference", versions=2)
     _child("build", two)  # fill the cache
