@@ -17,7 +17,7 @@ from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.results import combo_cell
 from generator.pages.tables import DECIMALS, Cell, Prepared, Row, Table, escaped
 from generator.pages.text import count, escape, one_decimal, render_markdown, score
-from generator.score.items import item_breakdown_table, task_efficiency_table
+from generator.score.items import item_breakdown_table
 
 
 def _md(text: str | None) -> Markup:
@@ -168,7 +168,6 @@ class TaskTables:
     spans: Mapping[str, slice]  # task -> its rows in verdicts
     verdict_files: Mapping[str, Prepared]
     run_files: Mapping[str, Prepared]
-    efficiency_files: Mapping[str, Prepared]
     cited: Mapping[str, Mapping[tuple[str, str], list[str]]]
 
 
@@ -206,7 +205,6 @@ def task_tables(ctx: VersionContext) -> TaskTables:
         spans=dict(bulk.groups(tasks)),
         verdict_files=bulk.downloads(records, tasks, "reconstruction", VERDICTS_CAPTION),
         run_files=run_files,
-        efficiency_files=_efficiency_files(ctx, public),
         cited=ctx.cited,
     )
 
@@ -416,45 +414,28 @@ def runs_table(task: Task, tables: TaskTables) -> Table:
     )
 
 
-EFFICIENCY_CAPTION = "Efficiency on this task (means over valid runs)"
-
-
-def _efficiency_files(ctx: VersionContext, public: set[str]) -> Mapping[str, Prepared]:
-    """Each public task's efficiency rows, downloads and cells, written in bulk."""
-    table = task_efficiency_table(ctx.frame)
-    table = table[table["task"].isin(public)].sort_values("task", kind="stable")
-    table = table.reset_index(drop=True)
-    records = table.drop(columns="task")
-    tokens, decimal = bulk.cell(count, float), bulk.cell(one_decimal, float)
-    cells: list[tuple[pd.Series | np.ndarray, bulk.Encode]] = [
-        (records["combination"], bulk.cell(str)),
-        (records["input_tokens"], tokens),
-        (records["output_tokens"], tokens),
-        (records["total_tokens"], tokens),
-        (records["duration_s"], decimal),
-        (records["turns"], decimal),
-    ]
-    rows = bulk.rows_by_key(bulk.html_rows(cells), table["task"])
-    return {
-        task: prepared._replace(rows_html=rows[task][0], size=rows[task][1])
-        for task, prepared in bulk.downloads(
-            records, table["task"], "efficiency", EFFICIENCY_CAPTION
-        ).items()
-    }
-
-
-def efficiency_table(task: Task, tables: TaskTables) -> Table:
-    prepared = tables.efficiency_files.get(task.id) or Prepared(
-        *_empty("efficiency", EFFICIENCY_CAPTION)
-    )
+def efficiency_table(ctx: VersionContext, task: Task) -> Table:
+    rows = []
+    for r in ctx.efficiencies.get(task.id, []):
+        rows.append(
+            Row(
+                (
+                    Cell(str(r["combination"])),
+                    Cell(count(r["input_tokens"]), r["input_tokens"]),
+                    Cell(count(r["output_tokens"]), r["output_tokens"]),
+                    Cell(count(r["total_tokens"]), r["total_tokens"]),
+                    Cell(one_decimal(r["duration_s"]), r["duration_s"]),
+                    Cell(one_decimal(r["turns"]), r["turns"]),
+                ),
+                {str(k): v for k, v in r.items() if k != "task"},
+            )
+        )
     return Table(
         "efficiency",
-        EFFICIENCY_CAPTION,
+        "Efficiency on this task (means over valid runs)",
         ("Combination", "Input tokens", "Output tokens", "Total tokens", "Duration s", "Turns"),
-        (),
+        tuple(rows),
         "Tokens compare only within one tokenizer (§4.2(2)).",
-        inline=max(prepared.size, 1),
-        prepared=prepared,
     )
 
 
@@ -479,7 +460,7 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
         results_table(ctx, task),
         breakdown_table(ctx, task, bulk),
         runs_table(task, bulk),
-        efficiency_table(task, bulk),
+        efficiency_table(ctx, task),
     ]
     cited = cited_table(task, bulk)
     if cited is not None:
