@@ -17,7 +17,7 @@ from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.results import combo_cell
 from generator.pages.tables import DECIMALS, Cell, Prepared, Row, Table, escaped
 from generator.pages.text import count, escape, one_decimal, render_markdown, score
-from generator.score.items import item_breakdown_table
+from generator.score.items import item_breakdown_table, task_efficiency_table
 
 
 def _md(text: str | None) -> Markup:
@@ -168,6 +168,7 @@ class TaskTables:
     spans: Mapping[str, slice]  # task -> its rows in verdicts
     verdict_files: Mapping[str, Prepared]
     run_files: Mapping[str, Prepared]
+    efficiencies: Mapping[str, list[dict[str, Any]]]  # task -> per-combination means
     cited: Mapping[str, Mapping[tuple[str, str], list[str]]]
 
 
@@ -205,6 +206,7 @@ def task_tables(ctx: VersionContext) -> TaskTables:
         spans=dict(bulk.groups(tasks)),
         verdict_files=bulk.downloads(records, tasks, "reconstruction", VERDICTS_CAPTION),
         run_files=run_files,
+        efficiencies=_efficiencies(ctx, public),
         cited=ctx.cited,
     )
 
@@ -233,6 +235,16 @@ def _verdict_cells(verdicts: pd.DataFrame) -> list[str]:
 
 def _td(text: str, sort: float) -> str:
     return f'<td data-sort="{sort}">{escaped(text)}</td>'
+
+
+def _efficiencies(ctx: VersionContext, public: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each public task's efficiency rows as records (few rows, nearly all values distinct:
+    written record by record)."""
+    table = task_efficiency_table(ctx.frame)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for record in table[table["task"].isin(public)].to_dict("records"):
+        out.setdefault(str(record["task"]), []).append({str(k): v for k, v in record.items()})
+    return out
 
 
 def _cited_column(
@@ -414,9 +426,9 @@ def runs_table(task: Task, tables: TaskTables) -> Table:
     )
 
 
-def efficiency_table(ctx: VersionContext, task: Task) -> Table:
+def efficiency_table(task: Task, tables: TaskTables) -> Table:
     rows = []
-    for r in ctx.efficiencies.get(task.id, []):
+    for r in tables.efficiencies.get(task.id, []):
         rows.append(
             Row(
                 (
@@ -460,7 +472,7 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
         results_table(ctx, task),
         breakdown_table(ctx, task, bulk),
         runs_table(task, bulk),
-        efficiency_table(ctx, task),
+        efficiency_table(task, bulk),
     ]
     cited = cited_table(task, bulk)
     if cited is not None:

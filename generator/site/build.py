@@ -284,6 +284,7 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
                 warnings += _build_version(version, inputs, staging, work, strict, progress)
             stamp = cache.version_digest(inputs.root, version.folder, strict)
             (staging / version.folder / cache.STAMP).write_text(stamp + "\n", encoding="utf-8")
+        progress("landing page, then the previous site replaced")
         _landing(inputs, staging, order)
         (staging / MARKER).write_text("Built by python -m generator build.\n", encoding="utf-8")
         if strict and warnings:
