@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gc
 import json
 import logging
 import os
@@ -73,6 +74,7 @@ def _write_docs(
 ) -> tuple[list[Page], list[dict[str, object]]]:
     """Score the version and write its pages' sources; return the pages and the nav."""
     ctx = version_context(version, inputs.cards)
+    gc.freeze()  # the scores live to the end of the version's build (see _long_lived)
     progress(f"{version.folder}: writing pages")
     pages, nav = version_pages(ctx)
     sources, blocks = {}, {}
@@ -304,7 +306,33 @@ def _build_version(
     """Score, write and build one version into ``staging/<version>``; return its warnings."""
     progress(f"{version.folder}: scoring")
     docs = work / version.folder / "docs"
+    with _long_lived():
+        return _build_pages_and_site(version, inputs, staging, work, docs, strict, progress)
+
+
+@contextlib.contextmanager
+def _long_lived() -> Iterator[None]:
+    """Objects made so far live to the end of the version's build: the garbage collector
+    skips them (``gc.freeze``) instead of walking millions of them at every full collection
+    while pages and mkdocs allocate (at reference scale that walk cost seconds)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _build_pages_and_site(
+    version: LoadedRelease,
+    inputs: Inputs,
+    staging: Path,
+    work: Path,
+    docs: Path,
+    strict: bool,
+    progress: Progress,
+) -> list[str]:
     pages, nav = _write_docs(version, inputs, docs, progress)
+    gc.freeze()  # the pages too: they are kept for the downloads, after mkdocs
     config = work / version.folder / "mkdocs.yml"
     config.write_text(
         yaml.safe_dump(
