@@ -358,7 +358,7 @@ def breakdown_table(ctx: VersionContext, task: Task, tables: TaskTables) -> Tabl
     if task.scoring.modules:
         note += " Items of a failed module count as failed (level 0)."
     prepared = tables.verdict_files.get(task.id)
-    prepared = prepared or Prepared(*_empty("reconstruction", VERDICTS_CAPTION))
+    prepared = prepared or _empty("reconstruction", VERDICTS_CAPTION)
     return Table(
         "reconstruction",
         VERDICTS_CAPTION,
@@ -389,9 +389,10 @@ def cited_table(task: Task, tables: TaskTables) -> Table | None:
     )
 
 
-def _empty(table: str, caption: str) -> tuple[str, str]:
+def _empty(table: str, caption: str) -> Prepared:
     """The downloads of a table without rows."""
-    return Table(table, caption, (), ()).to_csv(), Table(table, caption, (), ()).to_json()
+    empty = Table(table, caption, (), ())
+    return Prepared(empty.to_csv(), empty.to_json())
 
 
 #: Per-run rows a page may show inline; a longer runs table shows none of them and loads all
@@ -402,7 +403,7 @@ RUNS_CAPTION = "Runs: core delivery D, fatal items, R, J and the run's Task Scor
 
 def runs_table(task: Task, tables: TaskTables) -> Table:
     """Every run of the task: D, fatal items, R, J, S and success, so scores can be rebuilt."""
-    prepared = tables.run_files.get(task.id) or Prepared(*_empty("runs", RUNS_CAPTION))
+    prepared = tables.run_files.get(task.id) or _empty("runs", RUNS_CAPTION)
     return Table(
         "runs",
         RUNS_CAPTION,
