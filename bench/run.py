@@ -15,12 +15,18 @@ It reports, as JSON:
   cores): the practical floor for reading them;
 - ``load_validate_s``: loading and checking every input (``validate``);
 - ``score_s``: every aggregate the pages show, for every domain;
-- ``pages_s``: writing the Markdown pages, tables and downloads;
-- ``engine_s``: the mkdocs builds;
-- ``total_s``: the whole ``build`` (load, check, score, pages, mkdocs, landing, swap);
-- ``peak_rss_mb``: peak resident memory of that build;
-- ``rebuild_s`` / ``rebuild_ratio``: a second build after one version changed, against the
-  first (needs ``--versions 2``: the unchanged version comes from the cache);
+- ``pages_s``: writing the Markdown pages and their tables (in two processes), then after
+  mkdocs waiting for the downloads and moving its output beside them;
+- ``engine_s``: the mkdocs build (a forked worker writes the downloads meanwhile);
+- ``total_s``: the whole ``build`` into an empty output folder (load, check, score, pages,
+  mkdocs, landing page, swap);
+- ``peak_rss_mb``: peak resident memory of that build's process; ``peak_rss_mb_workers``:
+  the largest peak of its forked workers (they share the parent's memory at the fork, so
+  the two do not add up);
+- ``rebuild_s``: a build over the previous output of a two-version release after one
+  version changed: the other comes from the cache, at ``rebuild_cache_s`` (the share of its
+  full build time: ``rebuild_cache_share``); ``rebuild_full_s``: the same release without
+  the cache;
 - ``score_s_10x``, ``peak_rss_mb_10x``: load, check and score at 10x the runs (1.4 million:
   50 runs per task), measured in a separate process so its peak is its own.
 
@@ -33,6 +39,7 @@ import argparse
 import itertools
 import json
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -78,8 +85,9 @@ def parse_floor(root: Path) -> float:
     return time.perf_counter() - start
 
 
-def measure_build(root: Path) -> dict[str, Any]:
-    """One full build with per-stage times, in this process."""
+def measure_build(root: Path, fresh: bool) -> dict[str, Any]:
+    """One build with per-stage times, in this process; ``fresh``: into an empty output
+    folder (else over the previous build, which it replaces)."""
     from generator.check import check_inputs
     from generator.load import load_inputs
     from generator.site import build_site
@@ -87,6 +95,8 @@ def measure_build(root: Path) -> dict[str, Any]:
 
     marks: list[tuple[str, float]] = []
     out = root.parent / f"{root.name}-site"
+    if fresh and out.exists():
+        shutil.rmtree(out)  # a full build writes into an empty folder, as in CI
     start = time.perf_counter()
     unchanged = reusable(root, out, strict=False)  # what `build` does: skip unchanged versions
     hashed = time.perf_counter()
@@ -232,8 +242,15 @@ def main() -> None:
             import os
 
             os.environ["LG_BENCH_NO_CACHE"] = "1"
-        figures = measure_score(args.root) if args.child == "score" else measure_build(args.root)
+        if args.child == "score":
+            figures = measure_score(args.root)
+        else:
+            figures = measure_build(args.root, fresh=args.child == "build-nocache")
         figures["peak_rss_mb"] = _peak_mb()
+        # the build's forked workers (pages, downloads): the largest one's peak
+        figures["peak_rss_mb_workers"] = (
+            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        )
         print(json.dumps(figures))
         return
     result: dict[str, Any] = {}

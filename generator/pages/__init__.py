@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import replace
 
+from generator.models import Task
 from generator.pages.cards import combination_page, combinations_index
 from generator.pages.context import VersionContext, version_context
 from generator.pages.diffs import diff_pages, diffs_index
@@ -12,15 +15,48 @@ from generator.pages.guide import methodology_page, publishing_page
 from generator.pages.harnesscards import card_page
 from generator.pages.render import Page
 from generator.pages.results import contamination_page, domain_page, home_page
-from generator.pages.tasks import index_page, task_page, task_tables
+from generator.pages.tasks import TaskTables, index_page, task_entry, task_page, task_tables
 
 NavItem = tuple[str, "str | list[NavItem]"]
 #: Pages listed under a nav section; a longer section shows its index page only.
 NAV_CHILDREN = 40
 
 
-def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, object]]]:
-    """All pages of one version and its navigation, in reading order."""
+#: When the pages are split in parts (:func:`version_pages`), the share of the task pages
+#: that go with every other page: at reference scale the other pages cost about a fifth of
+#: the task pages (tables included), so this balances two parts.
+FIRST_PART_TASKS = 0.4
+
+
+def task_parts(tasks: Sequence[Task], parts: int) -> list[list[Task]]:
+    """``tasks`` cut into ``parts`` consecutive runs: the first part (which also has every
+    other page) gets :data:`FIRST_PART_TASKS` of them, the others equal shares."""
+    if parts == 1:
+        return [list(tasks)]
+    first = round(len(tasks) * FIRST_PART_TASKS)
+    rest = len(tasks) - first
+    cuts = [0, first, *(first + rest * i // (parts - 1) for i in range(1, parts))]
+    return [list(tasks[a:b]) for a, b in itertools.pairwise(cuts)]
+
+
+def version_pages(
+    ctx: VersionContext, part: int = 0, parts: int = 1, bulk: TaskTables | None = None
+) -> tuple[list[Page], list[dict[str, object]]]:
+    """The pages of one version and its navigation, in reading order.
+
+    Split in ``parts`` (rendered in separate processes), part ``part``: part 0 has every
+    page but the task pages of the other parts (:func:`task_parts`), and the navigation;
+    the other parts have their task pages only. ``bulk``: the version's task tables, if
+    made already (:func:`task_tables`); else those of the part's tasks are made."""
+    public = ctx.public_tasks()
+    share = task_parts(public, parts)[part]
+    if bulk is None:
+        ids = [t.id for t in share] + (list(ctx.release.deep_dives) if part == 0 else [])
+        bulk = task_tables(ctx, None if parts == 1 else ids)
+    tasks = [task_page(ctx, t, False, bulk) for t in share]
+    tasks = _outside_nav(tasks, len(public))
+    if part > 0:
+        return tasks, []
     home = home_page(ctx)
     domains = [domain_page(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
@@ -28,9 +64,7 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     cards = [card_page(ctx, ctx.cards[c]) for c in used]
     diffs = diff_pages(ctx)
     diff_index = diffs_index(ctx, diffs)
-    bulk = task_tables(ctx)
     dives = [task_page(ctx, ctx.tasks[t], True, bulk) for t in ctx.release.deep_dives]
-    tasks = [task_page(ctx, t, False, bulk) for t in ctx.public_tasks()]
     combo_index, dive_index, task_index = (
         combinations_index(ctx),
         index_page(ctx, True),
@@ -43,16 +77,13 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
         publishing_page(ctx),
     ]
 
-    def section(title: str, index: Page, children: list[Page]) -> dict[str, object]:
+    def section(title: str, index: Page, children: Sequence[Page]) -> dict[str, object]:
         """A nav section; beyond NAV_CHILDREN pages only the index (every page would carry
         the whole list otherwise: O(pages²) bytes)."""
         listed = children if len(children) <= NAV_CHILDREN else []
         return {title: [index.path, *[{p.title: p.path} for p in listed]]}
 
-    # Pages left out of the nav share its rendering, per folder (overrides/main.html).
-    for group in (combos, diffs, dives, tasks):
-        if len(group) > NAV_CHILDREN:
-            group[:] = [replace(p, shared_nav=p.path.rsplit("/", 1)[0]) for p in group]
+    combos, diffs, dives = (_outside_nav(group, len(group)) for group in (combos, diffs, dives))
 
     pages = [
         home,
@@ -76,9 +107,17 @@ def version_pages(ctx: VersionContext) -> tuple[list[Page], list[dict[str, objec
     nav.append(section("Configuration differences", diff_index, diffs))
     nav.append({singles[0].title: singles[0].path})
     nav.append(section("Deep dives", dive_index, dives))
-    nav.append(section("Public tasks", task_index, tasks))
+    nav.append(section("Public tasks", task_index, [task_entry(t, False) for t in public]))
     nav += [{p.title: p.path} for p in singles[1:]]
     return pages, nav
+
+
+def _outside_nav(pages: list[Page], size: int) -> list[Page]:
+    """The pages of a nav section of ``size`` pages; beyond NAV_CHILDREN they are left out
+    of the nav and share its rendering, per folder (overrides/main.html)."""
+    if size <= NAV_CHILDREN:
+        return pages
+    return [replace(p, shared_nav=p.path.rsplit("/", 1)[0]) for p in pages]
 
 
 __all__ = ["Page", "VersionContext", "version_context", "version_pages"]

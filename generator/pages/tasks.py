@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -172,10 +172,13 @@ class TaskTables:
     cited: Mapping[str, Mapping[tuple[str, str], list[str]]]
 
 
-def task_tables(ctx: VersionContext) -> TaskTables:
-    """Item verdicts and runs of the public tasks (§5.2 part 4), for all of them at once."""
+def task_tables(ctx: VersionContext, tasks: Collection[str] | None = None) -> TaskTables:
+    """Item verdicts and runs of the public tasks (§5.2 part 4), for all of them (or those
+    of ``tasks``) at once."""
     public = {t.id for t in ctx.catalog.tasks if t.group == "public"}
-    verdicts = item_breakdown_table(ctx.frame)
+    if tasks is not None:
+        public &= set(tasks)
+    verdicts = item_breakdown_table(ctx.frame, public)
     verdicts = verdicts[verdicts["task"].isin(public)].reset_index(drop=True)
     tasks = verdicts["task"].astype(str)
     records = pd.DataFrame(
@@ -482,7 +485,6 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
     if evidence is not None:
         tables.append(evidence)
     dive = ctx.deep_dives.get(task.id) if deep else None
-    folder = "deep-dives" if deep else "tasks"
     differences = []
     if dive is not None:
         differences = [
@@ -504,7 +506,13 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
         has_evidence=evidence is not None,
         has_cited=cited is not None,
     )
-    return Page(f"{folder}/{task.id}.md", task.title, markdown, tuple(tables))
+    return replace(task_entry(task, deep), markdown=markdown, tables=tuple(tables))
+
+
+def task_entry(task: Task, deep: bool) -> Page:
+    """Where the task's page (or deep dive) lives, and its title: a page without content,
+    for the navigation."""
+    return Page(f"{'deep-dives' if deep else 'tasks'}/{task.id}.md", task.title, "")
 
 
 def index_page(ctx: VersionContext, deep: bool) -> Page:

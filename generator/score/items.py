@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 import pandas as pd
 
@@ -20,14 +22,17 @@ def item_breakdowns(frame: VersionFrame) -> dict[str, pd.DataFrame]:
     }
 
 
-def item_breakdown_table(frame: VersionFrame) -> pd.DataFrame:
-    """Per (task, combination, item): valid runs, passes, mean level (§5.2 part 4).
+def item_breakdown_table(frame: VersionFrame, tasks: Collection[str] | None = None) -> pd.DataFrame:
+    """Per (task, combination, item): valid runs, passes, mean level (§5.2 part 4); of the
+    ``tasks`` only, if given.
 
     Only valid runs count; a missing verdict and an item of a failed module count as level 0
     (failed), as they score. One pass over each bundle's verdicts; rows sorted by task,
     combination, item.
     """
     valid = frame.runs["valid"].to_numpy(dtype=bool)
+    if tasks is not None:
+        valid = valid & frame.runs["task"].isin(tasks).to_numpy(dtype=bool)
     runs = frame.runs[valid]
     if runs.empty:
         return pd.DataFrame(columns=["task", *COLUMNS])

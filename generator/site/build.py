@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import gc
 import json
 import logging
@@ -24,10 +25,11 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from generator.errors import GeneratorError
 from generator.load import Inputs, LoadedRelease
-from generator.pages import Page, version_context, version_pages
+from generator.pages import Page, VersionContext, version_context, version_pages
 from generator.pages.render import lift_blocks
 from generator.pages.text import escape_html
-from generator.site import cache
+from generator.site import cache, forked
+from generator.site.forked import Send
 
 REPO = Path(__file__).resolve().parents[2]
 SITE_SRC = REPO / "site_src"
@@ -69,14 +71,13 @@ def _environment(epoch: int) -> Iterator[None]:
                 os.environ[key] = value
 
 
-def _write_docs(
-    version: LoadedRelease, inputs: Inputs, docs: Path, progress: Progress
-) -> tuple[list[Page], list[dict[str, object]]]:
-    """Score the version and write its pages' sources; return the pages and the nav."""
-    ctx = version_context(version, inputs.cards)
-    gc.freeze()  # the scores live to the end of the version's build (see _long_lived)
-    progress(f"{version.folder}: writing pages")
-    pages, nav = version_pages(ctx)
+#: The parts a version's pages are rendered in (:func:`generator.pages.version_pages`):
+#: this process renders part 0, forked workers the others (see :mod:`forked`).
+PARTS = 2
+
+
+def _write_sources(pages: list[Page], docs: Path) -> None:
+    """Write what mkdocs builds of ``pages`` into ``docs``, their HTML blocks beside it."""
     sources, blocks = {}, {}
     for page in pages:
         for rel, text in page.sources().items():
@@ -86,8 +87,19 @@ def _write_docs(
             sources[rel] = text
     _write(docs, sources.items())
     _write(_blocks(docs), blocks.items())
-    shutil.copytree(SITE_SRC / "assets", docs / "assets")
-    return pages, nav
+
+
+def _write_downloads(pages: list[Page], folder: Path) -> None:
+    _write(folder, (f for page in pages for f in page.downloads().items()))
+
+
+def _render_part(ctx: VersionContext, part: int, docs: Path, downloads: Path, send: Send) -> None:
+    """A worker's part of the pages: write their sources, say so (mkdocs may start), then
+    write their downloads while mkdocs runs."""
+    pages, _ = version_pages(ctx, part, PARTS)
+    _write_sources(pages, docs)
+    send(part)
+    _write_downloads(pages, downloads)
 
 
 def _blocks(docs: Path) -> Path:
@@ -331,20 +343,52 @@ def _build_pages_and_site(
     strict: bool,
     progress: Progress,
 ) -> list[str]:
-    pages, nav = _write_docs(version, inputs, docs, progress)
-    gc.freeze()  # the pages too: they are kept for the downloads, after mkdocs
-    config = work / version.folder / "mkdocs.yml"
-    config.write_text(
-        yaml.safe_dump(
-            _config(version, docs, staging / version.folder, nav, strict), sort_keys=False
-        ),
-        encoding="utf-8",
-    )
-    progress(f"{version.folder}: building the site")
-    warnings = [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
-    progress(f"{version.folder}: writing downloads")
-    _write(staging / version.folder, (f for page in pages for f in page.downloads().items()))
+    """Score the version, write its pages and build them; the task pages of parts 1.. are
+    rendered by forked workers, and every download is written into the site by one while
+    mkdocs builds into a folder of its own (it empties its folder first), whose files are
+    moved beside the downloads afterwards."""
+    ctx = version_context(version, inputs.cards)
+    gc.freeze()  # the scores live to the end of the version's build (see _long_lived)
+    progress(f"{version.folder}: writing pages")
+    site, built = staging / version.folder, work / version.folder / "site"
+    site.mkdir(parents=True)
+    with contextlib.ExitStack() as workers:
+        parts = [
+            workers.enter_context(forked.start(functools.partial(_render_part, ctx, n, docs, site)))
+            for n in range(1, PARTS)
+        ]
+        pages, nav = version_pages(ctx, 0, PARTS)
+        _write_sources(pages, docs)
+        shutil.copytree(SITE_SRC / "assets", docs / "assets")
+        for worker in parts:
+            worker.receive()  # its sources are written
+        gc.freeze()  # the pages too: kept for the downloads
+        config = work / version.folder / "mkdocs.yml"
+        config.write_text(
+            yaml.safe_dump(_config(version, docs, built, nav, strict), sort_keys=False),
+            encoding="utf-8",
+        )
+        writer = workers.enter_context(forked.start(lambda _: _write_downloads(pages, site)))
+        progress(f"{version.folder}: building the site")
+        warnings = [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
+        progress(f"{version.folder}: writing downloads")
+        for worker in [*parts, writer]:
+            worker.result()
     # mkdocs writes 404.html with root-absolute links that only work at a site root.
-    (staging / version.folder / "404.html").unlink(missing_ok=True)
-    _sitemap(staging / version.folder, version.folder)
+    (built / "404.html").unlink(missing_ok=True)
+    _move_into(built, site)
+    _sitemap(site, version.folder)
     return warnings
+
+
+def _move_into(source: Path, target: Path) -> None:
+    """Move the files under ``source`` to the same places under ``target`` (a folder at a
+    time where ``target`` has none of that name)."""
+    for entry in sorted(source.iterdir()) if source.is_dir() else []:
+        into = target / entry.name
+        if entry.is_dir() and into.is_dir():
+            _move_into(entry, into)
+        elif not into.exists():
+            entry.rename(into)
+        else:
+            raise BuildFailed(f"a download has the name of a file of the site: {into}")

@@ -15,9 +15,10 @@ import pytest
 from generator.disclosure.fingerprint import fingerprint
 from generator.load import Inputs, load_inputs
 from generator.models import Task
+from generator.pages import Page
 from generator.score.report import build_report
 from generator.site import build as site_build
-from generator.site import build_site
+from generator.site import build_site, forked
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -153,6 +154,37 @@ def test_two_builds_are_identical(inputs: Inputs, site: Path, tmp_path: Path) ->
     again = tmp_path / "again"
     build_site(inputs, again, strict=True, progress=_quiet)
     assert _digest(again) == _digest(site)
+
+
+def test_pages_rendered_in_one_process_are_the_same_site(
+    inputs: Inputs, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(forked, "FORK", False)
+    alone = tmp_path / "alone"
+    build_site(inputs, alone, strict=True, progress=_quiet)
+    assert _digest(alone) == _digest(site)
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "inline"])
+def test_a_failing_worker_fails_the_build_and_leaves_the_previous_site(
+    fork: bool, inputs: Inputs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "published"
+    build_site(inputs, out, strict=False, progress=_quiet)
+    before = _digest(out)
+    monkeypatch.setattr(forked, "FORK", fork and forked.FORK)
+    written = site_build._write_downloads
+
+    def full_disk(pages: list[Page], folder: Path) -> None:
+        if any(p.path.startswith("tasks/") for p in pages) and pages[0].path != "index.md":
+            raise OSError(28, "No space left on device (simulated)")
+        written(pages, folder)
+
+    monkeypatch.setattr(site_build, "_write_downloads", full_disk)
+    with pytest.raises(OSError, match="simulated"):
+        build_site(inputs, out, strict=False, progress=_quiet)
+    assert _digest(out) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["published"], "no staging left behind"
 
 
 def test_failed_build_leaves_the_previous_site(
