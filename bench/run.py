@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import resource
 import shutil
 import statistics
@@ -79,6 +80,7 @@ def parse_floor(root: Path) -> float:
     """Seconds for pyarrow to parse every runs file into columns."""
     import pyarrow.json as pj
 
+    os.sync()
     start = time.perf_counter()
     for path in sorted(root.rglob("*.jsonl")):
         pj.read_json(path)
@@ -97,6 +99,7 @@ def measure_build(root: Path, fresh: bool) -> dict[str, Any]:
     out = root.parent / f"{root.name}-site"
     if fresh and out.exists():
         shutil.rmtree(out)  # a full build writes into an empty folder, as in CI
+    os.sync()  # the previous run's writes and deletions reach the disk before timing starts
     start = time.perf_counter()
     unchanged = reusable(root, out, strict=False)  # what `build` does: skip unchanged versions
     hashed = time.perf_counter()
@@ -143,6 +146,7 @@ def measure_score(root: Path) -> dict[str, Any]:
     from generator.load import load_inputs
     from generator.pages.context import version_context
 
+    os.sync()
     start = time.perf_counter()
     inputs, problems = load_inputs(root)
     problems += check_inputs(inputs)
@@ -239,8 +243,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         if args.child == "build-nocache":
-            import os
-
             os.environ["LG_BENCH_NO_CACHE"] = "1"
         if args.child == "score":
             figures = measure_score(args.root)

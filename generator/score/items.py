@@ -13,15 +13,6 @@ from generator.score.runs import failed_verdicts
 COLUMNS = ["combination", "item_id", "kind", "valid_runs", "passed", "mean_level", "max_level"]
 
 
-def item_breakdowns(frame: VersionFrame) -> dict[str, pd.DataFrame]:
-    """:func:`item_breakdown_table` split by task."""
-    table = item_breakdown_table(frame)
-    return {
-        str(task): part[COLUMNS].reset_index(drop=True)
-        for task, part in table.groupby("task", sort=False)
-    }
-
-
 def item_breakdown_table(frame: VersionFrame, tasks: Collection[str] | None = None) -> pd.DataFrame:
     """Per (task, combination, item): valid runs, passes, mean level (§5.2 part 4); of the
     ``tasks`` only, if given.
@@ -62,15 +53,6 @@ def item_breakdown_table(frame: VersionFrame, tasks: Collection[str] | None = No
     grid["kind"] = grid["kind"].map({KIND_RULE: "rule", KIND_FATAL: "fatal", KIND_JUDGE: "judge"})
     grid = grid.sort_values(["task", "combination", "item"], kind="stable")
     return grid[["task", *COLUMNS]].reset_index(drop=True)
-
-
-def task_efficiencies(frame: VersionFrame) -> dict[str, pd.DataFrame]:
-    """:func:`task_efficiency_table` split by task."""
-    table = task_efficiency_table(frame)
-    return {
-        str(task): part.drop(columns="task").reset_index(drop=True)
-        for task, part in table.groupby("task", sort=False)
-    }
 
 
 def task_efficiency_table(frame: VersionFrame) -> pd.DataFrame:

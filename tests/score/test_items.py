@@ -15,10 +15,19 @@ from generator.load import load_inputs
 from generator.load.items import item_index
 from generator.models import RunRecord
 from generator.score.frame import VersionFrame, build_frame
-from generator.score.items import COLUMNS, item_breakdowns, task_efficiencies
+from generator.score.items import COLUMNS, item_breakdown_table, task_efficiency_table
 
 REPO = Path(__file__).resolve().parents[2]
 KINDS = {0: "rule", 1: "fatal", 2: "judge"}
+
+
+def item_breakdowns(frame: VersionFrame) -> dict[str, pd.DataFrame]:
+    """The version's item breakdown, split by task."""
+    table = item_breakdown_table(frame)
+    return {
+        str(task): part[COLUMNS].reset_index(drop=True)
+        for task, part in table.groupby("task", sort=False)
+    }
 
 
 def _one_task(frame: VersionFrame, task: str) -> pd.DataFrame:
@@ -66,13 +75,25 @@ def test_breakdowns_equal_the_per_task_computation() -> None:
     assert checked > 50
 
 
+def test_the_breakdown_of_some_tasks_is_their_part_of_the_whole() -> None:
+    inputs, _ = load_inputs(REPO)
+    frame = build_frame(inputs.releases[0])
+    whole = item_breakdown_table(frame)
+    some = sorted(set(whole["task"]))[::3]
+    expected = whole[whole["task"].isin(some)].reset_index(drop=True)
+    assert 0 < len(expected) < len(whole)
+    pd.testing.assert_frame_equal(item_breakdown_table(frame, some), expected)
+
+
 def test_efficiency_means_over_valid_runs() -> None:
     inputs, _ = load_inputs(REPO)
     frame = build_frame(inputs.releases[0])
-    table = task_efficiencies(frame)
+    table = task_efficiency_table(frame)
     task = "finance-fa-20"
     runs = frame.runs[(frame.runs["task"] == task) & frame.runs["valid"]]
-    for row in table[task].itertuples():
+    rows = table[table["task"] == task]
+    assert len(rows) > 0
+    for row in rows.itertuples():
         mine = runs[runs["combination"] == row.combination]
         assert row.valid_runs == len(mine)
         assert row.input_tokens == mine["input_tokens"].mean()

@@ -1,0 +1,39 @@
+"""Pages rendered in parts (one per process) are the pages rendered at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.load import Inputs
+from generator.pages import FIRST_PART_TASKS, Page, task_parts, version_context, version_pages
+
+
+def _made(pages: list[Page]) -> dict[str, tuple[dict[str, str], dict[str, str], str]]:
+    return {p.path: (p.sources(), p.downloads(), p.shared_nav) for p in pages}
+
+
+@pytest.mark.parametrize("parts", [2, 3])
+def test_parts_together_are_the_whole_version(inputs: Inputs, parts: int) -> None:
+    for loaded in inputs.releases:
+        ctx = version_context(loaded, inputs.cards)
+        whole, nav = version_pages(ctx)
+        split = [version_pages(ctx, part, parts) for part in range(parts)]
+        assert split[0][1] == nav
+        assert all(later_nav == [] for _, later_nav in split[1:])
+        paths = [p.path for pages, _ in split for p in pages]
+        assert len(paths) == len(set(paths)), "no page is rendered by two parts"
+        assert _made([p for pages, _ in split for p in pages]) == _made(whole)
+        later = [p.path for pages, _ in split[1:] for p in pages]
+        assert later
+        assert all(path.startswith("tasks/") for path in later)
+
+
+@pytest.mark.parametrize(("count", "parts"), [(0, 2), (1, 2), (7, 2), (100, 3), (1126, 2)])
+def test_task_parts_cover_every_task_once_in_order(count: int, parts: int) -> None:
+    tasks = [f"t{i:04}" for i in range(count)]
+    cut = task_parts(tasks, parts)  # type: ignore[arg-type]
+    assert len(cut) == parts
+    assert [t for part in cut for t in part] == tasks
+    assert len(cut[0]) == round(count * FIRST_PART_TASKS)
+    rest = [len(part) for part in cut[1:]]
+    assert max(rest) - min(rest) <= 1
