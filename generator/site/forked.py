@@ -6,8 +6,8 @@ the parent's memory as it was at the fork (copy on write), so the version's scor
 pickled: only what the child sends back (small messages, its result, or its exception)
 crosses the pipe.
 
-Where ``os.fork`` is missing (Windows) or :data:`FORK` is off, the work runs at once in this
-process: the same files, written later.
+Where ``os.fork`` is missing (Windows), fails (no process to spare) or :data:`FORK` is off,
+the work runs at once in this process: the same files, written later.
 """
 
 from __future__ import annotations
@@ -52,7 +52,11 @@ def start(work: Work) -> Iterator[Worker]:
     if not FORK:
         yield _Inline(work)
         return
-    child = _Child(work)
+    try:
+        child = _Child(work)
+    except OSError:  # no process to spare (EAGAIN, ENOMEM): do the work here
+        yield _Inline(work)
+        return
     try:
         yield child
     finally:
@@ -95,7 +99,12 @@ class _Child:
             # Python 3.12+ warns that a fork beside running threads may deadlock the child;
             # the child only renders and writes files (no lock another thread may hold).
             warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read)
+                os.close(write)
+                raise
         if pid == 0:  # the child: never returns
             os.close(read)
             with contextlib.suppress(OSError):

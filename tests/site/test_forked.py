@@ -104,3 +104,13 @@ def test_leaving_the_block_early_stops_the_child() -> None:
     assert isinstance(pid, int)
     with pytest.raises(ChildProcessError):  # killed and reaped: no such child any more
         os.waitpid(pid, os.WNOHANG)
+
+
+def test_without_a_process_to_spare_the_work_runs_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused() -> int:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    with forked.start(lambda send: send(os.getpid()) or "done") as worker:
+        assert worker.receive() == os.getpid()
+        assert worker.result() == "done"
