@@ -53,7 +53,7 @@ def start(work: Work) -> Iterator[Worker]:
         yield _Inline(work)
         return
     try:
-        child = _Child(work)
+        child = _child(work)
     except OSError:  # no process to spare (EAGAIN, ENOMEM): do the work here
         yield _Inline(work)
         return
@@ -89,11 +89,14 @@ class _Inline:
         return self._value
 
 
-class _Child:
-    """A forked child running the work; messages, then its result or error, are pickled
-    through a pipe."""
+class Branch:
+    """A fork in the shape of ``os.fork``: both processes go on from here. The child (``child``
+    is true) sends messages to the parent through a pipe and ends with :meth:`finish` or
+    :meth:`fail`, never returning; the parent takes them with :meth:`receive` and
+    :meth:`result`, or stops the child (:meth:`stop`). Raises ``OSError`` if no process can be
+    made."""
 
-    def __init__(self, work: Work) -> None:
+    def __init__(self) -> None:
         read, write = os.pipe()
         with warnings.catch_warnings():
             # Python 3.12+ warns that a fork beside running threads may deadlock the child;
@@ -105,16 +108,45 @@ class _Child:
                 os.close(read)
                 os.close(write)
                 raise
-        if pid == 0:  # the child: never returns
-            os.close(read)
-            with contextlib.suppress(OSError):
-                os.nice(NICE)
-            _run(work, os.fdopen(write, "wb"))
-        os.close(write)
+        self.child = pid == 0
         self._pid = pid
-        self._pipe: IO[bytes] = os.fdopen(read, "rb")
         self._done = False
         self._value: object = None
+        if self.child:
+            os.close(read)
+            self._pipe: IO[bytes] = os.fdopen(write, "wb")
+            with contextlib.suppress(OSError):
+                os.nice(NICE)
+        else:
+            os.close(write)
+            self._pipe = os.fdopen(read, "rb")
+
+    # --- in the child
+
+    def send(self, value: object) -> None:
+        pickle.dump(("message", value), self._pipe)
+        self._pipe.flush()
+
+    def finish(self, value: object) -> NoReturn:
+        """End the child with ``value`` as its result."""
+        self._end(("result", value), 0)
+
+    def fail(self, exc: BaseException) -> NoReturn:
+        """End the child with ``exc``, raised in the parent."""
+        self._end(("error", _portable(exc)), 1)
+
+    def _end(self, outcome: tuple[str, object], code: int) -> NoReturn:
+        """Send the outcome and leave without running any of the parent's exit handlers
+        (``os._exit``)."""
+        try:
+            pickle.dump(outcome, self._pipe)
+            self._pipe.flush()
+        except BaseException:  # the parent reports a worker without result
+            code = 2
+        finally:
+            os._exit(code)
+
+    # --- in the parent
 
     def _next(self) -> tuple[str, Any]:
         try:
@@ -160,27 +192,16 @@ class _Child:
             self._reap()
 
 
-def _run(work: Work, pipe: IO[bytes]) -> NoReturn:
-    """In the child: run the work, send its outcome, and leave without running any of the
-    parent's exit handlers (``os._exit``)."""
-    code = 0
-    try:
-
-        def send(value: object) -> None:
-            pickle.dump(("message", value), pipe)
-            pipe.flush()
-
-        outcome: tuple[str, object] = ("result", work(send))
-    except BaseException as exc:
-        code = 1
-        outcome = ("error", _portable(exc))
-    try:
-        pickle.dump(outcome, pipe)
-        pipe.flush()
-    except BaseException:
-        code = 2
-    finally:
-        os._exit(code)
+def _child(work: Work) -> Branch:
+    """A forked child running ``work(send)``; in the parent, its :class:`Branch`."""
+    branch = Branch()
+    if branch.child:
+        try:
+            value = work(branch.send)
+        except BaseException as exc:  # every failure goes back to the parent
+            branch.fail(exc)
+        branch.finish(value)
+    return branch
 
 
 def _portable(exc: BaseException) -> BaseException:
