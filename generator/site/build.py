@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import cast
 
 import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -28,7 +29,7 @@ from generator.load import Inputs, LoadedRelease
 from generator.pages import Page, VersionContext, version_context, version_pages
 from generator.pages.render import lift_blocks
 from generator.pages.text import escape_html
-from generator.site import cache, forked
+from generator.site import cache, engine, forked
 from generator.site.forked import Send
 
 REPO = Path(__file__).resolve().parents[2]
@@ -94,11 +95,12 @@ def _write_downloads(pages: list[Page], folder: Path) -> None:
 
 
 def _render_part(ctx: VersionContext, part: int, docs: Path, downloads: Path, send: Send) -> None:
-    """A worker's part of the pages: write their sources, say so (mkdocs may start), then
-    write their downloads while mkdocs runs."""
+    """A worker's part of the pages: write their sources, send their paths (mkdocs may
+    start, and builds these pages in a process of its own), then write their downloads while
+    mkdocs runs."""
     pages, _ = version_pages(ctx, part, PARTS)
     _write_sources(pages, docs)
-    send(part)
+    send(frozenset(p.path for p in pages))
     _write_downloads(pages, downloads)
 
 
@@ -166,9 +168,9 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def _mkdocs(config_file: Path, strict: bool) -> list[str]:
-    """Run one mkdocs build; return its warnings (strict: fail on any)."""
-    from mkdocs.commands.build import build
+def _mkdocs(config_file: Path, strict: bool, theirs: frozenset[str] = frozenset()) -> list[str]:
+    """Run one mkdocs build (the pages ``theirs`` in a forked process, see
+    :mod:`engine`); return its warnings (strict: fail on any)."""
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
@@ -176,7 +178,7 @@ def _mkdocs(config_file: Path, strict: bool) -> list[str]:
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     try:
-        build(load_config(str(config_file), strict=strict))
+        engine.build(load_config(str(config_file), strict=strict), theirs)
     except MkDocsException as exc:
         raise BuildFailed(f"mkdocs failed: {exc}; " + "; ".join(handler.messages)) from exc
     finally:
@@ -360,8 +362,9 @@ def _build_pages_and_site(
         pages, nav = version_pages(ctx, 0, PARTS)
         _write_sources(pages, docs)
         shutil.copytree(SITE_SRC / "assets", docs / "assets")
+        theirs: frozenset[str] = frozenset()
         for worker in parts:
-            worker.receive()  # its sources are written
+            theirs |= cast(frozenset[str], worker.receive())  # its sources are written
         gc.freeze()  # the pages too: kept for the downloads
         config = work / version.folder / "mkdocs.yml"
         config.write_text(
@@ -370,7 +373,7 @@ def _build_pages_and_site(
         )
         writer = workers.enter_context(forked.start(lambda _: _write_downloads(pages, site)))
         progress(f"{version.folder}: building the site")
-        warnings = [f"{version.folder}: {w}" for w in _mkdocs(config, strict)]
+        warnings = [f"{version.folder}: {w}" for w in _mkdocs(config, strict, theirs)]
         progress(f"{version.folder}: writing downloads")
         for worker in [*parts, writer]:
             worker.result()

@@ -96,7 +96,7 @@ class Branch:
     :meth:`result`, or stops the child (:meth:`stop`). Raises ``OSError`` if no process can be
     made."""
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = NICE) -> None:
         read, write = os.pipe()
         with warnings.catch_warnings():
             # Python 3.12+ warns that a fork beside running threads may deadlock the child;
@@ -115,8 +115,9 @@ class Branch:
         if self.child:
             os.close(read)
             self._pipe: IO[bytes] = os.fdopen(write, "wb")
-            with contextlib.suppress(OSError):
-                os.nice(NICE)
+            if nice:
+                with contextlib.suppress(OSError):
+                    os.nice(nice)
         else:
             os.close(write)
             self._pipe = os.fdopen(read, "rb")

@@ -1,0 +1,144 @@
+"""The mkdocs build of a version on two cores: a forked child builds some of its pages.
+
+mkdocs reads every page (Markdown to HTML), then renders every page into the theme, one page
+at a time in one process. Here the build forks when it reaches its first page, after the
+files and the navigation exist, so that both processes hold the same site. Each converts and
+renders its own pages, and of the other's only reads the source (for titles in the
+navigation). The child writes nothing else (no theme files, templates or search index): at
+the last page it sends the parent its pages' search entries and its warnings, and the parent
+puts the entries in page order before mkdocs writes the index. The site is the same as one
+process builds (tested byte for byte).
+
+This reaches into mkdocs' build loop (``mkdocs.commands.build``: ``_populate_page``,
+``_build_page``, the theme and extra templates, ``Files.copy_static_files``). Where those are
+not as expected, or no process can be forked, mkdocs builds alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, cast
+
+from generator.site import forked
+
+_HOOKED = ("_populate_page", "_build_page", "_build_theme_template", "_build_extra_template")
+_SEARCH = "material/search"
+
+
+def build(config: Any, theirs: frozenset[str]) -> None:
+    """mkdocs' build of ``config``; the pages whose source paths are in ``theirs`` are built
+    by a forked child when the platform can fork."""
+    import mkdocs.commands.build as steps
+    from mkdocs.structure.files import Files
+
+    hookable = all(callable(getattr(steps, name, None)) for name in _HOOKED)
+    if not (forked.FORK and theirs and hookable and _SEARCH in config.plugins):
+        steps.build(config)
+        return
+    split = _Split(theirs, config.plugins[_SEARCH])
+    originals = {name: getattr(steps, name) for name in _HOOKED}
+    copy_static = Files.copy_static_files
+    steps._populate_page = split.populate(originals["_populate_page"])
+    steps._build_page = split.render(originals["_build_page"])
+    for name in _HOOKED[2:]:
+        setattr(steps, name, split.unless_child(originals[name]))
+    Files.copy_static_files = split.unless_child(copy_static)  # type: ignore[method-assign]
+    try:
+        steps.build(config)
+    except BaseException as exc:
+        if split.branch is not None and split.branch.child:
+            split.branch.fail(exc)  # never back into the caller's code
+        raise
+    finally:
+        for name, function in originals.items():
+            setattr(steps, name, function)
+        Files.copy_static_files = copy_static  # type: ignore[method-assign]
+        if split.branch is not None and not split.branch.child:
+            split.branch.stop()
+
+
+class _Split:
+    """Which process builds which page, and the child's search entries and warnings."""
+
+    def __init__(self, theirs: frozenset[str], search: Any) -> None:
+        self.theirs = theirs
+        self.search = search
+        self.branch: forked.Branch | None = None
+        self.entries: dict[str, list[Any]] = {}  # by page source path, in build order
+        self.warnings: list[logging.LogRecord] = []
+        self._forking = True
+
+    def mine(self, page: Any) -> bool:
+        if self.branch is None:
+            return True
+        return (page.file.src_uri in self.theirs) == self.branch.child
+
+    def _fork(self) -> None:
+        if not self._forking:
+            return
+        self._forking = False
+        try:
+            self.branch = forked.Branch(nice=0)  # as urgent as the parent's half
+        except OSError:
+            return  # no process to spare: mkdocs builds every page here
+        if self.branch.child:
+            logging.getLogger("mkdocs").addHandler(_Keep(self.warnings))
+
+    def populate(self, original: Callable[..., None]) -> Callable[..., None]:
+        def populate(page: Any, config: Any, files: Any, dirty: bool = False) -> None:
+            self._fork()
+            if self.mine(page):
+                original(page, config, files, dirty)
+            else:
+                page.read_source(config)  # its title, for the navigation
+
+        return populate
+
+    def render(self, original: Callable[..., None]) -> Callable[..., None]:
+        def render(page: Any, config: Any, doc_files: Any, *args: Any, **kwargs: Any) -> None:
+            if self.mine(page):
+                index = self.search.search_index
+                before = len(index.entries)
+                original(page, config, doc_files, *args, **kwargs)
+                self.entries[page.file.src_uri] = index.entries[before:]
+            if page is doc_files[-1].page and self.branch is not None:
+                self._meet(doc_files)
+
+        return render
+
+    def unless_child(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def unless_child(*args: Any, **kwargs: Any) -> Any:
+            if self.branch is not None and self.branch.child:
+                return None
+            return original(*args, **kwargs)
+
+        return unless_child
+
+    def _meet(self, doc_files: Any) -> None:
+        """After the last page: the child hands over and ends; the parent takes its entries
+        and warnings, and puts every page's entries in page order."""
+        assert self.branch is not None
+        if self.branch.child:
+            kept = [(r.name, r.levelno, r.getMessage()) for r in self.warnings]
+            self.branch.finish((self.entries, kept))
+        theirs, warnings = cast(
+            tuple[dict[str, list[Any]], list[tuple[str, int, str]]], self.branch.result()
+        )
+        for name, level, message in warnings:
+            logging.getLogger(name).log(level, "%s", message)
+        both = {**self.entries, **theirs}
+        self.search.search_index.entries = [
+            entry for file in doc_files for entry in both.get(file.src_uri, [])
+        ]
+
+
+class _Keep(logging.Handler):
+    """Keeps the child's warnings, for the parent to log again."""
+
+    def __init__(self, records: list[logging.LogRecord]) -> None:
+        super().__init__(logging.WARNING)
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
