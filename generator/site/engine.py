@@ -17,6 +17,7 @@ not as expected, or no process can be forked, mkdocs builds alone.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -32,19 +33,18 @@ def build(config: Any, theirs: frozenset[str]) -> None:
     import mkdocs.commands.build as steps
     from mkdocs.structure.files import Files
 
-    hookable = all(callable(getattr(steps, name, None)) for name in _HOOKED)
-    if not (forked.FORK and theirs and hookable and _SEARCH in config.plugins):
+    if not (forked.FORK and theirs and _splittable(config, steps)):
         steps.build(config)
         return
     split = _Split(theirs, config.plugins[_SEARCH])
     originals = {name: getattr(steps, name) for name in _HOOKED}
     copy_static = Files.copy_static_files
-    steps._populate_page = split.populate(originals["_populate_page"])
-    steps._build_page = split.render(originals["_build_page"])
-    for name in _HOOKED[2:]:
-        setattr(steps, name, split.unless_child(originals[name]))
-    Files.copy_static_files = split.unless_child(copy_static)  # type: ignore[method-assign]
     try:
+        steps._populate_page = split.populate(originals["_populate_page"])
+        steps._build_page = split.render(originals["_build_page"])
+        for name in _HOOKED[2:]:
+            setattr(steps, name, split.unless_child(originals[name]))
+        Files.copy_static_files = split.unless_child(copy_static)  # type: ignore[method-assign]
         steps.build(config)
     except BaseException as exc:
         if split.branch is not None and split.branch.child:
@@ -54,8 +54,20 @@ def build(config: Any, theirs: frozenset[str]) -> None:
         for name, function in originals.items():
             setattr(steps, name, function)
         Files.copy_static_files = copy_static  # type: ignore[method-assign]
-        if split.branch is not None and not split.branch.child:
+        if split.branch is not None:
+            if split.branch.child:
+                os._exit(2)  # not reached (the child ends at its last page or fails above)
             split.branch.stop()
+
+
+def _splittable(config: Any, steps: Any) -> bool:
+    """Whether this build can be split: mkdocs' loop as expected, no plugin but the search
+    and hooks (another plugin could keep per-page state the parent would miss), and anchors
+    in links not validated as warnings (the child's pages are checked by neither process)."""
+    hookable = all(callable(getattr(steps, name, None)) for name in _HOOKED)
+    plugins = all(name == _SEARCH or name.endswith(".py") for name in config.plugins)
+    anchors = config.validation.links.anchors
+    return hookable and _SEARCH in config.plugins and plugins and anchors < logging.WARNING
 
 
 class _Split:

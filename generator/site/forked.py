@@ -22,6 +22,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import IO, Any, NoReturn, Protocol
 
+from generator.errors import GeneratorError
+
 #: Fork when the platform can; tests turn it off to compare both ways.
 FORK = hasattr(os, "fork")
 #: A child's priority below the parent's: the parent runs the build's longest chain (the
@@ -41,7 +43,7 @@ class Worker(Protocol):
         exception if it failed."""
 
 
-class WorkerDied(RuntimeError):
+class WorkerDied(GeneratorError):
     """The child ended without a result (killed, or out of memory)."""
 
 
@@ -113,11 +115,14 @@ class Branch:
         self._done = False
         self._value: object = None
         if self.child:
-            os.close(read)
-            self._pipe: IO[bytes] = os.fdopen(write, "wb")
-            if nice:
-                with contextlib.suppress(OSError):
-                    os.nice(nice)
+            try:
+                os.close(read)
+                self._pipe: IO[bytes] = os.fdopen(write, "wb")
+                if nice:
+                    with contextlib.suppress(OSError):
+                        os.nice(nice)
+            except BaseException:  # never back into the caller's code as a second parent
+                os._exit(2)
         else:
             os.close(write)
             self._pipe = os.fdopen(read, "rb")
@@ -125,22 +130,31 @@ class Branch:
     # --- in the child
 
     def send(self, value: object) -> None:
-        pickle.dump(("message", value), self._pipe)
+        """Send ``value`` to the parent (pickled whole first: a value that cannot be pickled
+        raises here and leaves nothing half-written in the pipe)."""
+        data = pickle.dumps(("message", value))
+        self._pipe.write(data)
         self._pipe.flush()
 
     def finish(self, value: object) -> NoReturn:
-        """End the child with ``value`` as its result."""
-        self._end(("result", value), 0)
+        """End the child with ``value`` as its result (or with the error of pickling it)."""
+        self._end(lambda: ("result", value), 0)
 
     def fail(self, exc: BaseException) -> NoReturn:
         """End the child with ``exc``, raised in the parent."""
-        self._end(("error", _portable(exc)), 1)
+        self._end(lambda: ("error", _portable(exc)), 1)
 
-    def _end(self, outcome: tuple[str, object], code: int) -> NoReturn:
+    def _end(self, outcome: Callable[[], tuple[str, object]], code: int) -> NoReturn:
         """Send the outcome and leave without running any of the parent's exit handlers
-        (``os._exit``)."""
+        (``os._exit``), whatever happens on the way."""
         try:
-            pickle.dump(outcome, self._pipe)
+            try:
+                kind, value = outcome()
+                data = pickle.dumps((kind, value))
+            except BaseException as exc:  # the outcome itself failed: send that instead
+                code = 1
+                data = pickle.dumps(("error", _portable(exc)))
+            self._pipe.write(data)
             self._pipe.flush()
         except BaseException:  # the parent reports a worker without result
             code = 2

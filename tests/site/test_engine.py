@@ -27,7 +27,9 @@ PAGES = {
 THEIRS = frozenset({"tasks/b.md", "tasks/c.md"})
 
 
-def _project(tmp_path: Path, name: str, pages: dict[str, str], strict: bool = False) -> Any:
+def _project(
+    tmp_path: Path, name: str, pages: dict[str, str], strict: bool = False, extra: str = ""
+) -> Any:
     root = tmp_path / name
     for rel, text in pages.items():
         (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -39,7 +41,7 @@ def _project(tmp_path: Path, name: str, pages: dict[str, str], strict: bool = Fa
         f"site_dir: {root / 'site'}\n"
         "use_directory_urls: false\n"
         "theme:\n  name: material\n  font: false\n"
-        "nav:\n  - index.md\n  - about.md\n",
+        "nav:\n  - index.md\n  - about.md\n" + extra,
         encoding="utf-8",
     )
     return load_config(str(config), strict=strict)
@@ -127,3 +129,12 @@ def test_a_failure_in_the_child_fails_the_build(
     monkeypatch.setattr(Page, "render", render)
     with pytest.raises(ValueError, match="simulated"):
         engine.build(_project(tmp_path, "split", PAGES), THEIRS)
+
+
+def test_with_anchors_validated_as_warnings_one_process_builds(
+    tmp_path: Path, renders: Path
+) -> None:
+    extra = "validation:\n  links:\n    anchors: warn\n"
+    engine.build(_project(tmp_path, "split", PAGES, extra=extra), THEIRS)
+    pids = {line.split()[1] for line in renders.read_text().splitlines()}
+    assert pids == {str(os.getpid())}  # the child would check no anchor of its pages

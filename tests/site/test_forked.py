@@ -114,3 +114,14 @@ def test_without_a_process_to_spare_the_work_runs_here(monkeypatch: pytest.Monke
     with forked.start(lambda send: send(os.getpid()) or "done") as worker:
         assert worker.receive() == os.getpid()
         assert worker.result() == "done"
+
+
+def test_a_result_that_cannot_be_pickled_is_an_error_not_a_dead_worker() -> None:
+    if not forked.FORK:
+        pytest.skip("this platform cannot fork")
+    with (
+        forked.start(lambda _: lambda: "a function") as worker,
+        pytest.raises(Exception, match="pickle") as raised,
+    ):
+        worker.result()
+    assert not isinstance(raised.value, WorkerDied)
