@@ -57,10 +57,20 @@ def encoded(values: pd.Series | np.ndarray | pd.DataFrame, encode: Encode) -> pa
         columns = [_python(values[c].to_numpy()[first]) for c in values.columns]
         uniques = list(zip(*columns, strict=True))
     else:
-        codes, found = pd.factorize(pd.Series(values, copy=False), use_na_sentinel=False)
+        codes, found = _factorize(pd.Series(values, copy=False))
         uniques = _python(found)
     texts = pa.array([encode(u) for u in uniques], pa.string())
     return texts.take(pa.array(codes))
+
+
+def _factorize(series: pd.Series) -> tuple[np.ndarray, Any]:
+    """``pd.factorize`` with missing values kept as a value, and -0.0 apart from 0.0: equal
+    numbers, written differently ("-0.0"). Floats are told apart by their bits."""
+    if series.dtype == np.float64:
+        bits, found_bits = pd.factorize(series.to_numpy().view(np.int64), use_na_sentinel=False)
+        return bits, np.asarray(found_bits).view(np.float64)
+    codes, found = pd.factorize(series, use_na_sentinel=False)
+    return codes, found
 
 
 def _row_codes(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -68,7 +78,7 @@ def _row_codes(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     key = np.zeros(len(frame), dtype=np.int64)
     span = 1
     for column in frame.columns:
-        codes, found = pd.factorize(frame[column], use_na_sentinel=False)
+        codes, found = _factorize(frame[column])
         span *= max(len(found), 1)
         if span >= 1 << 62:  # the mixed-radix key would overflow: let the codes so far count
             key, _ = pd.factorize(key)
