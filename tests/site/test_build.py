@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -169,10 +170,6 @@ def test_pages_rendered_in_one_process_are_the_same_site(
 def test_a_failing_worker_fails_the_build_and_leaves_the_previous_site(
     fork: bool, inputs: Inputs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = tmp_path / "published"
-    build_site(inputs, out, strict=False, progress=_quiet)
-    before = _digest(out)
-    monkeypatch.setattr(forked, "FORK", fork and forked.FORK)
     written = site_build._write_downloads
 
     def full_disk(pages: list[Page], folder: Path) -> None:
@@ -180,25 +177,35 @@ def test_a_failing_worker_fails_the_build_and_leaves_the_previous_site(
             raise OSError(28, "No space left on device (simulated)")
         written(pages, folder)
 
-    monkeypatch.setattr(site_build, "_write_downloads", full_disk)
-    with pytest.raises(OSError, match="simulated"):
-        build_site(inputs, out, strict=False, progress=_quiet)
-    assert _digest(out) == before
-    assert [p.name for p in tmp_path.iterdir()] == ["published"], "no staging left behind"
+    def breaking() -> None:
+        monkeypatch.setattr(forked, "FORK", fork and forked.FORK)
+        monkeypatch.setattr(site_build, "_write_downloads", full_disk)
+
+    _fails_and_keeps_the_site(inputs, tmp_path, breaking, OSError)
 
 
 def test_failed_build_leaves_the_previous_site(
     inputs: Inputs, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = tmp_path / "published"
-    build_site(inputs, out, strict=False, progress=_quiet)
-    before = _digest(out)
-
     def broken(*_: Any) -> list[str]:
         raise site_build.BuildFailed("mkdocs failed: simulated")
 
-    monkeypatch.setattr(site_build, "_mkdocs", broken)
-    with pytest.raises(site_build.BuildFailed, match="simulated"):
+    def breaking() -> None:
+        monkeypatch.setattr(site_build, "_mkdocs", broken)
+
+    _fails_and_keeps_the_site(inputs, tmp_path, breaking, site_build.BuildFailed)
+
+
+def _fails_and_keeps_the_site(
+    inputs: Inputs, tmp_path: Path, breaking: Callable[[], None], error: type[Exception]
+) -> None:
+    """Build, break the build with ``breaking``, build again: it fails with ``error``
+    ("simulated"), and the first site stays as it was, with no staging left behind."""
+    out = tmp_path / "published"
+    build_site(inputs, out, strict=False, progress=_quiet)
+    before = _digest(out)
+    breaking()
+    with pytest.raises(error, match="simulated"):
         build_site(inputs, out, strict=False, progress=_quiet)
     assert _digest(out) == before
     assert [p.name for p in tmp_path.iterdir()] == ["published"], "no staging left behind"
