@@ -27,6 +27,8 @@ It reports, as JSON:
   version changed: the other comes from the cache, at ``rebuild_cache_s`` (the share of its
   full build time: ``rebuild_cache_share``); ``rebuild_full_s``: the same release without
   the cache;
+- ``breakdown``: load, check and score in parts, each timed on its own in a separate process
+  (see :func:`measure_breakdown`): where the time above 3 x the parse floor goes;
 - ``score_s_10x``, ``peak_rss_mb_10x``: load, check and score at 10x the runs (1.4 million:
   50 runs per task), measured in a separate process so its peak is its own.
 
@@ -162,6 +164,79 @@ def measure_score(root: Path) -> dict[str, Any]:
     }
 
 
+def measure_breakdown(root: Path) -> dict[str, Any]:
+    """Where load, check and score spend their time, each part timed on its own: reading and
+    validating the catalogs (``catalog_s``); reading the runs files as the build does, two at
+    a time (``runs_read_s``); the checks (``check_s``); scoring each run and its task means
+    (``per_run_score_s``: the part that grows with the runs); the bootstrap (``bootstrap_s``,
+    every call the reports make); and the rest of the reports (``reports_rest_s``:
+    estimates, percentiles, differences, business views, the reports' models)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import generator.score.report as report
+    from generator.check import check_inputs
+    from generator.load import load_inputs
+    from generator.load.jsonlines import read_runs
+    from generator.load.tree import READERS
+    from generator.load.validate import validate_as
+    from generator.load.yamlfile import read_yaml
+    from generator.models import Catalog
+    from generator.score.report import build_report, published_frame
+    from generator.score.runs import score_runs
+
+    out = dict.fromkeys(("catalog_s", "per_run_score_s", "bootstrap_s", "reports_rest_s"), 0.0)
+    versions = sorted(p for p in (root / "results").iterdir() if p.is_dir())
+    for folder in versions:
+        start = time.perf_counter()
+        parsed = read_yaml(folder / "tasks.yaml", "tasks.yaml")
+        assert isinstance(parsed, tuple), parsed
+        validate_as(Catalog, *parsed)
+        out["catalog_s"] += time.perf_counter() - start
+    files = sorted(root.rglob("*.jsonl"))
+    os.sync()
+    start = time.perf_counter()
+    with ThreadPoolExecutor(READERS) as pool:
+        list(pool.map(lambda path: read_runs(path, path.name), files))
+    out["runs_read_s"] = time.perf_counter() - start
+    inputs, problems = load_inputs(root)
+    start = time.perf_counter()
+    problems += check_inputs(inputs)
+    out["check_s"] = time.perf_counter() - start
+    timed = {"bootstrap": report.bootstrap, "task_table": report.task_table}
+    spent = dict.fromkeys(timed, 0.0)
+
+    def timer(name: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            begin = time.perf_counter()
+            try:
+                return timed[name](*args, **kwargs)
+            finally:
+                spent[name] += time.perf_counter() - begin
+
+        return call
+
+    for name in timed:
+        setattr(report, name, timer(name))
+    try:
+        for version in inputs.releases:
+            assert version.release is not None
+            start = time.perf_counter()
+            frame = published_frame(version)
+            scored = score_runs(frame)
+            out["per_run_score_s"] += time.perf_counter() - start
+            for domain in version.release.model.domains:
+                start = time.perf_counter()
+                build_report(version, domain.id, frame, scored)
+                out["reports_rest_s"] += time.perf_counter() - start
+    finally:
+        for name, function in timed.items():
+            setattr(report, name, function)
+    out["per_run_score_s"] += spent["task_table"]
+    out["bootstrap_s"] = spent["bootstrap"]
+    out["reports_rest_s"] -= spent["task_table"] + spent["bootstrap"]
+    return out
+
+
 def _child(mode: str, root: Path) -> dict[str, Any]:
     """Run one measurement in a fresh process, so that its memory peak is its own."""
     out = subprocess.run(
@@ -189,6 +264,7 @@ def reference(repeat: int) -> dict[str, Any]:
     # Full builds: with the cache, the second repeat would take the first one's output.
     builds = [_child("build-nocache", root) for _ in range(repeat)]
     floors = [parse_floor(root) for _ in range(repeat)]
+    parts = [_child("breakdown", root) for _ in range(repeat)]
     two = ensure_release("reference", versions=2)
     _child("build", two)  # fill the cache
     _touch_one_version(two)
@@ -206,6 +282,9 @@ def reference(repeat: int) -> dict[str, Any]:
         "input_bytes": sum(p.stat().st_size for p in root.rglob("*") if p.is_file()),
         "parse_floor_s": statistics.median(floors),
         **med,
+        "breakdown": {
+            k: statistics.median(p[k] for p in parts) for k in sorted(parts[0]) if k.endswith("_s")
+        },
         "rebuild_s": rebuild["total_s"],
         "rebuild_cache_s": rebuild["cache_s"],
         "rebuild_full_s": full["total_s"],
@@ -237,7 +316,7 @@ def main() -> None:
     parser.add_argument("--scale", choices=["reference", "10x", "both"], default="both")
     parser.add_argument("--json", type=Path, help="write the results here as JSON")
     parser.add_argument("--repeat", type=int, default=1, help="runs per figure (medians)")
-    children = ["build", "build-nocache", "score"]
+    children = ["build", "build-nocache", "score", "breakdown"]
     parser.add_argument("--child", choices=children, help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -246,6 +325,8 @@ def main() -> None:
             os.environ["LG_BENCH_NO_CACHE"] = "1"
         if args.child == "score":
             figures = measure_score(args.root)
+        elif args.child == "breakdown":
+            figures = measure_breakdown(args.root)
         else:
             figures = measure_build(args.root, fresh=args.child == "build-nocache")
         figures["peak_rss_mb"] = _peak_mb()
