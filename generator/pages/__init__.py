@@ -120,4 +120,4 @@ def _outside_nav(pages: list[Page], size: int) -> list[Page]:
     return [replace(p, shared_nav=p.path.rsplit("/", 1)[0]) for p in pages]
 
 
-__all__ = ["Page", "VersionContext", "version_context", "version_pages"]
+__all__ = ["Page", "VersionContext", "task_parts", "version_context", "version_pages"]

@@ -26,7 +26,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from generator.errors import GeneratorError
 from generator.load import Inputs, LoadedRelease
-from generator.pages import Page, VersionContext, version_context, version_pages
+from generator.pages import Page, VersionContext, task_parts, version_context, version_pages
 from generator.pages.render import lift_blocks
 from generator.pages.text import escape_html
 from generator.site import cache, engine, forked
@@ -354,10 +354,12 @@ def _build_pages_and_site(
     progress(f"{version.folder}: writing pages")
     site, built = staging / version.folder, work / version.folder / "site"
     site.mkdir(parents=True)
+    shares = task_parts(ctx.public_tasks(), PARTS)
     with contextlib.ExitStack() as workers:
-        parts = [
+        parts = [  # a part without task pages needs no worker
             workers.enter_context(forked.start(functools.partial(_render_part, ctx, n, docs, site)))
             for n in range(1, PARTS)
+            if shares[n]
         ]
         pages, nav = version_pages(ctx, 0, PARTS)
         _write_sources(pages, docs)

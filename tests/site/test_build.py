@@ -8,11 +8,13 @@ import io
 import json
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from generator import pages
 from generator.disclosure.fingerprint import fingerprint
 from generator.load import Inputs, load_inputs
 from generator.models import Task
@@ -164,6 +166,27 @@ def test_pages_rendered_in_one_process_are_the_same_site(
     alone = tmp_path / "alone"
     build_site(inputs, alone, strict=True, progress=_quiet)
     assert _digest(alone) == _digest(site)
+
+
+def test_a_part_without_task_pages_forks_no_worker(
+    inputs: Inputs, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three parts with every task page in the first: the two empty parts fork nothing
+    (the downloads' writer forks, once per version), and the site is the same."""
+    monkeypatch.setattr(pages, "FIRST_PART_TASKS", 1.0)
+    monkeypatch.setattr(site_build, "PARTS", 3)
+    started: list[object] = []
+    start = forked.start
+
+    def counted(work: forked.Work) -> AbstractContextManager[forked.Worker]:
+        started.append(work)
+        return start(work)
+
+    monkeypatch.setattr(forked, "start", counted)
+    out = tmp_path / "one-part"
+    build_site(inputs, out, strict=True, progress=_quiet)
+    assert _digest(out) == _digest(site)
+    assert len(started) == len(inputs.releases)
 
 
 @pytest.mark.parametrize("fork", [True, False], ids=["forked", "inline"])
