@@ -46,17 +46,6 @@ class ItemIndex:
         codes = tasks.cat.codes.to_numpy().astype(np.int64)
         return np.where(codes >= 0, cats[np.maximum(codes, 0)] if len(cats) else -1, -1)
 
-    def lookup(self, task_codes: np.ndarray, ids: pd.Series) -> np.ndarray:
-        """The declared item of each (task code, categorical item id), or -1."""
-        if not len(ids):
-            return np.empty(0, np.int64)
-        cats = np.array([self.id_code.get(i, -1) for i in ids.cat.categories], np.int64)
-        id_codes = cats[ids.cat.codes.to_numpy().astype(np.int64)]
-        ok = (task_codes >= 0) & (id_codes >= 0)
-        found = np.full(len(ids), -1, np.int64)
-        found[ok] = self.table[task_codes[ok], id_codes[ok]]
-        return found
-
 
 _CACHE: dict[int, tuple[Catalog, ItemIndex]] = {}
 

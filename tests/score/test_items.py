@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.load import load_inputs
-from generator.load.items import item_index
+from generator.load.items import ItemIndex, item_index
 from generator.models import RunRecord
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.items import COLUMNS, item_breakdown_table, task_efficiency_table
@@ -145,6 +145,18 @@ def test_breakdowns_equal_the_per_task_computation_for_any_bundles(frame: Versio
             pd.testing.assert_frame_equal(found[tid], expected, check_dtype=False)
 
 
+def _lookup(index: ItemIndex, task_codes: np.ndarray, ids: pd.Series) -> np.ndarray:
+    """The declared item of each (task code, categorical item id), or -1: a verdict at a
+    time, through the catalog's dictionaries."""
+    return np.array(
+        [
+            index.table[t, index.id_code[i]] if t >= 0 and i in index.id_code else -1
+            for t, i in zip(task_codes.tolist(), ids.astype(object).tolist(), strict=True)
+        ],
+        dtype=np.int64,
+    )
+
+
 def test_frame_refers_to_the_loaders_verdicts_without_copying_them() -> None:
     """One copy of the verdicts: each bundle's part of the frame holds views of the loader's
     arrays (rows, values, id codes, the runs' task codes) and a table of the bundle's
@@ -164,6 +176,6 @@ def test_frame_refers_to_the_loaders_verdicts_without_copying_them() -> None:
         assert part.table.shape == shape  # the bundle's own tasks and ids
         index = item_index(version.catalog.model)
         tasks = index.task_codes(loaded.runs.runs["task"])[part.row]
-        assert part.item.tolist() == index.lookup(tasks, verdicts["id"]).tolist()
+        assert part.item.tolist() == _lookup(index, tasks, verdicts["id"]).tolist()
     starts = [p.start for p in frame.parts]
     assert starts == list(np.cumsum([0] + [p.runs for p in frame.parts])[:-1])
