@@ -7,7 +7,9 @@ renders its own pages, and of the other's only reads the source (for titles in t
 navigation). The child writes nothing else (no theme files, templates or search index): at
 the last page it sends the parent its pages' search entries and its warnings, and the parent
 puts the entries in page order before mkdocs writes the index. The site is the same as one
-process builds (tested byte for byte).
+process builds (tested byte for byte), and so are the messages: while the build is split,
+each process keeps what mkdocs logs with the step and page it came from, and the parent logs
+both processes' messages in the order one process would have.
 
 This reaches into mkdocs' build loop (``mkdocs.commands.build``: ``_populate_page``,
 ``_build_page``, the theme and extra templates, ``Files.copy_static_files``). Where those are
@@ -16,9 +18,10 @@ not as expected, or no process can be forked, mkdocs builds alone.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 from generator.site import forked
@@ -54,6 +57,7 @@ def build(config: Any, theirs: frozenset[str]) -> None:
         for name, function in originals.items():
             setattr(steps, name, function)
         Files.copy_static_files = copy_static  # type: ignore[method-assign]
+        split.replay([])  # a failed build still logs what the parent kept
         if split.branch is not None:
             if split.branch.child:
                 os._exit(2)  # not reached (the child ends at its last page or fails above)
@@ -70,16 +74,28 @@ def _splittable(config: Any, steps: Any) -> bool:
     return hookable and _SEARCH in config.plugins and plugins and anchors < logging.WARNING
 
 
+# The steps of mkdocs' build, in order: reading every page, the theme's files and templates,
+# rendering every page. A message is placed by its step and page number.
+_READ, _THEME, _RENDER = range(3)
+Message = tuple[tuple[int, int], str, int, str]  # (step, page), logger name, level, text
+
+
 class _Split:
-    """Which process builds which page, and the child's search entries and warnings."""
+    """Which process builds which page; the search entries and the messages each keeps."""
 
     def __init__(self, theirs: frozenset[str], search: Any) -> None:
         self.theirs = theirs
         self.search = search
         self.branch: forked.Branch | None = None
         self.entries: dict[str, list[Any]] = {}  # by page source path, in build order
-        self.warnings: list[logging.LogRecord] = []
+        self.messages: list[Message] = []
+        self.at = (_READ, 0)
+        self.pages = [0, 0]  # pages read, pages rendered
+        self.total: int | None = None  # pages to read
+        self.quiet = False  # what is said now is the other process's to keep
         self._forking = True
+        self._logger = logging.getLogger("mkdocs")
+        self._kept: tuple[list[logging.Handler], bool] | None = None
 
     def mine(self, page: Any) -> bool:
         if self.branch is None:
@@ -94,25 +110,63 @@ class _Split:
             self.branch = forked.Branch(nice=0)  # as urgent as the parent's half
         except OSError:
             return  # no process to spare: mkdocs builds every page here
-        if self.branch.child:
-            logging.getLogger("mkdocs").addHandler(_Keep(self.warnings))
+        # From here until the processes meet, mkdocs' messages are kept, not logged; the
+        # child keeps only what its own pages say (the rest, the parent says too).
+        self._kept = (self._logger.handlers[:], self._logger.propagate)
+        self._logger.handlers = [_Keep(self)]
+        self._logger.propagate = False
+        self.quiet = self.branch.child
+
+    def keep(self, record: logging.LogRecord) -> None:
+        if not self.quiet:
+            self.messages.append((self.at, record.name, record.levelno, record.getMessage()))
+
+    def replay(self, theirs: list[Message]) -> None:
+        """Log the kept messages and the other process's, in the order of one process's
+        build: by step and page (each page's messages come from one process, and a stable
+        sort keeps their order)."""
+        if self._kept is None:
+            return
+        self._logger.handlers, self._logger.propagate = self._kept
+        self._kept = None
+        for _, name, level, text in sorted([*self.messages, *theirs], key=lambda m: m[0]):
+            logging.getLogger(name).log(level, "%s", text)
+
+    @contextlib.contextmanager
+    def _voice(self, mine: bool) -> Iterator[None]:
+        """Messages said meanwhile are kept if the page is this process's."""
+        before, self.quiet = self.quiet, not mine
+        try:
+            yield
+        finally:
+            self.quiet = before
 
     def populate(self, original: Callable[..., None]) -> Callable[..., None]:
         def populate(page: Any, config: Any, files: Any, dirty: bool = False) -> None:
             self._fork()
-            if self.mine(page):
-                original(page, config, files, dirty)
-            else:
-                page.read_source(config)  # its title, for the navigation
+            self.at = (_READ, self.pages[0])
+            self.pages[0] += 1
+            with self._voice(self.mine(page)):
+                if self.mine(page):
+                    original(page, config, files, dirty)
+                else:
+                    page.read_source(config)  # its title, for the navigation
+            if self.total is None:
+                self.total = len(files.documentation_pages())
+            if self.pages[0] == self.total:
+                self.at = (_THEME, 0)  # every page is read: what follows is the theme's
 
         return populate
 
     def render(self, original: Callable[..., None]) -> Callable[..., None]:
         def render(page: Any, config: Any, doc_files: Any, *args: Any, **kwargs: Any) -> None:
+            self.at = (_RENDER, self.pages[1])
+            self.pages[1] += 1
             if self.mine(page):
                 index = self.search.search_index
                 before = len(index.entries)
-                original(page, config, doc_files, *args, **kwargs)
+                with self._voice(True):
+                    original(page, config, doc_files, *args, **kwargs)
                 self.entries[page.file.src_uri] = index.entries[before:]
             if page is doc_files[-1].page and self.branch is not None:
                 self._meet(doc_files)
@@ -129,16 +183,13 @@ class _Split:
 
     def _meet(self, doc_files: Any) -> None:
         """After the last page: the child hands over and ends; the parent takes its entries
-        and warnings, and puts every page's entries in page order."""
+        and messages, logs every message in order, and puts every page's entries in page
+        order."""
         assert self.branch is not None
         if self.branch.child:
-            kept = [(r.name, r.levelno, r.getMessage()) for r in self.warnings]
-            self.branch.finish((self.entries, kept))
-        theirs, warnings = cast(
-            tuple[dict[str, list[Any]], list[tuple[str, int, str]]], self.branch.result()
-        )
-        for name, level, message in warnings:
-            logging.getLogger(name).log(level, "%s", message)
+            self.branch.finish((self.entries, self.messages))
+        theirs, messages = cast(tuple[dict[str, list[Any]], list[Message]], self.branch.result())
+        self.replay(messages)
         both = {**self.entries, **theirs}
         self.search.search_index.entries = [
             entry for file in doc_files for entry in both.get(file.src_uri, [])
@@ -146,11 +197,11 @@ class _Split:
 
 
 class _Keep(logging.Handler):
-    """Keeps the child's warnings, for the parent to log again."""
+    """Hands every message to the split, which keeps it with its place."""
 
-    def __init__(self, records: list[logging.LogRecord]) -> None:
-        super().__init__(logging.WARNING)
-        self.records = records
+    def __init__(self, split: _Split) -> None:
+        super().__init__(logging.NOTSET)
+        self.split = split
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
+        self.split.keep(record)

@@ -110,6 +110,54 @@ def test_the_child_s_warnings_are_logged_by_the_parent(tmp_path: Path, warnings:
     assert any("missing.md" in w for w in warnings)
 
 
+HOOKS = """
+import logging
+
+log = logging.getLogger("mkdocs.hooks.order")
+
+
+def on_page_content(html, page, config, files):
+    log.warning("read %s", page.file.src_uri)
+    return html
+
+
+def on_env(env, config, files):
+    log.warning("theme")
+    return env
+
+
+def on_post_page(output, page, config):
+    log.warning("rendered %s", page.file.src_uri)
+    return output
+"""
+
+
+def test_messages_come_in_the_order_of_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, warnings: list[str], renders: Path
+) -> None:
+    """Every page, in either process, says something as it is read and as it is rendered
+    (some broken links too), and the theme step speaks in between: the messages are those of
+    a one-process build, in its order."""
+    pages = {
+        rel: text + f"\nA [broken link](missing-{rel.replace('/', '-')})\n"
+        for rel, text in PAGES.items()
+    }
+    (tmp_path / "hooks.py").write_text(HOOKS, encoding="utf-8")
+    extra = f"hooks:\n  - {tmp_path / 'hooks.py'}\n"
+    engine.build(_project(tmp_path, "split", pages, extra=extra), THEIRS)
+    split = list(warnings)
+    assert len({line.split()[1] for line in renders.read_text().splitlines()}) == 2
+    warnings.clear()
+    monkeypatch.setattr(forked, "FORK", False)
+    engine.build(_project(tmp_path, "alone", pages, extra=extra), THEIRS)
+    said = [w for w in warnings if w.startswith(("read", "theme", "rendered"))]
+    order = [w.split()[1] for w in said if w.startswith("read")]
+    assert sorted(order) == sorted(PAGES)
+    assert said == [f"read {p}" for p in order] + ["theme"] + [f"rendered {p}" for p in order]
+    assert sum("missing-" in w for w in warnings) == len(PAGES)
+    assert split == warnings
+
+
 def test_a_warning_in_the_child_fails_a_strict_build(tmp_path: Path) -> None:
     pages = {**PAGES, "tasks/c.md": "# Task c\n\nA [broken link](missing.md).\n"}
     with pytest.raises(Abort, match="strict"):
