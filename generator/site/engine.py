@@ -5,11 +5,13 @@ at a time in one process. Here the build forks when it reaches its first page, a
 files and the navigation exist, so that both processes hold the same site. Each converts and
 renders its own pages, and of the other's only reads the source (for titles in the
 navigation). The child writes nothing else (no theme files, templates or search index): at
-the last page it sends the parent its pages' search entries and its warnings, and the parent
-puts the entries in page order before mkdocs writes the index. The site is the same as one
-process builds (tested byte for byte), and so are the messages: while the build is split,
-each process keeps what mkdocs logs with the step and page it came from, and the parent logs
-both processes' messages in the order one process would have.
+the last page it sends the parent its pages' search entries and what mkdocs said while it
+built them, and the parent puts the entries in page order before mkdocs writes the index.
+The site is the same as one process builds (tested byte for byte), and so is what mkdocs'
+loggers (``mkdocs`` and below) say: while the build is split, each process keeps their
+messages with the step and page they came from, and the parent hands both processes' to the
+handlers in the order of a one-process build. (Other loggers, such as Python-Markdown's,
+print from each process as they go.)
 
 This reaches into mkdocs' build loop (``mkdocs.commands.build``: ``_populate_page``,
 ``_build_page``, the theme and extra templates, ``Files.copy_static_files``). Where those are
@@ -40,6 +42,7 @@ def build(config: Any, theirs: frozenset[str]) -> None:
         steps.build(config)
         return
     split = _Split(theirs, config.plugins[_SEARCH])
+    handlers = split.logger.handlers[:]
     originals = {name: getattr(steps, name) for name in _HOOKED}
     copy_static = Files.copy_static_files
     try:
@@ -51,13 +54,18 @@ def build(config: Any, theirs: frozenset[str]) -> None:
         steps.build(config)
     except BaseException as exc:
         if split.branch is not None and split.branch.child:
+            with contextlib.suppress(BaseException):
+                split.branch.send(split.kept)  # what the failing pages said, for the parent
             split.branch.fail(exc)  # never back into the caller's code
         raise
     finally:
         for name, function in originals.items():
             setattr(steps, name, function)
         Files.copy_static_files = copy_static  # type: ignore[method-assign]
-        split.replay([])  # a failed build still logs what the parent kept
+        split.replay([])  # a build that failed while split still says what the parent kept
+        for handler in split.logger.handlers[:]:
+            if handler not in handlers:  # mkdocs' strict-mode counter, when it failed split
+                split.logger.removeHandler(handler)
         if split.branch is not None:
             if split.branch.child:
                 os._exit(2)  # not reached (the child ends at its last page or fails above)
@@ -77,7 +85,7 @@ def _splittable(config: Any, steps: Any) -> bool:
 # The steps of mkdocs' build, in order: reading every page, the theme's files and templates,
 # rendering every page. A message is placed by its step and page number.
 _READ, _THEME, _RENDER = range(3)
-Message = tuple[tuple[int, int], str, int, str]  # (step, page), logger name, level, text
+Kept = tuple[tuple[int, int], logging.LogRecord]
 
 
 class _Split:
@@ -88,14 +96,14 @@ class _Split:
         self.search = search
         self.branch: forked.Branch | None = None
         self.entries: dict[str, list[Any]] = {}  # by page source path, in build order
-        self.messages: list[Message] = []
+        self.logger = logging.getLogger("mkdocs")
+        self.kept: list[Kept] = []
         self.at = (_READ, 0)
         self.pages = [0, 0]  # pages read, pages rendered
         self.total: int | None = None  # pages to read
         self.quiet = False  # what is said now is the other process's to keep
         self._forking = True
-        self._logger = logging.getLogger("mkdocs")
-        self._kept: tuple[list[logging.Handler], bool] | None = None
+        self._saved: tuple[list[logging.Handler], bool] | None = None
 
     def mine(self, page: Any) -> bool:
         if self.branch is None:
@@ -110,27 +118,34 @@ class _Split:
             self.branch = forked.Branch(nice=0)  # as urgent as the parent's half
         except OSError:
             return  # no process to spare: mkdocs builds every page here
-        # From here until the processes meet, mkdocs' messages are kept, not logged; the
-        # child keeps only what its own pages say (the rest, the parent says too).
-        self._kept = (self._logger.handlers[:], self._logger.propagate)
-        self._logger.handlers = [_Keep(self)]
-        self._logger.propagate = False
+        # From here until the processes meet, mkdocs' messages are kept, not handled; the
+        # child keeps only what is said while it builds its own pages (the parent says the
+        # rest too).
+        self._saved = (self.logger.handlers[:], self.logger.propagate)
+        self.logger.handlers = [_Keep(self)]
+        self.logger.propagate = False
         self.quiet = self.branch.child
 
     def keep(self, record: logging.LogRecord) -> None:
-        if not self.quiet:
-            self.messages.append((self.at, record.name, record.levelno, record.getMessage()))
-
-    def replay(self, theirs: list[Message]) -> None:
-        """Log the kept messages and the other process's, in the order of one process's
-        build: by step and page (each page's messages come from one process, and a stable
-        sort keeps their order)."""
-        if self._kept is None:
+        if self.quiet:
             return
-        self._logger.handlers, self._logger.propagate = self._kept
-        self._kept = None
-        for _, name, level, text in sorted([*self.messages, *theirs], key=lambda m: m[0]):
-            logging.getLogger(name).log(level, "%s", text)
+        # As the handlers would format it, in a form that crosses the pipe.
+        record.msg, record.args = record.getMessage(), None
+        if record.exc_info:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None
+        self.kept.append((self.at, record))
+
+    def replay(self, theirs: list[Kept]) -> None:
+        """Hand the kept messages and the other process's to the handlers, in the order of a
+        one-process build: by step and page (each page's messages come from one process,
+        whose order a stable sort keeps)."""
+        if self._saved is None:
+            return
+        self.logger.handlers, self.logger.propagate = self._saved
+        self._saved = None
+        for _, record in sorted([*self.kept, *theirs], key=lambda kept: kept[0]):
+            self.logger.callHandlers(record)
 
     @contextlib.contextmanager
     def _voice(self, mine: bool) -> Iterator[None]:
@@ -144,30 +159,31 @@ class _Split:
     def populate(self, original: Callable[..., None]) -> Callable[..., None]:
         def populate(page: Any, config: Any, files: Any, dirty: bool = False) -> None:
             self._fork()
-            self.at = (_READ, self.pages[0])
-            self.pages[0] += 1
+            if self.total is None:
+                # As mkdocs' build counts them (``mkdocs serve`` would count drafts too).
+                self.total = len(files.documentation_pages())
             with self._voice(self.mine(page)):
                 if self.mine(page):
                     original(page, config, files, dirty)
                 else:
                     page.read_source(config)  # its title, for the navigation
-            if self.total is None:
-                self.total = len(files.documentation_pages())
-            if self.pages[0] == self.total:
-                self.at = (_THEME, 0)  # every page is read: what follows is the theme's
+            # What is said before the next page (mkdocs' "Reading" line) belongs with it.
+            self.pages[0] += 1
+            self.at = (_READ, self.pages[0]) if self.pages[0] < self.total else (_THEME, 0)
 
         return populate
 
     def render(self, original: Callable[..., None]) -> Callable[..., None]:
         def render(page: Any, config: Any, doc_files: Any, *args: Any, **kwargs: Any) -> None:
             self.at = (_RENDER, self.pages[1])
-            self.pages[1] += 1
             if self.mine(page):
                 index = self.search.search_index
                 before = len(index.entries)
                 with self._voice(True):
                     original(page, config, doc_files, *args, **kwargs)
                 self.entries[page.file.src_uri] = index.entries[before:]
+            self.pages[1] += 1
+            self.at = (_RENDER, self.pages[1])
             if page is doc_files[-1].page and self.branch is not None:
                 self._meet(doc_files)
 
@@ -182,15 +198,19 @@ class _Split:
         return unless_child
 
     def _meet(self, doc_files: Any) -> None:
-        """After the last page: the child hands over and ends; the parent takes its entries
-        and messages, logs every message in order, and puts every page's entries in page
-        order."""
+        """After the last page: the child sends what it kept and its search entries, and
+        ends; the parent hands every message to the handlers in order (the child's failure,
+        if any, is raised after), and puts every page's entries in page order."""
         assert self.branch is not None
         if self.branch.child:
-            self.branch.finish((self.entries, self.messages))
-        theirs, messages = cast(tuple[dict[str, list[Any]], list[Message]], self.branch.result())
-        self.replay(messages)
-        both = {**self.entries, **theirs}
+            self.branch.send(self.kept)
+            self.branch.finish(self.entries)
+        theirs = cast(list[Kept], self.branch.receive())
+        try:
+            entries = cast(dict[str, list[Any]], self.branch.result())
+        finally:
+            self.replay(theirs)
+        both = {**self.entries, **entries}
         self.search.search_index.entries = [
             entry for file in doc_files for entry in both.get(file.src_uri, [])
         ]
@@ -204,4 +224,7 @@ class _Keep(logging.Handler):
         self.split = split
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.split.keep(record)
+        try:
+            self.split.keep(record)
+        except Exception:
+            self.handleError(record)

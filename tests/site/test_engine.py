@@ -135,21 +135,23 @@ def on_post_page(output, page, config):
 def test_messages_come_in_the_order_of_one_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, warnings: list[str], renders: Path
 ) -> None:
-    """Every page, in either process, says something as it is read and as it is rendered
-    (some broken links too), and the theme step speaks in between: the messages are those of
-    a one-process build, in its order."""
+    """Every page, in either process (the child's pages between the parent's), says something
+    as it is read and as it is rendered, with a broken link too, and the theme step speaks in
+    between: the messages are those of a one-process build, in its order."""
+    theirs = frozenset({"about.md", "tasks/b.md"})
     pages = {
         rel: text + f"\nA [broken link](missing-{rel.replace('/', '-')})\n"
         for rel, text in PAGES.items()
     }
     (tmp_path / "hooks.py").write_text(HOOKS, encoding="utf-8")
     extra = f"hooks:\n  - {tmp_path / 'hooks.py'}\n"
-    engine.build(_project(tmp_path, "split", pages, extra=extra), THEIRS)
+    engine.build(_project(tmp_path, "split", pages, extra=extra), theirs)
     split = list(warnings)
-    assert len({line.split()[1] for line in renders.read_text().splitlines()}) == 2
+    by = dict(line.split() for line in renders.read_text().splitlines())
+    assert {page for page, pid in by.items() if pid != str(os.getpid())} == theirs
     warnings.clear()
     monkeypatch.setattr(forked, "FORK", False)
-    engine.build(_project(tmp_path, "alone", pages, extra=extra), THEIRS)
+    engine.build(_project(tmp_path, "alone", pages, extra=extra), theirs)
     said = [w for w in warnings if w.startswith(("read", "theme", "rendered"))]
     order = [w.split()[1] for w in said if w.startswith("read")]
     assert sorted(order) == sorted(PAGES)
@@ -177,6 +179,33 @@ def test_a_failure_in_the_child_fails_the_build(
     monkeypatch.setattr(Page, "render", render)
     with pytest.raises(ValueError, match="simulated"):
         engine.build(_project(tmp_path, "split", PAGES), THEIRS)
+
+
+FAILING_HOOK = """
+def on_post_page(output, page, config):
+    if page.file.src_uri == "tasks/c.md":
+        raise ValueError("cannot render tasks/c.md (simulated)")
+    return output
+"""
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["lenient", "strict"])
+def test_a_failing_child_s_messages_are_logged_and_no_handler_is_left(
+    tmp_path: Path, warnings: list[str], strict: bool
+) -> None:
+    """The child reads tasks/c.md (a broken link) and fails to render it: the parent still
+    logs what the child said, and mkdocs' handlers are as before (its strict-mode counter,
+    added before the split, is gone)."""
+    pages = {**PAGES, "tasks/c.md": "# Task c\n\nA [broken link](missing.md).\n"}
+    (tmp_path / "hooks.py").write_text(FAILING_HOOK, encoding="utf-8")
+    extra = f"hooks:\n  - {tmp_path / 'hooks.py'}\n"
+    handlers = logging.getLogger("mkdocs").handlers[:]
+    with pytest.raises(ValueError, match="simulated"):
+        engine.build(_project(tmp_path, "split", pages, strict=strict, extra=extra), THEIRS)
+    assert logging.getLogger("mkdocs").handlers == handlers
+    assert logging.getLogger("mkdocs").propagate
+    assert any("missing.md" in w for w in warnings)
+    assert any("Error building page 'tasks/c.md'" in w for w in warnings)
 
 
 def test_with_anchors_validated_as_warnings_one_process_builds(
