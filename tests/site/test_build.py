@@ -187,6 +187,7 @@ def test_a_part_without_task_pages_forks_no_worker(
     build_site(inputs, out, strict=True, progress=_quiet)
     assert _digest(out) == _digest(site)
     assert len(started) == len(inputs.releases)
+    assert not any(getattr(work, "func", None) is site_build._render_part for work in started)
 
 
 @pytest.mark.parametrize("fork", [True, False], ids=["forked", "inline"])
