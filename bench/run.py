@@ -165,14 +165,18 @@ def measure_score(root: Path) -> dict[str, Any]:
 
 
 def measure_breakdown(root: Path) -> dict[str, Any]:
-    """Where load, check and score spend their time, each part timed on its own: reading and
-    validating the catalogs (``catalog_s``); reading the runs files as the build does, two at
-    a time (``runs_read_s``); the checks (``check_s``); scoring each run and its task means
-    (``per_run_score_s``: the part that grows with the runs); the bootstrap (``bootstrap_s``,
-    every call the reports make); and the rest of the reports (``reports_rest_s``:
-    estimates, percentiles, differences, business views, the reports' models)."""
+    """Where load, check and score spend their time. Two parts of loading, each timed on its
+    own: reading and validating the catalogs (``catalog_s``) and reading the runs files as
+    the build does, two at a time (``runs_read_s``). Then the stages as :func:`measure_score`
+    runs them: loading (``load_s``), the checks (``check_s``) and scoring (``score_s``),
+    split into the version's frame, each run's scores and the task means (``per_run_score_s``:
+    the part that grows with the runs), the bootstrap (``bootstrap_s``, wall time, while the
+    reports' task rows are made on a side thread) and the rest (``score_rest_s``: estimates,
+    percentiles, differences, business views, the reports' models, the evidence cited,
+    fingerprints, memory given back)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    import generator.pages.context as context
     import generator.score.report as report
     from generator.check import check_inputs
     from generator.load import load_inputs
@@ -181,60 +185,57 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     from generator.load.validate import validate_as
     from generator.load.yamlfile import read_yaml
     from generator.models import Catalog
-    from generator.score.report import build_report, published_frame
-    from generator.score.runs import score_runs
 
-    out = dict.fromkeys(("catalog_s", "per_run_score_s", "bootstrap_s", "reports_rest_s"), 0.0)
-    versions = sorted(p for p in (root / "results").iterdir() if p.is_dir())
-    for folder in versions:
+    out: dict[str, Any] = {"catalog_s": 0.0, "score_s": 0.0}
+    for folder in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
         start = time.perf_counter()
         parsed = read_yaml(folder / "tasks.yaml", "tasks.yaml")
         assert isinstance(parsed, tuple), parsed
         validate_as(Catalog, *parsed)
         out["catalog_s"] += time.perf_counter() - start
     files = sorted(root.rglob("*.jsonl"))
-    os.sync()
     start = time.perf_counter()
     with ThreadPoolExecutor(READERS) as pool:
-        list(pool.map(lambda path: read_runs(path, path.name), files))
+        for _ in pool.map(lambda path: read_runs(path, path.name), files):
+            pass
     out["runs_read_s"] = time.perf_counter() - start
-    inputs, problems = load_inputs(root)
+    os.sync()
     start = time.perf_counter()
+    inputs, problems = load_inputs(root)
+    loaded = time.perf_counter()
     problems += check_inputs(inputs)
-    out["check_s"] = time.perf_counter() - start
-    timed = {"bootstrap": report.bootstrap, "task_table": report.task_table}
-    spent = dict.fromkeys(timed, 0.0)
-
-    def timer(name: str) -> Any:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            begin = time.perf_counter()
-            try:
-                return timed[name](*args, **kwargs)
-            finally:
-                spent[name] += time.perf_counter() - begin
-
-        return call
-
-    for name in timed:
-        setattr(report, name, timer(name))
+    out["load_s"], out["check_s"] = loaded - start, time.perf_counter() - loaded
+    spent: dict[str, float] = {}
+    parts = ((context, "published_frame"), (context, "score_runs"), (report, "task_table"))
+    timed = (*parts, (report, "bootstrap"))
+    originals = {(module, name): getattr(module, name) for module, name in timed}
+    for (module, name), function in originals.items():
+        setattr(module, name, _timing(function, name, spent))
     try:
         for version in inputs.releases:
-            assert version.release is not None
             start = time.perf_counter()
-            frame = published_frame(version)
-            scored = score_runs(frame)
-            out["per_run_score_s"] += time.perf_counter() - start
-            for domain in version.release.model.domains:
-                start = time.perf_counter()
-                build_report(version, domain.id, frame, scored)
-                out["reports_rest_s"] += time.perf_counter() - start
+            context.version_context(version, inputs.cards)
+            out["score_s"] += time.perf_counter() - start
     finally:
-        for name, function in timed.items():
-            setattr(report, name, function)
-    out["per_run_score_s"] += spent["task_table"]
-    out["bootstrap_s"] = spent["bootstrap"]
-    out["reports_rest_s"] -= spent["task_table"] + spent["bootstrap"]
+        for (module, name), function in originals.items():
+            setattr(module, name, function)
+    out["per_run_score_s"] = sum(spent.get(name, 0.0) for _, name in parts)
+    out["bootstrap_s"] = spent.get("bootstrap", 0.0)
+    out["score_rest_s"] = out["score_s"] - out["per_run_score_s"] - out["bootstrap_s"]
     return out
+
+
+def _timing(function: Any, name: str, spent: dict[str, float]) -> Any:
+    """``function``, adding the seconds of each call to ``spent[name]``."""
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        begin = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[name] = spent.get(name, 0.0) + time.perf_counter() - begin
+
+    return timed
 
 
 def _child(mode: str, root: Path) -> dict[str, Any]:
