@@ -199,11 +199,11 @@ def test_a_failing_child_s_messages_are_logged_and_no_handler_is_left(
     pages = {**PAGES, "tasks/c.md": "# Task c\n\nA [broken link](missing.md).\n"}
     (tmp_path / "hooks.py").write_text(FAILING_HOOK, encoding="utf-8")
     extra = f"hooks:\n  - {tmp_path / 'hooks.py'}\n"
-    handlers = logging.getLogger("mkdocs").handlers[:]
+    logger = logging.getLogger("mkdocs")
+    handlers, propagate = logger.handlers[:], logger.propagate
     with pytest.raises(ValueError, match="simulated"):
         engine.build(_project(tmp_path, "split", pages, strict=strict, extra=extra), THEIRS)
-    assert logging.getLogger("mkdocs").handlers == handlers
-    assert logging.getLogger("mkdocs").propagate
+    assert (logger.handlers, logger.propagate) == (handlers, propagate)
     assert any("missing.md" in w for w in warnings)
     assert any("Error building page 'tasks/c.md'" in w for w in warnings)
 
