@@ -162,8 +162,9 @@ class _Split:
             if self.total is None:
                 # As mkdocs' build counts them (``mkdocs serve`` would count drafts too).
                 self.total = len(files.documentation_pages())
-            with self._voice(self.mine(page)):
-                if self.mine(page):
+            mine = self.mine(page)
+            with self._voice(mine):
+                if mine:
                     original(page, config, files, dirty)
                 else:
                     page.read_source(config)  # its title, for the navigation

@@ -153,19 +153,21 @@ def test_version_selector_data_and_landing(site: Path) -> None:
     assert not re.search(r"\d\.\d{3}", landing), "the landing page shows no scores"
 
 
+def _builds_the_site(inputs: Inputs, site: Path, out: Path) -> None:
+    """A strict build into ``out`` writes the shared example site, byte for byte."""
+    build_site(inputs, out, strict=True, progress=_quiet)
+    assert _digest(out) == _digest(site)
+
+
 def test_two_builds_are_identical(inputs: Inputs, site: Path, tmp_path: Path) -> None:
-    again = tmp_path / "again"
-    build_site(inputs, again, strict=True, progress=_quiet)
-    assert _digest(again) == _digest(site)
+    _builds_the_site(inputs, site, tmp_path / "again")
 
 
 def test_pages_rendered_in_one_process_are_the_same_site(
     inputs: Inputs, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(forked, "FORK", False)
-    alone = tmp_path / "alone"
-    build_site(inputs, alone, strict=True, progress=_quiet)
-    assert _digest(alone) == _digest(site)
+    _builds_the_site(inputs, site, tmp_path / "alone")
 
 
 def test_a_part_without_task_pages_forks_no_worker(
@@ -183,9 +185,7 @@ def test_a_part_without_task_pages_forks_no_worker(
         return start(work)
 
     monkeypatch.setattr(forked, "start", counted)
-    out = tmp_path / "one-part"
-    build_site(inputs, out, strict=True, progress=_quiet)
-    assert _digest(out) == _digest(site)
+    _builds_the_site(inputs, site, tmp_path / "one-part")
     assert len(started) == len(inputs.releases)
     assert not any(getattr(work, "func", None) is site_build._render_part for work in started)
 
