@@ -148,6 +148,14 @@ class Statistics(Contract):
         description="Fewest common tasks a paired difference needs before it may order two "
         "combinations; below it no difference is called significant (§5.3).",
     )
+    min_tasks_to_resample: StrictInt = Field(
+        default=5,
+        ge=2,
+        le=10_000,
+        description="Fewest tasks a figure needs for an interval over the task population "
+        "(tasks resampled). Over fewer tasks the interval describes the run-to-run noise of "
+        "those tasks only, and the pages say so.",
+    )
 
 
 class Release(Versioned):

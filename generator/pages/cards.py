@@ -174,7 +174,7 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
                 Row(
                     (
                         Cell(scope.title),
-                        Cell(status or str(c.rank), c.rank),
+                        Cell(status or c.rank_text or "—", c.rank),
                         _est(c.task_score),
                         _est(c.rule_score),
                         judge_cell(c),
@@ -186,6 +186,7 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
                         "group": scope.scope.group,
                         "status": c.status,
                         "rank": c.rank,
+                        "rank_worst": c.rank_worst,
                         **_est_record("task_score", c.task_score),
                         **_est_record("rule_score", c.rule_score),
                         **_est_record("judge_score", c.judge_score),
@@ -256,9 +257,11 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
         "Scores by domain, sub-division and group",
         ("Scope", "Rank", "Task Score [95% CI]", "Rule score", "Judge score", "Success rate"),
         tuple(score_rows),
-        "Rank = 1 + combinations significantly better in that scope. The success rate is the "
-        "share of valid runs that succeed (Wilson interval); reliability@1 averages tasks "
-        "(bootstrap interval), so the two can differ when tasks have unequal valid runs.",
+        "Rank: best to worst rank the significant paired differences allow in that scope. "
+        "Every interval resamples tasks (a task's runs are not independent draws); † marks one "
+        "over too few tasks, which shows run-to-run noise only. The success rate pools valid "
+        "runs; reliability@1 averages tasks, so the two can differ when tasks have unequal "
+        "valid runs.",
     )
     efficiency = Table(
         "efficiency",

@@ -35,13 +35,31 @@ VIEWS = ("risk_weighted_score", "key_process_success", "fatal_error_rate", "boun
 def _est(e: Estimate | Rate | Reliability | None) -> Cell:
     if e is None or e.value is None:
         return Cell("—")
-    return Cell(f"{score(e.value)} {interval(e.low, e.high)}".strip(), e.value)
+    mark = RUNS_MARK if e.interval == "runs" else ""
+    return Cell(f"{score(e.value)} {interval(e.low, e.high)}{mark}".strip(), e.value)
+
+
+# Beside an interval over too few tasks to resample: it covers run-to-run noise only.
+RUNS_MARK = " †"
+
+
+def runs_note(minimum: int) -> str:
+    """What the † beside an interval means."""
+    return (
+        f"† Over fewer than {minimum} tasks: the interval shows only the run-to-run noise of "
+        "these tasks, not the spread of a task population."
+    )
 
 
 def _est_record(prefix: str, e: Estimate | Rate | Reliability | None) -> dict[str, Any]:
     if e is None:
         return {prefix: None, f"{prefix}_low": None, f"{prefix}_high": None}
-    return {prefix: e.value, f"{prefix}_low": e.low, f"{prefix}_high": e.high}
+    return {
+        prefix: e.value,
+        f"{prefix}_low": e.low,
+        f"{prefix}_high": e.high,
+        f"{prefix}_interval": e.interval,
+    }
 
 
 @lru_cache(maxsize=4096)
@@ -127,7 +145,7 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         if c.reliability_excluded:
             rel_text += f" ({c.reliability_excluded} task(s) excluded)"
         cells = (
-            Cell(str(c.rank), c.rank),
+            Cell(c.rank_text or "—", c.rank),
             link,
             _est(c.task_score),
             _est(c.rule_score),
@@ -144,6 +162,7 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
             "fingerprint": fp,
             "status": c.status,
             "rank": c.rank,
+            "rank_worst": c.rank_worst,
             "pareto": c.pareto,
         }
         record |= _est_record("task_score", c.task_score)
@@ -165,11 +184,10 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         rows.append(Row(cells, record))
     notes = []
     if any(c.status == "scored" for c in scope.combinations):
-        notes.append(
-            f"Rank = 1 + the number of combinations significantly better (paired difference "
-            f"interval excludes 0, over at least {ctx.release.statistics.min_tasks_to_order} "
-            "common tasks); rows of one rank are not ordered by the data, though listed by score."
-        )
+        stats = ctx.release.statistics
+        notes.append(rank_note(stats.min_tasks_to_order, stats.confidence))
+    if any(_runs_basis(c) for c in scope.combinations):
+        notes.append(runs_note(ctx.release.statistics.min_tasks_to_resample))
     reasons = sorted(
         {
             c.judge_coverage
@@ -188,6 +206,23 @@ STATUS_TEXT = {
     "no-valid-runs": "no valid runs",
     "withheld": "withheld",
 }
+
+
+def rank_note(minimum: int, confidence: float) -> str:
+    """What a rank range means, as the pages say it."""
+    return (
+        "Rank: the best to the worst rank the data allows. A combination ranks below another "
+        f"only when their paired difference is significant (its {confidence:.0%} interval "
+        "excludes 0, over "
+        f"at least {minimum} common tasks); overlapping ranges are not ordered by the data, "
+        "though listed by score."
+    )
+
+
+def _runs_basis(c: CombinationScores) -> bool:
+    """Whether any interval of the combination covers run noise only."""
+    shown = [c.task_score, c.rule_score, c.judge_score, c.success_rate, *c.reliability]
+    return any(e is not None and e.interval == "runs" for e in shown)
 
 
 def judge_cell(c: CombinationScores) -> Cell:

@@ -70,11 +70,12 @@ def _metric_rows(c: CombinationScores) -> list[tuple[str, Any, Any, Any, Any, st
 
     def est(name: str, e: Estimate | None, note: str = "") -> None:
         if e is not None:
-            rows.append((name, e.value, e.low, e.high, e.tasks, note))
+            rows.append((name, e.value, e.low, e.high, e.tasks, _basis(note, e.interval)))
 
     def rate(name: str, r: Rate | None) -> None:
         if r is not None:
-            rows.append((name, r.value, r.low, r.high, r.trials, f"{r.successes} of {r.trials}"))
+            note = _basis(f"{r.successes} of {r.trials}", r.interval)
+            rows.append((name, r.value, r.low, r.high, r.trials, note))
 
     est("task_score", c.task_score)
     est("rule_score", c.rule_score)
@@ -88,7 +89,7 @@ def _metric_rows(c: CombinationScores) -> list[tuple[str, Any, Any, Any, Any, st
                 r.low,
                 r.high,
                 c.reliability_tasks,
-                f"{c.reliability_excluded} task(s) excluded",
+                _basis(f"{c.reliability_excluded} task(s) excluded", r.interval),
             )
         )
     if c.efficiency is not None:
@@ -121,9 +122,28 @@ def _metric_rows(c: CombinationScores) -> list[tuple[str, Any, Any, Any, Any, st
         )
         for note in cov.not_covered:
             rows.append(("not_covered", None, None, None, None, note))
-    rows.append(("rank", c.rank, None, None, None, "1 + significantly better combinations"))
+    rows.append(
+        (
+            "rank",
+            c.rank,
+            c.rank,
+            c.rank_worst,
+            None,
+            "best to worst rank the significant paired differences allow",
+        )
+    )
     rows.append(("pareto", c.pareto, None, None, None, "within its tokenizer"))
     return rows
+
+
+RUNS_BASIS = "interval over run noise only (too few tasks to resample)"
+
+
+def _basis(note: str, interval: str) -> str:
+    """The note, with a word on what the interval covers when it is not the task population."""
+    if interval == "tasks":
+        return note
+    return f"{note}; {RUNS_BASIS}" if note else RUNS_BASIS
 
 
 def to_csv(report: Report) -> str:
@@ -164,7 +184,7 @@ def to_csv(report: Report) -> str:
                     _num(d.low),
                     _num(d.high),
                     d.tasks,
-                    "significant" if d.significant else "inside the noise",
+                    _basis("significant" if d.significant else "inside the noise", d.interval),
                 ]
             )
     for t in report.tasks:
@@ -215,7 +235,8 @@ def _f(value: float | None, digits: int = 3) -> str:
 def _ci(e: Estimate | Rate | Reliability | None, digits: int = 3) -> str:
     if e is None or e.value is None:
         return "—"
-    return f"{_f(e.value, digits)} [{_f(e.low, digits)}, {_f(e.high, digits)}]"
+    mark = "†" if e.interval == "runs" else ""
+    return f"{_f(e.value, digits)} [{_f(e.low, digits)}, {_f(e.high, digits)}]{mark}"
 
 
 def _int(value: float | None) -> str:
@@ -261,7 +282,7 @@ def _scope_md(s: ScopeResult, ks: list[int]) -> list[str]:
         )
         rels = {r.k: _ci(r) for r in c.reliability}
         cells = [
-            str(c.rank),
+            c.rank_text or "—",
             c.combination + (" ◆" if c.pareto else ""),
             _ci(c.task_score),
             _ci(c.rule_score),
@@ -274,11 +295,12 @@ def _scope_md(s: ScopeResult, ks: list[int]) -> list[str]:
             covtext,
         ]
         lines.append("| " + " | ".join(cells) + " |")
-    groups = " · ".join("{" + ", ".join(g) + "}" for g in s.tie_groups)
     lines += [
         "",
-        f"Tie groups, best first (no order inside a group): {groups or '—'}",
+        "Rank: best to worst rank the significant paired differences allow "
+        "(overlapping ranges: the data does not order them).",
         "◆ on the score-against-tokens Pareto frontier of its tokenizer.",
+        "† interval over run noise only: too few tasks to resample.",
         "",
     ]
     views = [c for c in s.combinations if c.business is not None]

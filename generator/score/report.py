@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -11,21 +10,16 @@ import pandas as pd
 from generator.load import LoadedRelease
 from generator.models import Release
 from generator.score.aggregate import (
-    CHANNELS,
     Plan,
-    ScopeReplicates,
-    ScopeView,
-    TaskTable,
     aggregate_scope,
-    bootstrap,
     nanmean,
-    not_covered,
     parallel,
     plan_combination,
-    scope_view,
-    task_table,
+    scope_weights,
 )
 from generator.score.frame import VersionFrame, build_frame
+from generator.score.intervals import figure, replicates, run_noise_interval
+from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.results import (
     CombinationInfo,
     Contamination,
@@ -38,6 +32,14 @@ from generator.score.results import (
 from generator.score.runs import score_runs
 from generator.score.scope import GROUPS, Scope, withheld_scopes
 from generator.score.stats import percentile_interval
+from generator.score.table import (
+    CHANNELS,
+    ScopeView,
+    TaskTable,
+    not_covered,
+    scope_view,
+    task_table,
+)
 
 GROUP_TITLES = {"all": "all tasks", "public": "public group", "held-out": "held-out group"}
 
@@ -56,6 +58,8 @@ def _settings(release: Release) -> Settings:
         runs_per_task=release.runs_per_task,
         reliability_k=list(release.reliability_k),
         min_held_out_aggregate=release.groups.min_held_out_aggregate,
+        min_tasks_to_resample=stats.min_tasks_to_resample,
+        min_tasks_to_order=stats.min_tasks_to_order,
     )
 
 
@@ -101,24 +105,18 @@ def build_report(
                 continue
             shown.append((view, label))
     views = [entry[0] for entry in shown if isinstance(entry, tuple)]
-    plans = [_plans(table, view, frame, release) for view in views]
-    with ThreadPoolExecutor(1) as side:  # mostly Python: beside the bootstrap's numpy
-        task_rows = side.submit(_task_rows, frame, table)
-        replicates = bootstrap(table, views, plans, frame.bundles, release)
-    computed = {
-        id(view): (plan, reps) for view, plan, reps in zip(views, plans, replicates, strict=True)
-    }
+    plans = {id(view): _plans(table, view, frame, release) for view in views}
     scopes = parallel(
         lambda entry: (
             entry
             if isinstance(entry, ScopeResult)
             else aggregate_scope(
-                entry[0], table, *computed[id(entry[0])], frame.bundles, release, entry[1]
+                entry[0], table, plans[id(entry[0])], frame.bundles, release, entry[1]
             )
         ),
         shown,
     )
-    by_key = {view.scope.key: (view, *computed[id(view)]) for view in views}
+    by_key = {view.scope.key: (view, plans[id(view)]) for view in views}
     return Report(
         version=frame.version,
         domain=domain_id,
@@ -128,7 +126,7 @@ def build_report(
         settings=_settings(release),
         combinations=[_info(frame, c) for c in sorted(frame.bundles)],
         scopes=scopes,
-        tasks=task_rows.result(),
+        tasks=_task_rows(frame, table),
         contamination=_contamination(table, by_key, release),
         contamination_note=None
         if _has_both(by_key, frame.version, domain_id)
@@ -199,7 +197,7 @@ def _task_rows(frame: VersionFrame, table: TaskTable) -> list[TaskRow]:
     return rows
 
 
-Computed = Mapping[str, tuple[ScopeView, Mapping[int, Plan], ScopeReplicates]]
+Computed = Mapping[str, tuple[ScopeView, Mapping[int, Plan]]]
 
 
 def _has_both(computed: Computed, version: str, domain: str) -> bool:
@@ -210,40 +208,55 @@ def _has_both(computed: Computed, version: str, domain: str) -> bool:
 
 
 def _contamination(table: TaskTable, computed: Computed, release: Release) -> list[Contamination]:
-    """Public minus held-out Task Score per combination, with a bootstrap interval (§4.4)."""
+    """Public minus held-out Task Score per combination (§4.4), the two groups' tasks
+    resampled separately (each group is its own scope, with its own draws)."""
     version, domain = table.domain.version, table.domain.domain
     if not _has_both(computed, version, domain):
         return []
-    conf = release.statistics.confidence
-    public, held = (
+    stats = release.statistics
+    conf, minimum = stats.confidence, stats.min_tasks_to_resample
+    sides = [
         computed[Scope(version=version, domain=domain, group=g).key] for g in ("public", "held-out")
-    )
+    ]
+    weights = [scope_weights(view, release) for view, _ in sides]
     out = []
-
-    def est(value: float, reps: np.ndarray, n: int) -> Estimate:
-        low, high = percentile_interval(reps, conf)
-        return Estimate(value=value, low=low, high=high, tasks=n)
-
     for k, combo in enumerate(table.combos):
-        (pview, pplan, preps), (hview, hplan, hreps) = (
-            (view, plans[k], reps.series.get((k, "score"))) for view, plans, reps in (public, held)
-        )
-        if preps is None or hreps is None:
+        plans = [plans[k] for _, plans in sides]
+        if any(plan.result is not None for plan in plans):
             continue
-        pv, hv = (
+        figs = [
+            figure(
+                table.means["score"][k, view.rows], plan.data, table.counts["score"][k, view.rows]
+            )
+            for (view, _), plan in zip(sides, plans, strict=True)
+        ]
+        values = [
             nanmean(table.means["score"][k, view.rows][plan.data])
-            for view, plan in ((pview, pplan), (hview, hplan))
-        )
-        pn, hn = int(pplan.data.sum()), int(hplan.data.sum())
+            for (view, _), plan in zip(sides, plans, strict=True)
+        ]
+        if all(f.tasks >= minimum for f in figs):
+            reps = [replicates(w, [f])[0] for w, f in zip(weights, figs, strict=True)]
+            found = [percentile_interval(r, conf) for r in reps]
+            gap, basis = percentile_interval(reps[0] - reps[1], conf), "tasks"
+        else:
+            found = [run_noise_interval(f, v, conf) for f, v in zip(figs, values, strict=True)]
+            gap, basis = newcombe_interval(values[0], found[0], values[1], found[1]), "runs"
+        bases = ["tasks" if f.tasks >= minimum else "runs" for f in figs]
+        (pv, hv), (pn, hn) = values, (f.tasks for f in figs)
+        public_rows = len(sides[0][0].rows)
         out.append(
             Contamination(
                 combination=combo,
-                public=est(pv, preps, pn),
-                held_out=est(hv, hreps, hn),
-                gap=est(pv - hv, preps - hreps, pn + hn),
+                public=Estimate(
+                    value=pv, low=found[0][0], high=found[0][1], tasks=pn, interval=bases[0]
+                ),
+                held_out=Estimate(
+                    value=hv, low=found[1][0], high=found[1][1], tasks=hn, interval=bases[1]
+                ),
+                gap=Estimate(value=pv - hv, low=gap[0], high=gap[1], tasks=pn + hn, interval=basis),
                 note=None
-                if pn == len(pview.rows)
-                else f"public side over {pn} of {len(pview.rows)} public tasks (incomplete or "
+                if pn == public_rows
+                else f"public side over {pn} of {public_rows} public tasks (incomplete or "
                 "not covered); read the gap with care",
             )
         )

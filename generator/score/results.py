@@ -24,16 +24,30 @@ class Estimate(Result):
     low: float | None
     high: float | None
     tasks: int = Field(description="Tasks the value averages over.")
+    interval: Literal["tasks", "runs"] = Field(
+        default="tasks",
+        description="What the interval covers: 'tasks', the task population (tasks resampled, "
+        "each with its own statistic over its valid runs); 'runs', over fewer tasks than "
+        "statistics.min_tasks_to_resample, the run-to-run noise of these tasks only.",
+    )
 
 
 class Rate(Result):
-    """A proportion of runs with its Wilson score interval."""
+    """A proportion of runs, its interval over resampled tasks (Wilson's over the pooled runs
+    when it rests on too few tasks)."""
 
     successes: int
     trials: int
     value: float | None
     low: float | None
     high: float | None
+    tasks: int = Field(description="Tasks whose runs the rate pools.")
+    interval: Literal["tasks", "runs"] = Field(
+        default="tasks",
+        description="What the interval covers: 'tasks', the task population (tasks resampled, "
+        "each with its own statistic over its valid runs); 'runs', over fewer tasks than "
+        "statistics.min_tasks_to_resample, the run-to-run noise of these tasks only.",
+    )
 
 
 class Reliability(Result):
@@ -43,6 +57,12 @@ class Reliability(Result):
     value: float | None
     low: float | None
     high: float | None
+    interval: Literal["tasks", "runs"] = Field(
+        default="tasks",
+        description="What the interval covers: 'tasks', the task population (tasks resampled, "
+        "each with its own statistic over its valid runs); 'runs', over fewer tasks than "
+        "statistics.min_tasks_to_resample, the run-to-run noise of these tasks only.",
+    )
 
 
 class Efficiency(Result):
@@ -106,13 +126,29 @@ class CombinationScores(Result):
     coverage: Coverage | None = None
     rank: int | None = Field(
         default=None,
-        description="1 + the number of combinations significantly better in this scope.",
+        description="Best rank the data allows: 1 + the number of combinations significantly "
+        "better in this scope.",
+    )
+    rank_worst: int | None = Field(
+        default=None,
+        description="Worst rank the data allows: the scored combinations of the scope minus "
+        "the number significantly worse. Two combinations not significantly different always "
+        "have overlapping ranges.",
     )
     pareto: bool | None = Field(
         default=None,
         description="On the score-against-total-tokens frontier of its tokenizer; null when "
         "not compared (its coverage of the scope is incomplete).",
     )
+
+    @property
+    def rank_text(self) -> str | None:
+        """The rank range as read: "2" when the data fixes it, "1–3" when it allows several."""
+        if self.rank is None:
+            return None
+        if self.rank_worst is None or self.rank_worst == self.rank:
+            return str(self.rank)
+        return f"{self.rank}–{self.rank_worst}"
 
 
 class Difference(Result):
@@ -123,8 +159,16 @@ class Difference(Result):
     value: float
     low: float
     high: float
-    tasks: int
-    significant: bool = Field(description="The interval excludes 0.")
+    tasks: int = Field(description="Common tasks the difference averages over.")
+    interval: Literal["tasks", "runs"] = Field(
+        default="tasks",
+        description="'tasks': common tasks resampled; 'runs': over fewer tasks than "
+        "statistics.min_tasks_to_resample, Newcombe's interval from the run noise of each side.",
+    )
+    significant: bool = Field(
+        description="The interval excludes 0 and rests on at least statistics.min_tasks_to_order "
+        "common tasks: only then does the difference order the two combinations."
+    )
 
 
 class ScopeResult(Result):
@@ -134,10 +178,6 @@ class ScopeResult(Result):
     tasks: int
     combinations: list[CombinationScores] = Field(default_factory=list)
     differences: list[Difference] = Field(default_factory=list)
-    tie_groups: list[list[str]] = Field(
-        default_factory=list,
-        description="Combinations sharing a rank, best first; no strict order within a group.",
-    )
 
 
 class TaskRow(Result):
@@ -184,6 +224,8 @@ class Settings(Result):
     runs_per_task: int
     reliability_k: list[int]
     min_held_out_aggregate: int
+    min_tasks_to_resample: int
+    min_tasks_to_order: int
 
 
 class Report(Result):

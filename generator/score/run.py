@@ -27,7 +27,9 @@ def run_outcome(task: Task, record: RunRecord) -> RunOutcome:
     """Score a valid run (§4.3(1)–(3), success per §4.2(3)).
 
     R = passed ordinary items / N, items of failed modules scoring 0 and staying in N;
-    an all-or-nothing task's R is 1 only if every ordinary item passes. J = mean(g/G).
+    an all-or-nothing task's R is 1 only if every ordinary item passes. J = mean(g/G); a
+    zeroed dual-channel run without a Judge result has J = 0, so both channels aggregate
+    over the same valid runs (§4.2, §4.3(2)).
     S = 0 if D fails or any fatal item fails; else R (rule-only) or w·R + (1 − w)·J.
     """
     scoring = task.scoring
@@ -45,6 +47,8 @@ def run_outcome(task: Task, record: RunRecord) -> RunOutcome:
     judge_pass = True
     if scoring.mode == "dual-channel" and record.judge_valid is not True:
         judge_pass = False  # only a run zeroed by D or a fatal item may lack its Judge result
+        if not record.delivery or fatal_failed:
+            judge = 0.0  # no designated evidence: every item at its lowest level (§4.3(2))
     elif scoring.mode == "dual-channel":
         levels = {v.id: v.level for v in record.judge}
         values = []

@@ -29,7 +29,8 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     R = passed ordinary items / N (items of failed modules count 0, N unchanged); an
     all-or-nothing task's R is 1 only when all pass. J = mean(g/G) over the task's Judge
     items. S = 0 when D fails or any fatal item fails, else R (rule-only) or
-    w·R + (1 − w)·J (dual-channel). Success needs D, every fatal and ordinary rule item, and
+    w·R + (1 − w)·J (dual-channel); a zeroed dual-channel run without a Judge result
+    has J = 0 (§4.2, §4.3(2)). Success needs D, every fatal and ordinary rule item, and
     every Judge item at its pass level. Evaluation-incomplete runs get no score (NaN).
     """
     items = frame.items
@@ -79,13 +80,17 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     all_rules = rule_ok == n_rule
     rule = np.where(task_column("all_or_nothing"), all_rules.astype(float), rule_credit / n_rule)
     judged = dual & runs["judge_valid"].to_numpy(dtype=bool)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        judge = np.where(judged, judge_credit / n_judge, np.nan)
     fatal_failed = fatal_ok < n_fatal
-    judge_pass = ~dual | (judged & (judge_ok == n_judge))
     delivery = runs["delivery"].to_numpy(dtype=bool)
+    zeroed = ~delivery | fatal_failed
+    # Both channels aggregate over the same valid runs (§4.2); a zeroed run without its
+    # Judge result has none of the designated evidence, so each item takes its lowest level
+    # (§4.3(2)): J = 0.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        judge = np.where(judged, judge_credit / n_judge, np.where(dual & zeroed, 0.0, np.nan))
+    judge_pass = ~dual | (judged & (judge_ok == n_judge))
     score = np.where(
-        ~delivery | fatal_failed,
+        zeroed,
         0.0,
         np.where(dual, weight * rule + (1 - weight) * np.nan_to_num(judge), rule),
     )

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import EXIT_REFUSED, Refused
-from generator.score.aggregate import task_table
+from generator.score.table import task_table
 from generator.score.frame import build_frame
 from generator.score.runs import score_runs
 from generator.score.scope import (

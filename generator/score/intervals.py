@@ -1,0 +1,185 @@
+"""The one interval method for every figure aggregated over tasks (§4.2, §4.4, §5.3).
+
+Tasks are the sampling unit: a release's tasks are drawn from a population of tasks, and the
+runs of one task are not independent draws (they share the task's difficulty). So every
+figure aggregated over tasks gets a one-stage, task-clustered bootstrap: each replicate
+draws the scope's tasks with replacement, and each task carries its own statistic computed
+from its valid runs, so run-to-run noise enters through the spread of those statistics and
+is not added a second time (a second stage that resampled runs inside drawn tasks made the
+Task Score interval too wide and halved the power of paired differences; see
+``bench/coverage.py``).
+
+Every figure is a ratio of two sums over tasks (:class:`Figure`): a macro-average is
+``sum(mean_t) / sum(1)`` over its tasks, a rate ``sum(successes_t) / sum(trials_t)``, the
+risk-weighted score ``sum(w_t · mean_t) / sum(w_t)``, reliability@k the mean of each task's
+unbiased ``C(c_t, k) / C(n, k)``, a paired difference the mean of ``a_t − b_t`` over common
+tasks. So the replicates of all figures of a scope are one matrix product: the replicates ×
+tasks matrix of draw counts against the tasks × figures matrices of numerators and
+denominators (:func:`replicates`). Intervals are equal-tailed percentiles.
+
+A figure over fewer tasks than the release's ``statistics.min_tasks_to_resample`` cannot
+estimate the spread of a task population. Its interval (:func:`run_noise_interval`)
+describes the run-to-run noise of those very tasks only, and says so (``interval: "runs"``):
+a Wilson score interval with the figure's effective number of runs. Run values lie in
+[0, 1], so a task's run variance is at most ``p(1 − p)`` (the Bernoulli bound), and the
+interval is never a point: three runs that happen to agree are not a certainty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import sqrt
+from typing import Literal
+
+import numpy as np
+
+from generator.score.stats import (
+    multiplicities,
+    percentile_intervals,
+    task_draws,
+    wilson,
+    z_value,
+)
+
+Basis = Literal["tasks", "runs"]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure as ``sum(num) / sum(den)`` over the scope's tasks (0 where a task is not
+    part of it); ``runs`` per task: the independent runs behind its statistic (for the
+    run-noise interval); ``pooled``: (successes, trials) when the figure is a rate of runs;
+    ``sides``: the two figures a difference subtracts."""
+
+    num: np.ndarray
+    den: np.ndarray
+    runs: np.ndarray
+    pooled: tuple[int, int] | None = None
+    sides: tuple[Figure, Figure] | None = None
+
+    @property
+    def tasks(self) -> int:
+        """How many tasks the figure rests on."""
+        return int((self.den > 0).sum())
+
+    @property
+    def value(self) -> float:
+        """The figure itself (NaN without tasks)."""
+        den = float(self.den.sum())
+        return float(self.num.sum()) / den if den > 0 else float("nan")
+
+
+def figure(
+    values: np.ndarray, mask: np.ndarray, runs: np.ndarray, weights: np.ndarray | None = None
+) -> Figure:
+    """The (weighted) mean of ``values`` over the tasks in ``mask``."""
+    mask = mask.astype(bool)
+    den = np.where(mask, 1.0 if weights is None else weights, 0.0)
+    num = np.where(mask, np.nan_to_num(values) * den, 0.0)
+    return Figure(num, den, np.where(mask, runs, 0))
+
+
+def difference(a: Figure, b: Figure) -> Figure:
+    """The mean of a − b over the tasks both figures rest on (the same tasks)."""
+    return Figure(a.num - b.num, a.den, np.minimum(a.runs, b.runs), sides=(a, b))
+
+
+def rate(successes: np.ndarray, trials: np.ndarray, mask: np.ndarray) -> Figure:
+    """Successes over trials, pooled over the tasks in ``mask`` (a ratio over tasks)."""
+    mask = mask.astype(bool) & (trials > 0)
+    num = np.where(mask, successes, 0).astype(float)
+    den = np.where(mask, trials, 0).astype(float)
+    return Figure(num, den, np.where(mask, trials, 0), (int(num.sum()), int(den.sum())))
+
+
+def task_weights(n_tasks: int, samples: int, seed: int) -> np.ndarray:
+    """``W[b, t]``: how often replicate b drew task t (replicates × tasks, as floats)."""
+    draws = task_draws(n_tasks, samples, seed)
+    return multiplicities(draws, n_tasks).astype(np.float64)
+
+
+def replicates(weights: np.ndarray, figures: Sequence[Figure]) -> np.ndarray:
+    """Bootstrap replicates of each figure (figures × replicates): per replicate, the
+    figure's ratio over the drawn tasks (NaN where no drawn task is part of it)."""
+    if not figures:
+        return np.empty((0, weights.shape[0]))
+    num = weights @ np.column_stack([f.num for f in figures])
+    den = weights @ np.column_stack([f.den for f in figures])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: np.ndarray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan).T
+    return out
+
+
+def effective_runs(f: Figure) -> float:
+    """The runs an unweighted mean would need for the figure's run-noise variance bound:
+    ``1 / sum(a_t² / n_t)`` with ``a_t`` the task's share of the figure."""
+    keep = f.den > 0
+    share = f.den[keep] / f.den[keep].sum()
+    return float(1.0 / np.sum(share**2 / f.runs[keep]))
+
+
+def run_noise_interval(f: Figure, value: float, confidence: float) -> tuple[float, float]:
+    """The run-to-run noise of the figure's own tasks: Wilson's interval at ``value`` with the
+    figure's effective runs (for a rate, Wilson's interval of its pooled runs; for a
+    difference, Newcombe's interval from those of its two sides)."""
+    if f.pooled is not None:
+        return wilson(*f.pooled, confidence)
+    if f.sides is not None:
+        a, b = f.sides
+        return newcombe(
+            a.value,
+            run_noise_interval(a, a.value, confidence),
+            b.value,
+            run_noise_interval(b, b.value, confidence),
+        )
+    if not f.tasks or not np.isfinite(value):
+        return (float("nan"), float("nan"))
+    return bounded_wilson(min(max(value, 0.0), 1.0), effective_runs(f), confidence)
+
+
+def bounded_wilson(p: float, runs: float, confidence: float) -> tuple[float, float]:
+    """Wilson's score interval for a mean ``p`` of ``runs`` values in [0, 1] (their variance is
+    at most p(1 − p), so the Bernoulli interval bounds it); never a point."""
+    z = z_value(confidence)
+    denom = 1 + z * z / runs
+    centre = (p + z * z / (2 * runs)) / denom
+    half = z * sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def newcombe(
+    a: float, a_interval: tuple[float, float], b: float, b_interval: tuple[float, float]
+) -> tuple[float, float]:
+    """Newcombe's hybrid score interval of a − b from the two intervals (Newcombe 1998)."""
+    (la, ua), (lb, ub) = a_interval, b_interval
+    d = a - b
+    return (d - sqrt((a - la) ** 2 + (ub - b) ** 2), d + sqrt((ua - a) ** 2 + (b - lb) ** 2))
+
+
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+    basis: Basis
+
+
+def intervals(
+    weights: np.ndarray,
+    figures: Sequence[Figure],
+    values: Sequence[float],
+    confidence: float,
+    minimum: int,
+) -> list[Interval]:
+    """Each figure's interval: over resampled tasks when it rests on at least ``minimum``
+    tasks, else the run noise of its tasks at its ``value``."""
+    resampled = [i for i, f in enumerate(figures) if f.tasks >= minimum]
+    found = percentile_intervals(replicates(weights, [figures[i] for i in resampled]), confidence)
+    out: list[Interval | None] = [None] * len(figures)
+    for i, (low, high) in zip(resampled, found, strict=True):
+        out[i] = Interval(float(low), float(high), "tasks")
+    for i, f in enumerate(figures):
+        if out[i] is None:
+            low, high = run_noise_interval(f, values[i], confidence)
+            out[i] = Interval(low, high, "runs")
+    return [i for i in out if i is not None]

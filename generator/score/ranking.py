@@ -1,0 +1,123 @@
+"""What a scope's data can order: paired differences, rank ranges and the Pareto frontier
+(§4.2(2), §5.3).
+
+Two combinations are ordered only by their paired difference over the tasks both have,
+when its interval excludes 0 and rests on at least ``statistics.min_tasks_to_order`` tasks.
+A combination's rank is the range of ranks those orderings allow (as LMArena's rank bounds):
+best rank = 1 + how many combinations are significantly better, worst rank = the number of
+compared combinations − how many are significantly worse. Two combinations whose difference
+is not significant always get overlapping ranges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations as pairs_of
+
+import numpy as np
+
+from generator.score.intervals import Figure, Interval, difference, figure
+from generator.score.results import CombinationScores, Difference
+from generator.score.table import ScopeView, TaskTable
+
+# Scores closer than this are equal for the frontier: the same fraction summed in another
+# order differs in its last bits (8/9 against 8/9 + 1 ulp), not in what was measured.
+SCORE_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class PairFigure:
+    """The paired difference a − b of Task Scores over the tasks both have."""
+
+    a: int
+    b: int
+    value: float
+    figure: Figure
+
+
+def pair_figures(
+    view: ScopeView,
+    table: TaskTable,
+    data: Mapping[int, np.ndarray],
+) -> list[PairFigure]:
+    """Every pair of scored combinations (a < b, ``data``: the tasks each has) with at least
+    one common task."""
+    out = []
+    score = table.means["score"][:, view.rows]
+    runs = table.counts["score"][:, view.rows]
+    for a, b in pairs_of(sorted(data), 2):
+        shared = data[a] & data[b]
+        if not shared.any():
+            continue
+        # Contiguous arrays, so the sum adds as a lone array would (pandas' mean).
+        gaps = np.ascontiguousarray(score[a][shared] - score[b][shared])
+        value = float(gaps.sum() / float(shared.sum()))
+        side_a = figure(score[a], shared, runs[a])
+        side_b = figure(score[b], shared, runs[b])
+        out.append(PairFigure(a, b, value, difference(side_a, side_b)))
+    return out
+
+
+def differences(
+    table: TaskTable,
+    pairs: Sequence[PairFigure],
+    found: Sequence[Interval],
+    minimum: int,
+) -> list[Difference]:
+    """The pairs with their intervals; significant only over ``minimum`` common tasks."""
+    out = []
+    for pair, got in zip(pairs, found, strict=True):
+        tasks = pair.figure.tasks
+        out.append(
+            Difference(
+                a=table.combos[pair.a],
+                b=table.combos[pair.b],
+                value=pair.value,
+                low=got.low,
+                high=got.high,
+                tasks=tasks,
+                interval=got.basis,
+                significant=bool(tasks >= minimum and (got.low > 0 or got.high < 0)),
+            )
+        )
+    return sorted(out, key=lambda d: (d.a, d.b))
+
+
+def rank_ranges(names: Sequence[str], diffs: Sequence[Difference]) -> dict[str, tuple[int, int]]:
+    """Per combination, (best rank, worst rank) as the significant differences allow."""
+    better = dict.fromkeys(names, 0)  # how many are significantly better
+    worse = dict.fromkeys(names, 0)  # how many are significantly worse
+    for d in diffs:
+        if d.significant and d.a in better and d.b in better:
+            winner, loser = (d.a, d.b) if d.low > 0 else (d.b, d.a)
+            better[loser] += 1
+            worse[winner] += 1
+    return {n: (1 + better[n], len(names) - worse[n]) for n in names}
+
+
+def pareto(results: Mapping[str, CombinationScores], tokenizers: Mapping[str, str]) -> set[str]:
+    """Combinations no other of the same tokenizer beats on score and total tokens: at least
+    as good on both and better on one (scores within :data:`SCORE_TOLERANCE` are equal)."""
+    points = {}
+    for name, r in results.items():
+        if r.task_score is None or r.efficiency is None:
+            continue
+        s, t = r.task_score.value, r.efficiency.total_tokens
+        if s is not None and t is not None:
+            points[name] = (s, t)
+
+    def dominates(other: tuple[float, float], this: tuple[float, float]) -> bool:
+        (os, ot), (s, t) = other, this
+        no_worse = os >= s - SCORE_TOLERANCE and ot <= t
+        return no_worse and (os > s + SCORE_TOLERANCE or ot < t)
+
+    return {
+        name
+        for name, point in points.items()
+        if not any(
+            dominates(o, point)
+            for other, o in points.items()
+            if other != name and tokenizers[other] == tokenizers[name]
+        )
+    }

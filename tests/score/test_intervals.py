@@ -1,0 +1,290 @@
+"""The task-clustered intervals against a literal recomputation from the run records.
+
+The reference below reads the run records one by one, scores them with the per-record
+formulas (:func:`generator.score.run.run_outcome`), draws each scope's tasks with the
+documented seeding and computes every replicate by walking the drawn tasks: no table,
+figure or matrix of the engine is used. The engine must give the same intervals.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from math import comb, sqrt
+
+import numpy as np
+import pytest
+from builders import bundle, catalog, release, run, task, version
+
+from generator.models import Release, RunRecord
+from generator.score.intervals import bounded_wilson, newcombe
+from generator.score.report import build_report
+from generator.score.results import CombinationScores, Report, ScopeResult
+from generator.score.run import run_outcome
+from generator.score.stats import percentile_interval, seed_for, wilson, z_value
+
+TASKS = [
+    task("e1", "erp", "x", risk="high", judge=(4,), weight=0.4),
+    task("e2", "erp", "x", judge=(4, 2)),
+    task("e3", "erp", "x", fatal=1, chain="chain"),
+    task("e4", "erp", "y", risk="high", chain="chain"),
+    task("e5", "erp", "y", judge=(4,)),
+    task("e6", "erp", "y", boundary=True),
+    *[task(f"h{i}", "erp", "x" if i < 3 else "y", group="held-out") for i in range(6)],
+]
+
+
+def _runs(shift: int) -> list[RunRecord]:
+    """Three runs per task with varied outcomes; in dual tasks some zeroed runs (D fails)
+    have no Judge result."""
+    out = []
+    for n, t in enumerate(TASKS):
+        scoring = t["scoring"]
+        maxima = [j["max_level"] for j in scoring.get("judge_items", [])]
+        fatal = sum(1 for i in scoring["rule_items"] if i.get("fatal"))
+        for i in (1, 2, 3):
+            level = (n + i + shift) % 5
+            if maxima and (n + i + shift) % 4 == 0:
+                out.append(run(str(t["id"]), i, delivery=False, failure="wrong"))
+                continue
+            passed = (n * i + shift) % 3
+            out.append(
+                run(
+                    str(t["id"]),
+                    i,
+                    passed=passed,
+                    judge=tuple(min(level, g) for g in maxima),
+                    fatal=(level != 0,) * fatal,
+                    failure=None if passed == 2 and level != 0 else "wrong",
+                )
+            )
+    return out
+
+
+RUNS = {"p": _runs(0), "q": _runs(1), "r": _runs(2)}
+BUNDLES = {"q": bundle("q", not_covered=[{"domain": "erp", "subdivision": "y", "reason": "-"}])}
+
+
+@pytest.fixture(scope="module")
+def rel() -> Release:
+    return release(runs_per_task=3, k=(1, 2, 3), statistics={"bootstrap_samples": 500, "seed": 3})
+
+
+@pytest.fixture(scope="module")
+def report(rel: Release) -> Report:
+    return build_report(version(rel, catalog(TASKS), RUNS, BUNDLES), "erp")
+
+
+# --- the literal reference ------------------------------------------------------------------
+
+
+def _per_task(rel: Release) -> dict[tuple[str, str], list[tuple[float, float, float | None, bool]]]:
+    """(S, R, J, success) of every valid run, per (combination, task)."""
+    from generator.models import Catalog
+
+    cat = Catalog.model_validate(catalog(TASKS).model_dump())
+    by_id = {t.id: t for t in cat.tasks}
+    out: dict[tuple[str, str], list[tuple[float, float, float | None, bool]]] = defaultdict(list)
+    for combo, records in RUNS.items():
+        for r in records:
+            if r.status == "valid":
+                o = run_outcome(by_id[r.task], r)
+                out[(combo, r.task)].append((o.score, o.rule, o.judge, o.success))
+    return out
+
+
+def _tasks_of(scope: ScopeResult) -> list[str]:
+    ids = sorted(str(t["id"]) for t in TASKS)
+    group, sub = scope.scope.group, scope.scope.subdivision
+    return [
+        t
+        for t in ids
+        if (group == "all" or next(x for x in TASKS if x["id"] == t)["group"] == group)
+        and (sub is None or next(x for x in TASKS if x["id"] == t)["subdivision"] == sub)
+    ]
+
+
+def _covered(combo: str, tid: str) -> bool:
+    return not (combo == "q" and next(x for x in TASKS if x["id"] == tid)["subdivision"] == "y")
+
+
+def _mean(values: list[float]) -> float:
+    return float(np.mean(values)) if values else float("nan")
+
+
+def _literal(rel: Release, scope: ScopeResult, combo: str) -> dict[str, tuple[float, float]]:
+    """Percentile intervals of a literal walk over each replicate's drawn tasks."""
+    stats, n = rel.statistics, rel.runs_per_task
+    tasks = _tasks_of(scope)
+    rng = np.random.default_rng(seed_for(stats.seed, seed_for(rel.version, *tasks)))
+    draws = rng.integers(0, len(tasks), size=(stats.bootstrap_samples, len(tasks)))
+    runs = _per_task(rel)
+    weight = {str(t["id"]): 3.0 if t["risk_level"] == "high" else 1.0 for t in TASKS}
+    reps: dict[str, list[float]] = defaultdict(list)
+    for row in draws:
+        drawn = [tasks[i] for i in row if _covered(combo, tasks[i]) and runs[(combo, tasks[i])]]
+        means = [np.mean([s for s, *_ in runs[(combo, t)]]) for t in drawn]
+        reps["score"].append(_mean(means))
+        judged = [t for t in drawn if runs[(combo, t)][0][2] is not None]
+        reps["judge"].append(_mean([_mean([j for *_, j, _ in runs[(combo, t)]]) for t in judged]))
+        wins = sum(sum(ok for *_, ok in runs[(combo, t)]) for t in drawn)
+        trials = sum(len(runs[(combo, t)]) for t in drawn)
+        reps["success"].append(wins / trials if trials else float("nan"))
+        full = [t for t in drawn if len(runs[(combo, t)]) == n]
+        for k in rel.reliability_k:
+            per = [comb(sum(ok for *_, ok in runs[(combo, t)]), k) / comb(n, k) for t in full]
+            reps[f"reliability@{k}"].append(_mean(per))
+        w = [weight[t] for t in drawn]
+        reps["risk"].append(float(np.dot(w, means)) / sum(w) if w else float("nan"))
+    return {name: percentile_interval(np.array(v), stats.confidence) for name, v in reps.items()}
+
+
+def _shown(c: CombinationScores) -> dict[str, tuple[float | None, float | None]]:
+    """(low, high) of each figure over at least 5 tasks (the others show run noise)."""
+    assert c.task_score and c.judge_score and c.success_rate and c.business
+    risk = c.business.risk_weighted_score
+    assert risk is not None
+    figures = {
+        "score": (c.task_score, c.task_score.tasks),
+        "judge": (c.judge_score, c.judge_score.tasks),
+        "success": (c.success_rate, c.success_rate.tasks),
+        "risk": (risk, risk.tasks),
+        **{f"reliability@{r.k}": (r, c.reliability_tasks) for r in c.reliability},
+    }
+    out = {}
+    for name, (e, tasks) in figures.items():
+        assert e.interval == ("tasks" if tasks >= 5 else "runs"), (c.combination, name)
+        if tasks >= 5:
+            out[name] = (e.low, e.high)
+    return out
+
+
+def _scored(report: Report) -> list[tuple[ScopeResult, CombinationScores]]:
+    return [
+        (s, c)
+        for s in report.scopes
+        for c in s.combinations
+        if c.status == "scored" and s.tasks >= 5
+    ]
+
+
+def test_engine_equals_a_literal_walk_over_the_run_records(rel: Release, report: Report) -> None:
+    checked = 0
+    for scope, c in _scored(report):
+        literal = _literal(rel, scope, c.combination)
+        for name, (low, high) in _shown(c).items():
+            want = literal[name]
+            assert (low, high) == pytest.approx(want, rel=1e-12, abs=1e-12), (scope.title, name)
+            checked += 1
+    assert checked >= 30
+
+
+def test_paired_differences_resample_the_common_tasks(rel: Release, report: Report) -> None:
+    runs, stats = _per_task(rel), rel.statistics
+    for scope in report.scopes:
+        for d in scope.differences:
+            if d.tasks < stats.min_tasks_to_resample:
+                continue
+            tasks = _tasks_of(scope)
+            rng = np.random.default_rng(seed_for(stats.seed, seed_for(rel.version, *tasks)))
+            draws = rng.integers(0, len(tasks), size=(stats.bootstrap_samples, len(tasks)))
+            reps = []
+            for row in draws:
+                gaps = [
+                    np.mean([r[0] for r in runs[(d.a, tasks[i])]])
+                    - np.mean([r[0] for r in runs[(d.b, tasks[i])]])
+                    for i in row
+                    if _covered(d.a, tasks[i]) and _covered(d.b, tasks[i])
+                ]
+                reps.append(np.mean(gaps) if gaps else np.nan)
+            want = percentile_interval(np.array(reps), stats.confidence)
+            assert (d.low, d.high) == pytest.approx(want, rel=1e-12, abs=1e-12)
+            assert d.interval == "tasks"
+
+
+def test_a_scope_of_few_tasks_shows_run_noise_only(rel: Release, report: Report) -> None:
+    """Three public tasks in dimension x: Wilson's interval at the Task Score with the
+    effective runs T² / Σ 1/n_t, and the pooled runs' Wilson interval for success."""
+    runs = _per_task(rel)
+    scope = next(
+        s for s in report.scopes if s.scope.subdivision == "x" and s.scope.group == "public"
+    )
+    assert scope.tasks == 3
+    c = next(c for c in scope.combinations if c.combination == "p")
+    assert c.task_score is not None and c.success_rate is not None
+    tasks = ["e1", "e2", "e3"]
+    value = np.mean([np.mean([r[0] for r in runs[("p", t)]]) for t in tasks])
+    effective = len(tasks) ** 2 / sum(1 / len(runs[("p", t)]) for t in tasks)
+    z = z_value(0.95)
+    centre = (value + z * z / (2 * effective)) / (1 + z * z / effective)
+    half = (
+        z
+        * sqrt(value * (1 - value) / effective + z * z / (4 * effective**2))
+        / (1 + z * z / effective)
+    )
+    assert c.task_score.interval == "runs"
+    assert (c.task_score.low, c.task_score.high) == pytest.approx((centre - half, centre + half))
+    wins = sum(ok for t in tasks for *_, ok in runs[("p", t)])
+    trials = sum(len(runs[("p", t)]) for t in tasks)
+    assert (c.success_rate.low, c.success_rate.high) == pytest.approx(wilson(wins, trials, 0.95))
+    assert c.success_rate.interval == "runs"
+
+
+def test_agreeing_runs_of_one_task_are_not_a_certainty() -> None:
+    loaded = version(
+        release(runs_per_task=3, k=(1, 3)),
+        catalog([task("t")]),
+        {"p": [run("t", i) for i in (1, 2, 3)]},
+    )
+    scope = next(s for s in build_report(loaded, "office").scopes if s.scope.group == "all")
+    c = scope.combinations[0]
+    assert c.task_score is not None and c.task_score.value == 1.0
+    assert c.task_score.high == 1.0
+    assert c.task_score.low is not None and c.task_score.low < 0.6
+    assert all(r.low is not None and r.low < 1.0 and r.interval == "runs" for r in c.reliability)
+
+
+def test_reliability_interval_holds_its_estimate() -> None:
+    """Two of three runs succeed in most tasks: C(2, 3) = 0, so reliability@3 counts only
+    the tasks with three successes. Redrawing runs with replacement would credit the others
+    ((2/3)³ ≈ 0.30 each) and push the interval above the estimate."""
+    successes = [2, 2, 2, 3, 2, 2, 1, 2, 2, 3]
+    tasks = [task(f"t{i}") for i in range(len(successes))]
+    runs = [
+        run(f"t{i}", r, passed=None if r <= c else 0, failure=None if r <= c else "wrong")
+        for i, c in enumerate(successes)
+        for r in (1, 2, 3)
+    ]
+    loaded = version(release(runs_per_task=3, k=(1, 2, 3)), catalog(tasks), {"p": runs})
+    scope = next(s for s in build_report(loaded, "office").scopes if s.scope.group == "all")
+    rel3 = next(r for r in scope.combinations[0].reliability if r.k == 3)
+    assert rel3.value == pytest.approx(0.2)
+    assert rel3.low is not None and rel3.high is not None
+    assert rel3.low <= 0.2 <= rel3.high
+    assert rel3.interval == "tasks"
+
+
+def test_small_differences_use_newcombe_from_both_sides() -> None:
+    a, b = 0.8, 0.5
+    ia, ib = bounded_wilson(a, 6, 0.95), bounded_wilson(b, 6, 0.95)
+    low, high = newcombe(a, ia, b, ib)
+    assert low == pytest.approx(a - b - sqrt((a - ia[0]) ** 2 + (ib[1] - b) ** 2))
+    assert high == pytest.approx(a - b + sqrt((ia[1] - a) ** 2 + (b - ib[0]) ** 2))
+    assert low < a - b < high
+
+
+def test_the_gap_resamples_the_two_groups_separately(rel: Release, report: Report) -> None:
+    gaps = {c.combination: c for c in report.contamination}
+    assert set(gaps) == {"p", "r"}  # q, without dimension y, is withheld from the held-out group
+    for combo, c in gaps.items():
+        public = next(
+            s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "public"
+        )
+        held = next(
+            s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "held-out"
+        )
+        sides = [_literal(rel, s, combo)["score"] for s in (public, held)]
+        assert (c.public.low, c.public.high) == pytest.approx(sides[0])
+        assert (c.held_out.low, c.held_out.high) == pytest.approx(sides[1])
+        assert c.gap.value == pytest.approx(c.public.value - c.held_out.value)  # type: ignore[operator]
+        assert c.gap.low is not None and c.gap.high is not None
+        assert c.gap.low <= c.gap.value <= c.gap.high  # type: ignore[operator]
