@@ -15,7 +15,14 @@ risk-weighted score ``sum(w_t · mean_t) / sum(w_t)``, reliability@k the mean of
 unbiased ``C(c_t, k) / C(n, k)``, a paired difference the mean of ``a_t − b_t`` over common
 tasks. So the replicates of all figures of a scope are one matrix product: the replicates ×
 tasks matrix of draw counts against the tasks × figures matrices of numerators and
-denominators (:func:`replicates`). Intervals are equal-tailed percentiles.
+denominators (:func:`replicates`).
+
+From the replicates (:func:`clustered_interval`): a paired difference takes their
+equal-tailed percentiles. Every other figure lies in [0, 1] and takes Wilson's score interval
+at the effective sample size of the task-clustered variance, ``p(1 − p) / var`` (Korn and
+Graubard 1998, for proportions from clustered samples): near 0 and 1 — reliability@3 of a
+release where few tasks pass three times in three — percentiles of a skewed mean of 20 tasks
+covered the truth in 57% of releases, this interval in 95% (``bench/coverage.py``).
 
 A figure over fewer tasks than the release's ``statistics.min_tasks_to_resample`` cannot
 estimate the spread of a task population. Its interval (:func:`run_noise_interval`)
@@ -157,6 +164,29 @@ def newcombe(
     return (d - sqrt((a - la) ** 2 + (ub - b) ** 2), d + sqrt((ua - a) ** 2 + (b - lb) ** 2))
 
 
+def clustered_interval(
+    f: Figure, value: float, reps: np.ndarray, confidence: float
+) -> tuple[float, float]:
+    """The interval of a figure over resampled tasks (see the module's docstring).
+
+    A difference: the equal-tailed percentiles of its paired replicates. Any other figure
+    (a proportion or a mean of values in [0, 1]): Wilson's score interval at the effective
+    sample size ``p(1 − p) / var``, with ``var`` the replicates' variance scaled by
+    ``T / (T − 1)`` (the bootstrap's small-sample bias), as Korn and Graubard (1998) do for
+    proportions from clustered samples. When the tasks do not vary at all, the effective
+    size is the figure's independent runs, so the interval never shrinks to a point.
+    """
+    if f.sides is not None:
+        low, high = percentile_intervals(reps[None, :], confidence)[0]
+        return (float(low), float(high))
+    finite = reps[np.isfinite(reps)]
+    t = f.tasks
+    var = float(np.var(finite)) * t / (t - 1) if len(finite) > 1 else 0.0
+    p = min(max(value, 0.0), 1.0)
+    size = p * (1 - p) / var if var > 0 else effective_runs(f)
+    return bounded_wilson(p, size, confidence)
+
+
 @dataclass(frozen=True)
 class Interval:
     low: float
@@ -174,10 +204,11 @@ def intervals(
     """Each figure's interval: over resampled tasks when it rests on at least ``minimum``
     tasks, else the run noise of its tasks at its ``value``."""
     resampled = [i for i, f in enumerate(figures) if f.tasks >= minimum]
-    found = percentile_intervals(replicates(weights, [figures[i] for i in resampled]), confidence)
+    reps = replicates(weights, [figures[i] for i in resampled])
     out: list[Interval | None] = [None] * len(figures)
-    for i, (low, high) in zip(resampled, found, strict=True):
-        out[i] = Interval(float(low), float(high), "tasks")
+    for row, i in enumerate(resampled):
+        found = clustered_interval(figures[i], values[i], reps[row], confidence)
+        out[i] = Interval(*found, "tasks")
     for i, f in enumerate(figures):
         if out[i] is None:
             low, high = run_noise_interval(f, values[i], confidence)

@@ -18,7 +18,7 @@ from generator.score.aggregate import (
     scope_weights,
 )
 from generator.score.frame import VersionFrame, build_frame
-from generator.score.intervals import figure, replicates, run_noise_interval
+from generator.score.intervals import figure, intervals, replicates
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.results import (
     CombinationInfo,
@@ -234,24 +234,27 @@ def _contamination(table: TaskTable, computed: Computed, release: Release) -> li
             nanmean(table.means["score"][k, view.rows][plan.data])
             for (view, _), plan in zip(sides, plans, strict=True)
         ]
-        if all(f.tasks >= minimum for f in figs):
+        found = [
+            intervals(w, [f], [v], conf, minimum)[0]
+            for w, f, v in zip(weights, figs, values, strict=True)
+        ]
+        if all(f.basis == "tasks" for f in found):
             reps = [replicates(w, [f])[0] for w, f in zip(weights, figs, strict=True)]
-            found = [percentile_interval(r, conf) for r in reps]
             gap, basis = percentile_interval(reps[0] - reps[1], conf), "tasks"
         else:
-            found = [run_noise_interval(f, v, conf) for f, v in zip(figs, values, strict=True)]
-            gap, basis = newcombe_interval(values[0], found[0], values[1], found[1]), "runs"
-        bases = ["tasks" if f.tasks >= minimum else "runs" for f in figs]
+            bounds = [(f.low, f.high) for f in found]
+            gap, basis = newcombe_interval(values[0], bounds[0], values[1], bounds[1]), "runs"
+        bases = [f.basis for f in found]
         (pv, hv), (pn, hn) = values, (f.tasks for f in figs)
         public_rows = len(sides[0][0].rows)
         out.append(
             Contamination(
                 combination=combo,
                 public=Estimate(
-                    value=pv, low=found[0][0], high=found[0][1], tasks=pn, interval=bases[0]
+                    value=pv, low=found[0].low, high=found[0].high, tasks=pn, interval=bases[0]
                 ),
                 held_out=Estimate(
-                    value=hv, low=found[1][0], high=found[1][1], tasks=hn, interval=bases[1]
+                    value=hv, low=found[1].low, high=found[1].high, tasks=hn, interval=bases[1]
                 ),
                 gap=Estimate(value=pv - hv, low=gap[0], high=gap[1], tasks=pn + hn, interval=basis),
                 note=None

@@ -111,8 +111,8 @@ def _mean(values: list[float]) -> float:
     return float(np.mean(values)) if values else float("nan")
 
 
-def _literal(rel: Release, scope: ScopeResult, combo: str) -> dict[str, tuple[float, float]]:
-    """Percentile intervals of a literal walk over each replicate's drawn tasks."""
+def _literal(rel: Release, scope: ScopeResult, combo: str) -> dict[str, np.ndarray]:
+    """The replicates of a literal walk over each replicate's drawn tasks."""
     stats, n = rel.statistics, rel.runs_per_task
     tasks = _tasks_of(scope)
     rng = np.random.default_rng(seed_for(stats.seed, seed_for(rel.version, *tasks)))
@@ -135,12 +135,28 @@ def _literal(rel: Release, scope: ScopeResult, combo: str) -> dict[str, tuple[fl
             reps[f"reliability@{k}"].append(_mean(per))
         w = [weight[t] for t in drawn]
         reps["risk"].append(float(np.dot(w, means)) / sum(w) if w else float("nan"))
-    return {name: percentile_interval(np.array(v), stats.confidence) for name, v in reps.items()}
+    return {name: np.array(v) for name, v in reps.items()}
 
 
-def _shown(c: CombinationScores) -> dict[str, tuple[float | None, float | None]]:
-    """(low, high) of each figure over at least 5 tasks (the others show run noise)."""
-    assert c.task_score and c.judge_score and c.success_rate and c.business
+def _clustered(value: float, reps: np.ndarray, tasks: int, runs: int) -> tuple[float, float]:
+    """Wilson's interval at n = p(1 − p) / var, var the replicates' variance × T / (T − 1);
+    n = ``runs`` (the independent runs) when no task differs from another."""
+    reps = reps[np.isfinite(reps)]
+    var = reps.var() * tasks / (tasks - 1)
+    n = value * (1 - value) / var if var > 0 else runs
+    z = z_value(0.95)
+    centre = (value + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * sqrt(value * (1 - value) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def _shown(c: CombinationScores) -> dict[str, tuple[float | None, float | None, float, int]]:
+    """(low, high, value, tasks) of each figure over at least 5 tasks (the others show run
+    noise)."""
+    assert c.task_score
+    assert c.judge_score
+    assert c.success_rate
+    assert c.business
     risk = c.business.risk_weighted_score
     assert risk is not None
     figures = {
@@ -154,7 +170,8 @@ def _shown(c: CombinationScores) -> dict[str, tuple[float | None, float | None]]
     for name, (e, tasks) in figures.items():
         assert e.interval == ("tasks" if tasks >= 5 else "runs"), (c.combination, name)
         if tasks >= 5:
-            out[name] = (e.low, e.high)
+            assert e.value is not None
+            out[name] = (e.low, e.high, e.value, tasks)
     return out
 
 
@@ -171,8 +188,10 @@ def test_engine_equals_a_literal_walk_over_the_run_records(rel: Release, report:
     checked = 0
     for scope, c in _scored(report):
         literal = _literal(rel, scope, c.combination)
-        for name, (low, high) in _shown(c).items():
-            want = literal[name]
+        for name, (low, high, value, tasks) in _shown(c).items():
+            k = int(name.split("@")[1]) if "@" in name else 0
+            runs = tasks * (rel.runs_per_task // k) if k else -1  # -1: must not be needed
+            want = _clustered(value, literal[name], tasks, runs)
             assert (low, high) == pytest.approx(want, rel=1e-12, abs=1e-12), (scope.title, name)
             checked += 1
     assert checked >= 30
@@ -210,7 +229,8 @@ def test_a_scope_of_few_tasks_shows_run_noise_only(rel: Release, report: Report)
     )
     assert scope.tasks == 3
     c = next(c for c in scope.combinations if c.combination == "p")
-    assert c.task_score is not None and c.success_rate is not None
+    assert c.task_score is not None
+    assert c.success_rate is not None
     tasks = ["e1", "e2", "e3"]
     value = np.mean([np.mean([r[0] for r in runs[("p", t)]]) for t in tasks])
     effective = len(tasks) ** 2 / sum(1 / len(runs[("p", t)]) for t in tasks)
@@ -237,9 +257,11 @@ def test_agreeing_runs_of_one_task_are_not_a_certainty() -> None:
     )
     scope = next(s for s in build_report(loaded, "office").scopes if s.scope.group == "all")
     c = scope.combinations[0]
-    assert c.task_score is not None and c.task_score.value == 1.0
+    assert c.task_score is not None
+    assert c.task_score.value == 1.0
     assert c.task_score.high == 1.0
-    assert c.task_score.low is not None and c.task_score.low < 0.6
+    assert c.task_score.low is not None
+    assert c.task_score.low < 0.6
     assert all(r.low is not None and r.low < 1.0 and r.interval == "runs" for r in c.reliability)
 
 
@@ -258,7 +280,8 @@ def test_reliability_interval_holds_its_estimate() -> None:
     scope = next(s for s in build_report(loaded, "office").scopes if s.scope.group == "all")
     rel3 = next(r for r in scope.combinations[0].reliability if r.k == 3)
     assert rel3.value == pytest.approx(0.2)
-    assert rel3.low is not None and rel3.high is not None
+    assert rel3.low is not None
+    assert rel3.high is not None
     assert rel3.low <= 0.2 <= rel3.high
     assert rel3.interval == "tasks"
 
@@ -275,16 +298,15 @@ def test_small_differences_use_newcombe_from_both_sides() -> None:
 def test_the_gap_resamples_the_two_groups_separately(rel: Release, report: Report) -> None:
     gaps = {c.combination: c for c in report.contamination}
     assert set(gaps) == {"p", "r"}  # q, without dimension y, is withheld from the held-out group
+    sides = [
+        next(s for s in report.scopes if s.scope.subdivision is None and s.scope.group == g)
+        for g in ("public", "held-out")
+    ]
     for combo, c in gaps.items():
-        public = next(
-            s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "public"
-        )
-        held = next(
-            s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "held-out"
-        )
-        sides = [_literal(rel, s, combo)["score"] for s in (public, held)]
-        assert (c.public.low, c.public.high) == pytest.approx(sides[0])
-        assert (c.held_out.low, c.held_out.high) == pytest.approx(sides[1])
+        scores = [next(x for x in s.combinations if x.combination == combo) for s in sides]
+        assert c.public == scores[0].task_score
+        assert c.held_out == scores[1].task_score
+        reps = [_literal(rel, s, combo)["score"] for s in sides]
+        want = percentile_interval(reps[0] - reps[1], 0.95)
+        assert (c.gap.low, c.gap.high) == pytest.approx(want, rel=1e-12, abs=1e-12)
         assert c.gap.value == pytest.approx(c.public.value - c.held_out.value)  # type: ignore[operator]
-        assert c.gap.low is not None and c.gap.high is not None
-        assert c.gap.low <= c.gap.value <= c.gap.high  # type: ignore[operator]

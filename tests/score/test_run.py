@@ -159,3 +159,13 @@ def test_dual_channel_zeroed_by_fatal_keeps_channel_scores_for_audit() -> None:
     assert out.score == 0.0
     assert out.rule == 0.25
     assert out.judge == 1.0
+
+
+@pytest.mark.parametrize(("delivery", "fatal"), [(False, True), (True, False)])
+def test_zeroed_run_without_judge_result_scores_judge_zero(delivery: bool, fatal: bool) -> None:
+    """§4.2 aggregates both channels over the same valid runs; the Judge had no evidence to
+    rate, so every item takes its lowest level (§4.3(2))."""
+    out = run_outcome(make_task(**DUAL), make_run({"R1"}, delivery=delivery, fatal=fatal))
+    assert out.score == 0.0
+    assert out.judge == 0.0
+    assert not out.success

@@ -70,6 +70,9 @@ def task_and_runs(draw: st.DrawFn) -> tuple[dict[str, Any], list[RunRecord]]:
     records = []
     for index in range(1, draw(st.integers(1, 4)) + 1):
         module_failed = draw(st.booleans())
+        delivery = draw(st.booleans())
+        # a zeroed run may lack its Judge result (then J = 0, §4.3(2))
+        judged = bool(judge) and (delivery or draw(st.booleans()))
         ids = [f"R{i}" for i in range(1, rules + 1)]
         records.append(
             RunRecord.model_validate(
@@ -78,7 +81,7 @@ def task_and_runs(draw: st.DrawFn) -> tuple[dict[str, Any], list[RunRecord]]:
                     "run": index,
                     "seed": 0,
                     "status": "valid",
-                    "delivery": draw(st.booleans()),
+                    "delivery": delivery,
                     "fatal": [
                         {"id": f"F{i}", "pass": draw(st.booleans())} for i in range(1, fatal + 1)
                     ],
@@ -93,8 +96,9 @@ def task_and_runs(draw: st.DrawFn) -> tuple[dict[str, Any], list[RunRecord]]:
                             "level": 0 if module_failed and i == 1 else draw(st.integers(0, g)),
                         }
                         for i, g in enumerate(judge, 1)
+                        if judged
                     ],
-                    "judge_valid": True if judge else None,
+                    "judge_valid": True if judged else None,
                     "input_tokens": 1,
                     "output_tokens": 1,
                     "duration_s": 1.0,

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import EXIT_REFUSED, Refused
-from generator.score.table import task_table
 from generator.score.frame import build_frame
 from generator.score.runs import score_runs
 from generator.score.scope import (
@@ -19,6 +18,7 @@ from generator.score.scope import (
     guard,
     withheld_scopes,
 )
+from generator.score.table import task_table
 
 SCOPE = Scope(version="v1", domain="d")
 

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Measure what the published intervals and ranks claim, on releases with a known truth.
+
+Each simulated release draws its tasks from a known population: a task's difficulty d is
+normal on the logit scale (sd ``--spread``), and a combination of ability a passes each of a
+task's four rule items independently with probability p = 1 / (1 + exp(d − a)), the same
+for every run of that task (so the runs of one task are correlated, as in a real release).
+Five combinations: two true ties, then true gaps of 0.06, 0.09 and 0.15 in Task Score.
+The truths are population means computed by Gauss–Hermite quadrature: Task Score E[p],
+success rate E[p⁴], reliability@k E[p^(4k)], contamination gap 0 (public and held-out
+tasks are drawn from the same population).
+
+Every figure is taken from ``build_report`` — the engine the site uses, on models built in
+memory exactly as the loader builds them — and compared with the truth:
+
+- coverage of the nominal 95% intervals of Task Score, success rate, reliability@k and the
+  public − held-out gap (the share of intervals holding the truth);
+- the false-difference rate (the tied pair called significantly different), and power (a
+  truly different adjacent pair called different in the right direction);
+- rank errors: releases where a truly worse combination's rank range lies entirely above a
+  better one's, and where the two tied combinations get ranges that exclude each other.
+
+Each figure carries its replication count and Monte-Carlo standard error. Usage::
+
+    python bench/coverage.py [--releases 300] [--quick] [--out bench/results/coverage.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import make_release as mr  # noqa: E402
+
+from generator.load import Loaded, LoadedBundle, LoadedRelease  # noqa: E402
+from generator.load.runcolumns import columns_from_records  # noqa: E402
+from generator.load.source import Source  # noqa: E402
+from generator.models import Bundle, Catalog, Release, RunRecord  # noqa: E402
+from generator.score.report import build_report  # noqa: E402
+from generator.score.results import Report  # noqa: E402
+
+ITEMS = 4  # rule items per task; success = all pass
+TARGETS = (0.50, 0.50, 0.56, 0.65, 0.80)  # true Task Scores: a tie, then gaps .06 .09 .15
+NAMES = tuple(f"c{i}" for i in range(len(TARGETS)))
+NODES, WEIGHTS = np.polynomial.hermite_e.hermegauss(120)
+WEIGHTS = WEIGHTS / WEIGHTS.sum()
+
+
+@dataclass(frozen=True)
+class Setting:
+    tasks: int
+    runs: int
+    held_out: bool = False  # half of the tasks held out (the gap's coverage)
+    incomplete: float = 0.0  # chance that a run is evaluation-incomplete
+
+    @property
+    def name(self) -> str:
+        extra = (", half held out" if self.held_out else "") + (
+            f", {self.incomplete:.0%} incomplete runs" if self.incomplete else ""
+        )
+        return f"T={self.tasks}, n={self.runs}{extra}"
+
+
+SETTINGS = (
+    Setting(20, 3),
+    Setting(20, 5),
+    Setting(100, 3),
+    Setting(100, 5),
+    Setting(40, 3, held_out=True, incomplete=0.05),
+    Setting(100, 5, held_out=True, incomplete=0.05),
+)
+
+
+def _expect(ability: float, spread: float, power: float) -> float:
+    """E[p^power] over the task population, p = logistic(ability − d), d ~ N(0, spread²)."""
+    p = 1 / (1 + np.exp(spread * NODES - ability))
+    return float(np.dot(WEIGHTS, p**power))
+
+
+def abilities(spread: float) -> list[float]:
+    """Per combination, the ability whose population Task Score is its target (bisection)."""
+    out = []
+    for target in TARGETS:
+        low, high = -20.0, 20.0
+        for _ in range(200):
+            mid = (low + high) / 2
+            low, high = (mid, high) if _expect(mid, spread, 1) < target else (low, mid)
+        out.append((low + high) / 2)
+    return out
+
+
+def _catalog(setting: Setting) -> dict[str, Any]:
+    """A real catalog of general-domain tasks, every task rule-only with four items."""
+    cat = mr.catalog("v1.0", 0, setting.tasks, 0, 4, 1)
+    for i, t in enumerate(cat["tasks"]):
+        t["group"] = "held-out" if setting.held_out and i % 2 else "public"
+        t["scoring"] = {
+            "mode": "rule-only",
+            "core_delivery": "The result file exists and parses.",
+            "rule_items": [{"id": f"R{j}", "title": f"Item {j}"} for j in range(1, ITEMS + 1)],
+        }
+        t.pop("key_process_chain", None)
+    return cat
+
+
+def _release(setting: Setting, cat: dict[str, Any], samples: int) -> Release:
+    data = mr.release_manifest("v1.0", 0, cat, setting.runs, [])
+    data["domains"] = data["domains"][:1]
+    data["groups"]["min_held_out_aggregate"] = 5
+    data["statistics"] = {"bootstrap_samples": samples, "seed": 0}
+    return Release.model_validate(data)
+
+
+def _bundles(setting: Setting) -> dict[str, Bundle]:
+    combos = mr.make_combinations(len(NAMES), 0)
+    out = {}
+    for name, combo in zip(NAMES, combos, strict=True):
+        data = mr.bundle_manifest("v1.0", 0, combo, setting.runs, 2, setting.incomplete > 0)
+        data["combination"]["id"] = name
+        data.pop("not_covered", None)
+        out[name] = Bundle.model_validate(data)
+    return out
+
+
+def simulate(
+    setting: Setting,
+    rng: np.random.Generator,
+    skills: list[float],
+    spread: float,
+    parts: tuple[Release, Catalog, dict[str, Bundle]],
+) -> Report:
+    """One release: tasks drawn from the population, every combination's runs on them."""
+    release, catalog, bundles = parts
+    difficulty = rng.normal(0.0, spread, setting.tasks)
+    loaded = []
+    for name, skill in zip(NAMES, skills, strict=True):
+        p = 1 / (1 + np.exp(difficulty - skill))
+        passes = rng.random((setting.tasks, setting.runs, ITEMS)) < p[:, None, None]
+        lost = rng.random((setting.tasks, setting.runs)) < setting.incomplete
+        records = []
+        for t, task in enumerate(catalog.tasks):
+            for r in range(setting.runs):
+                ok = passes[t, r].tolist()
+                base = {"task": task.id, "run": r + 1, "seed": r + 1, "input_tokens": 1000,
+                        "output_tokens": 100, "duration_s": 10.0, "turns": 3}
+                if lost[t, r]:
+                    records.append({**base, "status": "incomplete", "cause": "environment-startup",
+                                    "retries": 2, "delivery": False})
+                    continue
+                records.append(
+                    {
+                        **base,
+                        "status": "valid",
+                        "delivery": True,
+                        "rules": [{"id": f"R{j + 1}", "pass": v} for j, v in enumerate(ok)],
+                        "failure_type": None if all(ok) else "numeric-or-state-error",
+                    }
+                )
+        models = [RunRecord.model_validate(r) for r in records]
+        loaded.append(
+            LoadedBundle(
+                name,
+                Loaded(bundles[name], Source("bundle.yaml")),
+                columns_from_records(models, list(range(2, len(models) + 2))),
+                "runs.jsonl",
+            )
+        )
+    version = LoadedRelease(
+        release.version,
+        Loaded(release, Source("release.yaml")),
+        Loaded(catalog, Source("tasks.yaml")),
+        tuple(loaded),
+        (),
+    )
+    return build_report(version, "general")
+
+
+class Tally:
+    """Hits out of trials per figure, with the Monte-Carlo standard error."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, list[int]] = {}
+
+    def add(self, name: str, hit: bool) -> None:
+        entry = self.counts.setdefault(name, [0, 0])
+        entry[0] += int(hit)
+        entry[1] += 1
+
+    def summary(self) -> dict[str, dict[str, float | int]]:
+        out: dict[str, dict[str, float | int]] = {}
+        for name, (hits, trials) in sorted(self.counts.items()):
+            share = hits / trials
+            out[name] = {
+                "rate": round(share, 4),
+                "mc_se": round(math.sqrt(share * (1 - share) / trials), 4),
+                "hits": hits,
+                "trials": trials,
+            }
+        return out
+
+
+def _covers(low: float | None, high: float | None, truth: float) -> bool:
+    return low is not None and high is not None and low <= truth <= high
+
+
+def score_release(report: Report, truth: dict[str, Any], tally: Tally, held_out: bool) -> None:
+    """Compare one release's published figures with the truth."""
+    scope = next(s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "all")
+    by_name = {c.combination: c for c in scope.combinations}
+    for name in NAMES:
+        c = by_name[name]
+        assert c.task_score is not None and c.success_rate is not None
+        tally.add("coverage: Task Score", _covers(c.task_score.low, c.task_score.high,
+                                                  truth["score"][name]))
+        tally.add("coverage: success rate", _covers(c.success_rate.low, c.success_rate.high,
+                                                    truth["success"][name]))
+        for r in c.reliability:
+            tally.add(f"coverage: reliability@{r.k}",
+                      _covers(r.low, r.high, truth["reliability"][r.k][name]))
+    diffs = {(d.a, d.b): d for d in scope.differences}
+    tie = diffs[("c0", "c1")]
+    tally.add("false difference: tied pair called different", tie.significant)
+    for (a, b), gap in (((NAMES[1], NAMES[2]), 0.06), ((NAMES[2], NAMES[3]), 0.09),
+                        ((NAMES[3], NAMES[4]), 0.15)):
+        d = diffs[(a, b)]
+        tally.add(f"power: true gap {gap:.2f}", d.significant and d.high < 0)
+    ranks = {n: (by_name[n].rank, by_name[n].rank_worst) for n in NAMES}
+    inverted = any(
+        ranks[worse][1] < ranks[better][0]  # type: ignore[operator]
+        for i, worse in enumerate(NAMES)
+        for better in NAMES[i + 1 :]
+        if truth["score"][better] > truth["score"][worse]
+    )
+    tally.add("rank error: a worse combination ranked entirely above a better one", inverted)
+    (b0, w0), (b1, w1) = ranks["c0"], ranks["c1"]
+    tally.add("rank error: the tied pair's ranges exclude each other",
+              w0 < b1 or w1 < b0)  # type: ignore[operator]
+    if held_out:
+        for g in report.contamination:
+            tally.add("coverage: public − held-out gap (truth 0)", _covers(g.gap.low, g.gap.high, 0))
+
+
+def run_setting(setting: Setting, releases: int, spread: float, samples: int) -> dict[str, Any]:
+    skills = abilities(spread)
+    truth = {
+        "score": {n: _expect(a, spread, 1) for n, a in zip(NAMES, skills, strict=True)},
+        "success": {n: _expect(a, spread, ITEMS) for n, a in zip(NAMES, skills, strict=True)},
+        "reliability": {
+            k: {n: _expect(a, spread, ITEMS * k) for n, a in zip(NAMES, skills, strict=True)}
+            for k in sorted({1, (setting.runs + 1) // 2, setting.runs})
+        },
+    }
+    cat = _catalog(setting)
+    parts = (_release(setting, cat, samples), Catalog.model_validate(cat), _bundles(setting))
+    rng = np.random.default_rng([setting.tasks, setting.runs, int(setting.held_out)])
+    tally = Tally()
+    started = time.perf_counter()
+    for _ in range(releases):
+        score_release(simulate(setting, rng, skills, spread, parts), truth, tally,
+                      setting.held_out)
+    return {
+        "setting": setting.name,
+        "tasks": setting.tasks,
+        "runs": setting.runs,
+        "releases": releases,
+        "seconds": round(time.perf_counter() - started, 1),
+        "truth": {
+            "task_score": {n: round(v, 4) for n, v in truth["score"].items()},
+            "success_rate": {n: round(v, 4) for n, v in truth["success"].items()},
+        },
+        "figures": tally.summary(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--releases", type=int, default=300, help="releases per setting")
+    parser.add_argument("--spread", type=float, default=1.0, help="sd of task difficulty (logit)")
+    parser.add_argument("--samples", type=int, default=2000, help="bootstrap replicates")
+    parser.add_argument("--quick", action="store_true", help="the first setting only")
+    parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
+    args = parser.parse_args(argv)
+    settings = SETTINGS[:1] if args.quick else SETTINGS
+    results = []
+    for setting in settings:
+        found = run_setting(setting, args.releases, args.spread, args.samples)
+        results.append(found)
+        print(f"{found['setting']} ({found['releases']} releases, {found['seconds']} s)")
+        for name, f in found["figures"].items():
+            print(f"  {name}: {f['rate']:.3f} ± {f['mc_se']:.3f} ({f['hits']}/{f['trials']})")
+    document = {
+        "method": "one-stage task bootstrap (tasks resampled, each with its own statistic)",
+        "spread": args.spread,
+        "bootstrap_samples": args.samples,
+        "settings": results,
+    }
+    if args.out is not None:
+        args.out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

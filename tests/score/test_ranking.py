@@ -1,0 +1,104 @@
+"""Rank ranges and the Pareto frontier (§4.2(2), §5.3), against hand-worked cases."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.score.aggregate import nanmean
+from generator.score.ranking import SCORE_TOLERANCE, pareto, rank_ranges
+from generator.score.results import CombinationScores, Difference, Efficiency, Estimate
+
+
+def _diff(a: str, b: str, low: float, high: float, tasks: int = 10) -> Difference:
+    return Difference(
+        a=a,
+        b=b,
+        value=(low + high) / 2,
+        low=low,
+        high=high,
+        tasks=tasks,
+        significant=tasks >= 5 and (low > 0 or high < 0),
+    )
+
+
+def test_a_combination_not_ordered_against_another_shares_its_range() -> None:
+    """c beats a, but neither a − b nor b − c is significant: the old "1 + significantly
+    better" gave a rank 2 and b rank 1, an order the data does not hold."""
+    diffs = [_diff("a", "b", -0.2, 0.1), _diff("a", "c", -0.3, -0.1), _diff("b", "c", -0.2, 0.05)]
+    ranks = rank_ranges(["a", "b", "c"], diffs)
+    assert ranks == {"a": (2, 3), "b": (1, 3), "c": (1, 2)}
+
+
+def test_too_few_common_tasks_order_nothing() -> None:
+    ranks = rank_ranges(["a", "b"], [_diff("a", "b", 0.2, 0.4, tasks=4)])
+    assert ranks == {"a": (1, 2), "b": (1, 2)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=6), st.floats(0.01, 0.3))
+def test_ranges_follow_a_consistent_order(values: list[float], half: float) -> None:
+    """Differences read off one set of values with one half-width: a pair not significantly
+    different never gets ranges that exclude each other, and a significantly better
+    combination is never ranked below a worse one."""
+    names = [f"c{i}" for i in range(len(values))]
+    diffs = [
+        _diff(names[i], names[j], values[i] - values[j] - half, values[i] - values[j] + half)
+        for i, j in itertools.combinations(range(len(values)), 2)
+    ]
+    ranks = rank_ranges(names, diffs)
+    for d in diffs:
+        (best_a, worst_a), (best_b, worst_b) = ranks[d.a], ranks[d.b]
+        if d.significant:
+            better, worse = (ranks[d.a], ranks[d.b]) if d.low > 0 else (ranks[d.b], ranks[d.a])
+            assert better[0] < worse[0]
+            assert better[1] < worse[1]
+        else:
+            assert best_a <= worst_b
+            assert best_b <= worst_a
+
+
+def _scored(name: str, score: float, tokens: float) -> CombinationScores:
+    return CombinationScores(
+        combination=name,
+        status="scored",
+        task_score=Estimate(value=score, low=None, high=None, tasks=3),
+        efficiency=Efficiency(
+            input_tokens=tokens, output_tokens=0, total_tokens=tokens, duration_s=1, turns=1
+        ),
+    )
+
+
+def test_equal_scores_summed_in_another_order_are_equal_on_the_frontier() -> None:
+    """v1.0 general / document-review / public: task means (2/3, 1, 1) and (5/6, 1, 5/6) both
+    average 8/9, one ulp apart; the one with more tokens is dominated."""
+    code = nanmean(np.array([2 / 3, 1.0, 1.0]))
+    lingee = nanmean(np.array([5 / 6, 1.0, 5 / 6]))
+    assert code != lingee
+    assert abs(code - lingee) < SCORE_TOLERANCE
+    for first, second in ((code, lingee), (lingee, code)):
+        results = {
+            "code": _scored("code", first, 100.0),
+            "lingee": _scored("lingee", second, 150.0),
+        }
+        assert pareto(results, {"code": "t", "lingee": "t"}) == {"code"}
+
+
+def test_frontier_keeps_a_real_trade_off_and_splits_tokenizers() -> None:
+    results = {
+        "cheap": _scored("cheap", 0.5, 100.0),
+        "good": _scored("good", 0.7, 300.0),
+        "worse": _scored("worse", 0.4, 200.0),
+        "other": _scored("other", 0.1, 900.0),
+    }
+    tokenizers = {"cheap": "t", "good": "t", "worse": "t", "other": "u"}
+    assert pareto(results, tokenizers) == {"cheap", "good", "other"}
+
+
+def test_tolerance_is_far_below_a_measured_difference() -> None:
+    assert SCORE_TOLERANCE < 1 / 10_000_000
+    assert pytest.approx(8 / 9) == nanmean(np.array([2 / 3, 1.0, 1.0]))
