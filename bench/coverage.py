@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from dataclasses import dataclass
@@ -153,11 +152,25 @@ def simulate(
         for t, task in enumerate(catalog.tasks):
             for r in range(setting.runs):
                 ok = passes[t, r].tolist()
-                base = {"task": task.id, "run": r + 1, "seed": r + 1, "input_tokens": 1000,
-                        "output_tokens": 100, "duration_s": 10.0, "turns": 3}
+                base = {
+                    "task": task.id,
+                    "run": r + 1,
+                    "seed": r + 1,
+                    "input_tokens": 1000,
+                    "output_tokens": 100,
+                    "duration_s": 10.0,
+                    "turns": 3,
+                }
                 if lost[t, r]:
-                    records.append({**base, "status": "incomplete", "cause": "environment-startup",
-                                    "retries": 2, "delivery": False})
+                    records.append(
+                        {
+                            **base,
+                            "status": "incomplete",
+                            "cause": "environment-startup",
+                            "retries": 2,
+                            "delivery": False,
+                        }
+                    )
                     continue
                 records.append(
                     {
@@ -188,25 +201,36 @@ def simulate(
 
 
 class Tally:
-    """Hits out of trials per figure, with the Monte-Carlo standard error."""
+    """Hits out of trials per figure. The five combinations of a release share its tasks, so
+    releases are the independent replications: the Monte-Carlo standard error is that of a
+    ratio of per-release sums (hits and trials), over releases."""
 
     def __init__(self) -> None:
-        self.counts: dict[str, list[int]] = {}
+        self.releases: list[dict[str, list[int]]] = []
+
+    def next_release(self) -> None:
+        self.releases.append({})
 
     def add(self, name: str, hit: bool) -> None:
-        entry = self.counts.setdefault(name, [0, 0])
+        entry = self.releases[-1].setdefault(name, [0, 0])
         entry[0] += int(hit)
         entry[1] += 1
 
     def summary(self) -> dict[str, dict[str, float | int]]:
         out: dict[str, dict[str, float | int]] = {}
-        for name, (hits, trials) in sorted(self.counts.items()):
-            share = hits / trials
+        names = sorted({n for r in self.releases for n in r})
+        for name in names:
+            hits = np.array([r.get(name, [0, 0])[0] for r in self.releases], dtype=float)
+            trials = np.array([r.get(name, [0, 0])[1] for r in self.releases], dtype=float)
+            share = hits.sum() / trials.sum()
+            count = len(self.releases)
+            residual = (hits - share * trials) / trials.mean()
+            se = float(np.sqrt(np.sum(residual**2) / (count * (count - 1)))) if count > 1 else 0
             out[name] = {
-                "rate": round(share, 4),
-                "mc_se": round(math.sqrt(share * (1 - share) / trials), 4),
-                "hits": hits,
-                "trials": trials,
+                "rate": round(float(share), 4),
+                "mc_se": round(se, 4),
+                "hits": int(hits.sum()),
+                "trials": int(trials.sum()),
             }
         return out
 
@@ -221,19 +245,29 @@ def score_release(report: Report, truth: dict[str, Any], tally: Tally, held_out:
     by_name = {c.combination: c for c in scope.combinations}
     for name in NAMES:
         c = by_name[name]
-        assert c.task_score is not None and c.success_rate is not None
-        tally.add("coverage: Task Score", _covers(c.task_score.low, c.task_score.high,
-                                                  truth["score"][name]))
-        tally.add("coverage: success rate", _covers(c.success_rate.low, c.success_rate.high,
-                                                    truth["success"][name]))
+        assert c.task_score is not None
+        assert c.success_rate is not None
+        tally.add(
+            "coverage: Task Score",
+            _covers(c.task_score.low, c.task_score.high, truth["score"][name]),
+        )
+        tally.add(
+            "coverage: success rate",
+            _covers(c.success_rate.low, c.success_rate.high, truth["success"][name]),
+        )
         for r in c.reliability:
-            tally.add(f"coverage: reliability@{r.k}",
-                      _covers(r.low, r.high, truth["reliability"][r.k][name]))
+            tally.add(
+                f"coverage: reliability@{r.k}",
+                _covers(r.low, r.high, truth["reliability"][r.k][name]),
+            )
     diffs = {(d.a, d.b): d for d in scope.differences}
     tie = diffs[("c0", "c1")]
     tally.add("false difference: tied pair called different", tie.significant)
-    for (a, b), gap in (((NAMES[1], NAMES[2]), 0.06), ((NAMES[2], NAMES[3]), 0.09),
-                        ((NAMES[3], NAMES[4]), 0.15)):
+    for (a, b), gap in (
+        ((NAMES[1], NAMES[2]), 0.06),
+        ((NAMES[2], NAMES[3]), 0.09),
+        ((NAMES[3], NAMES[4]), 0.15),
+    ):
         d = diffs[(a, b)]
         tally.add(f"power: true gap {gap:.2f}", d.significant and d.high < 0)
     ranks = {n: (by_name[n].rank, by_name[n].rank_worst) for n in NAMES}
@@ -245,11 +279,12 @@ def score_release(report: Report, truth: dict[str, Any], tally: Tally, held_out:
     )
     tally.add("rank error: a worse combination ranked entirely above a better one", inverted)
     (b0, w0), (b1, w1) = ranks["c0"], ranks["c1"]
-    tally.add("rank error: the tied pair's ranges exclude each other",
-              w0 < b1 or w1 < b0)  # type: ignore[operator]
+    tally.add("rank error: the tied pair's ranges exclude each other", w0 < b1 or w1 < b0)  # type: ignore[operator]
     if held_out:
         for g in report.contamination:
-            tally.add("coverage: public − held-out gap (truth 0)", _covers(g.gap.low, g.gap.high, 0))
+            tally.add(
+                "coverage: public − held-out gap (truth 0)", _covers(g.gap.low, g.gap.high, 0)
+            )
 
 
 def run_setting(setting: Setting, releases: int, spread: float, samples: int) -> dict[str, Any]:
@@ -268,8 +303,8 @@ def run_setting(setting: Setting, releases: int, spread: float, samples: int) ->
     tally = Tally()
     started = time.perf_counter()
     for _ in range(releases):
-        score_release(simulate(setting, rng, skills, spread, parts), truth, tally,
-                      setting.held_out)
+        tally.next_release()
+        score_release(simulate(setting, rng, skills, spread, parts), truth, tally, setting.held_out)
     return {
         "setting": setting.name,
         "tasks": setting.tasks,

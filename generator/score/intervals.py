@@ -17,12 +17,13 @@ tasks. So the replicates of all figures of a scope are one matrix product: the r
 tasks matrix of draw counts against the tasks × figures matrices of numerators and
 denominators (:func:`replicates`).
 
-From the replicates (:func:`clustered_interval`): a paired difference takes their
-equal-tailed percentiles. Every other figure lies in [0, 1] and takes Wilson's score interval
-at the effective sample size of the task-clustered variance, ``p(1 − p) / var`` (Korn and
-Graubard 1998, for proportions from clustered samples): near 0 and 1 — reliability@3 of a
-release where few tasks pass three times in three — percentiles of a skewed mean of 20 tasks
-covered the truth in 57% of releases, this interval in 95% (``bench/coverage.py``).
+From the replicates (:func:`clustered_interval`), with ``T − 1`` degrees of freedom: a
+paired difference is ``value ± t · se``; every other figure lies in [0, 1] and takes Wilson's
+score interval at the effective sample size of the task-clustered variance (Korn and
+Graubard 1998, for proportions from clustered samples). Near 0 and 1 — reliability@3 of a
+release where few tasks pass three times in three — equal-tailed percentiles of a skewed
+mean of 20 tasks covered the truth in 57% of simulated releases; this interval in 95%
+(``bench/coverage.py``, whose results the README and the methodology page show).
 
 A figure over fewer tasks than the release's ``statistics.min_tasks_to_resample`` cannot
 estimate the spread of a task population. Its interval (:func:`run_noise_interval`)
@@ -43,7 +44,7 @@ import numpy as np
 
 from generator.score.stats import (
     multiplicities,
-    percentile_intervals,
+    t_value,
     task_draws,
     wilson,
     z_value,
@@ -164,26 +165,33 @@ def newcombe(
     return (d - sqrt((a - la) ** 2 + (ub - b) ** 2), d + sqrt((ua - a) ** 2 + (b - lb) ** 2))
 
 
+def task_variance(reps: np.ndarray, tasks: int) -> float:
+    """The variance of a figure over resampled tasks: its replicates' variance scaled by
+    ``T / (T − 1)``, the bootstrap's small-sample bias (0 with fewer than two replicates)."""
+    finite = reps[np.isfinite(reps)]
+    return float(np.var(finite)) * tasks / (tasks - 1) if len(finite) > 1 else 0.0
+
+
 def clustered_interval(
     f: Figure, value: float, reps: np.ndarray, confidence: float
 ) -> tuple[float, float]:
-    """The interval of a figure over resampled tasks (see the module's docstring).
+    """The interval of a figure over resampled tasks (see the module's docstring), with
+    ``T − 1`` degrees of freedom for its ``T`` tasks.
 
-    A difference: the equal-tailed percentiles of its paired replicates. Any other figure
-    (a proportion or a mean of values in [0, 1]): Wilson's score interval at the effective
-    sample size ``p(1 − p) / var``, with ``var`` the replicates' variance scaled by
-    ``T / (T − 1)`` (the bootstrap's small-sample bias), as Korn and Graubard (1998) do for
-    proportions from clustered samples. When the tasks do not vary at all, the effective
-    size is the figure's independent runs, so the interval never shrinks to a point.
+    A difference: ``value ± t · se``, ``se²`` the task variance (:func:`task_variance`).
+    Any other figure (a proportion or a mean of values in [0, 1]): Wilson's score interval
+    at the effective sample size ``p(1 − p) / se²`` times ``(z / t)²``, as Korn and Graubard
+    (1998) do for proportions from clustered samples. When the tasks do not vary at all, the
+    effective size is the figure's independent runs, so the interval never shrinks to a point.
     """
+    var = task_variance(reps, f.tasks)
+    t = t_value(confidence, f.tasks - 1)
     if f.sides is not None:
-        low, high = percentile_intervals(reps[None, :], confidence)[0]
-        return (float(low), float(high))
-    finite = reps[np.isfinite(reps)]
-    t = f.tasks
-    var = float(np.var(finite)) * t / (t - 1) if len(finite) > 1 else 0.0
+        half = t * sqrt(var)
+        return (value - half, value + half)
     p = min(max(value, 0.0), 1.0)
-    size = p * (1 - p) / var if var > 0 else effective_runs(f)
+    z = z_value(confidence)
+    size = p * (1 - p) / var * (z / t) ** 2 if var > 0 else effective_runs(f)
     return bounded_wilson(p, size, confidence)
 
 

@@ -18,7 +18,7 @@ from generator.score.aggregate import (
     scope_weights,
 )
 from generator.score.frame import VersionFrame, build_frame
-from generator.score.intervals import figure, intervals, replicates
+from generator.score.intervals import Figure, figure, intervals, replicates, task_variance
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.results import (
     CombinationInfo,
@@ -31,7 +31,7 @@ from generator.score.results import (
 )
 from generator.score.runs import score_runs
 from generator.score.scope import GROUPS, Scope, withheld_scopes
-from generator.score.stats import percentile_interval
+from generator.score.stats import t_value
 from generator.score.table import (
     CHANNELS,
     ScopeView,
@@ -207,6 +207,18 @@ def _has_both(computed: Computed, version: str, domain: str) -> bool:
     )
 
 
+def _gap(
+    weights: list[np.ndarray], figs: list[Figure], value: float, confidence: float
+) -> tuple[float, float]:
+    """``value ± t · se`` of public minus held-out: the two groups' task variances added
+    (independent draws), ``min(T) − 1`` degrees of freedom."""
+    var = sum(
+        task_variance(replicates(w, [f])[0], f.tasks) for w, f in zip(weights, figs, strict=True)
+    )
+    half = t_value(confidence, min(f.tasks for f in figs) - 1) * float(np.sqrt(var))
+    return (value - half, value + half)
+
+
 def _contamination(table: TaskTable, computed: Computed, release: Release) -> list[Contamination]:
     """Public minus held-out Task Score per combination (§4.4), the two groups' tasks
     resampled separately (each group is its own scope, with its own draws)."""
@@ -239,8 +251,7 @@ def _contamination(table: TaskTable, computed: Computed, release: Release) -> li
             for w, f, v in zip(weights, figs, values, strict=True)
         ]
         if all(f.basis == "tasks" for f in found):
-            reps = [replicates(w, [f])[0] for w, f in zip(weights, figs, strict=True)]
-            gap, basis = percentile_interval(reps[0] - reps[1], conf), "tasks"
+            gap, basis = _gap(weights, figs, values[0] - values[1], conf), "tasks"
         else:
             bounds = [(f.low, f.high) for f in found]
             gap, basis = newcombe_interval(values[0], bounds[0], values[1], bounds[1]), "runs"

@@ -6,7 +6,7 @@ seeded task draws and percentile intervals (§4.2). The interval method that use
 from __future__ import annotations
 
 import hashlib
-from math import comb, sqrt
+from math import comb, pi, sqrt, tan
 from statistics import NormalDist
 
 import numpy as np
@@ -15,6 +15,23 @@ import numpy as np
 def z_value(confidence: float) -> float:
     """Two-sided normal quantile, e.g. 1.95996 for 0.95."""
     return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def t_value(confidence: float, df: float) -> float:
+    """Two-sided Student-t quantile (e.g. 2.093 for 0.95 and 19 degrees of freedom), by the
+    Cornish–Fisher expansion in 1/df of Abramowitz and Stegun 26.7.5 (within 5e-3 of the
+    tables from 3 degrees of freedom on, tested), and the closed forms for 1 and 2."""
+    p = 0.5 + confidence / 2
+    if df < 1.5:
+        return tan(pi * (p - 0.5))
+    if df < 2.5:
+        return (2 * p - 1) / sqrt(2 * p * (1 - p))
+    z = z_value(confidence)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
 
 
 def wilson(successes: int, trials: int, confidence: float) -> tuple[float, float]:

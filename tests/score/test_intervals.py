@@ -20,7 +20,7 @@ from generator.score.intervals import bounded_wilson, newcombe
 from generator.score.report import build_report
 from generator.score.results import CombinationScores, Report, ScopeResult
 from generator.score.run import run_outcome
-from generator.score.stats import percentile_interval, seed_for, wilson, z_value
+from generator.score.stats import seed_for, t_value, wilson, z_value
 
 TASKS = [
     task("e1", "erp", "x", risk="high", judge=(4,), weight=0.4),
@@ -139,12 +139,13 @@ def _literal(rel: Release, scope: ScopeResult, combo: str) -> dict[str, np.ndarr
 
 
 def _clustered(value: float, reps: np.ndarray, tasks: int, runs: int) -> tuple[float, float]:
-    """Wilson's interval at n = p(1 − p) / var, var the replicates' variance × T / (T − 1);
-    n = ``runs`` (the independent runs) when no task differs from another."""
+    """Wilson's interval at n = p(1 − p) / var × (z / t)², var the replicates' variance ×
+    T / (T − 1), t on T − 1 degrees of freedom; n = ``runs`` (the independent runs) when no
+    task differs from another."""
     reps = reps[np.isfinite(reps)]
     var = reps.var() * tasks / (tasks - 1)
-    n = value * (1 - value) / var if var > 0 else runs
     z = z_value(0.95)
+    n = value * (1 - value) / var * (z / t_value(0.95, tasks - 1)) ** 2 if var > 0 else runs
     centre = (value + z * z / (2 * n)) / (1 + z * z / n)
     half = z * sqrt(value * (1 - value) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (centre - half, centre + half)
@@ -215,7 +216,9 @@ def test_paired_differences_resample_the_common_tasks(rel: Release, report: Repo
                     if _covered(d.a, tasks[i]) and _covered(d.b, tasks[i])
                 ]
                 reps.append(np.mean(gaps) if gaps else np.nan)
-            want = percentile_interval(np.array(reps), stats.confidence)
+            finite = np.array([r for r in reps if r == r])
+            half = t_value(0.95, d.tasks - 1) * sqrt(finite.var() * d.tasks / (d.tasks - 1))
+            want = (d.value - half, d.value + half)
             assert (d.low, d.high) == pytest.approx(want, rel=1e-12, abs=1e-12)
             assert d.interval == "tasks"
 
@@ -307,6 +310,9 @@ def test_the_gap_resamples_the_two_groups_separately(rel: Release, report: Repor
         assert c.public == scores[0].task_score
         assert c.held_out == scores[1].task_score
         reps = [_literal(rel, s, combo)["score"] for s in sides]
-        want = percentile_interval(reps[0] - reps[1], 0.95)
+        counts = [scores[0].task_score.tasks, scores[1].task_score.tasks]  # type: ignore[union-attr]
+        var = sum(r.var() * t / (t - 1) for r, t in zip(reps, counts, strict=True))
+        half = t_value(0.95, min(counts) - 1) * sqrt(var)
+        want = (c.gap.value - half, c.gap.value + half)  # type: ignore[operator]
         assert (c.gap.low, c.gap.high) == pytest.approx(want, rel=1e-12, abs=1e-12)
         assert c.gap.value == pytest.approx(c.public.value - c.held_out.value)  # type: ignore[operator]

@@ -13,6 +13,7 @@ from generator.score.stats import (
     percentile_intervals,
     reliability_at,
     seed_for,
+    t_value,
     task_draws,
     wilson,
     z_value,
@@ -88,3 +89,22 @@ def test_multiplicities_count_the_draws() -> None:
     counts = multiplicities(draws, 7)
     for b in range(50):
         assert counts[b].tolist() == np.bincount(draws[b], minlength=7).tolist()
+
+
+@pytest.mark.parametrize(
+    ("confidence", "df", "table"),
+    [
+        (0.95, 1, 12.7062),
+        (0.95, 2, 4.3027),
+        (0.95, 3, 3.1824),
+        (0.95, 4, 2.7764),
+        (0.95, 9, 2.2622),
+        (0.95, 19, 2.0930),
+        (0.95, 99, 1.9842),
+        (0.99, 4, 4.6041),
+        (0.99, 19, 2.8609),
+        (0.90, 5, 2.0150),
+    ],
+)
+def test_t_value_matches_the_tables(confidence: float, df: int, table: float) -> None:
+    assert t_value(confidence, df) == pytest.approx(table, abs=0.012 if df < 5 else 5e-4)
