@@ -161,6 +161,16 @@ CASES = [
         write(f"{V1}/deepdives/{FA20}.yaml", ALIAS_BOMB),
         "(an alias expanding too far?)",
     ),
+    Case(
+        "two-benchmarks-in-one-root",
+        text("results/v1.1/release.yaml", "  code: lg-bench", "  code: other-bench"),
+        at(
+            "results/v1.1/release.yaml",
+            "code: other-bench",
+            "benchmark.code: 'other-bench' (Lingee Bench) differs from 'lg-bench' (Lingee Bench) "
+            f"of {RELEASE}; one root publishes the releases of one benchmark",
+        ),
+    ),
     Case("top-level-list", write(CARD, "- format_version: 1\n"), f"{CARD}:1: expected a mapping"),
     Case(
         "invalid-json-line",

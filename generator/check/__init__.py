@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.check.bundles import check_bundle, check_card
 from generator.check.catalog import check_catalog, check_deep_dives
-from generator.check.release import check_release
+from generator.check.release import check_one_benchmark, check_release
 from generator.check.runs import check_runs
 from generator.errors import Problem
 from generator.load import Inputs
@@ -15,6 +15,7 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
     problems: list[Problem] = []
     for card_id, card in sorted(inputs.cards.items()):
         problems += check_card(card_id, card)
+    problems += check_one_benchmark([v.release for v in inputs.releases if v.release is not None])
     for version in inputs.releases:
         if version.cached:
             continue  # checked by the build that made its pages; its files have not changed

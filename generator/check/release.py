@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from generator.errors import Problem
 from generator.load import Loaded
@@ -82,3 +82,23 @@ def check_release(folder: str, loaded: Loaded[Release]) -> Iterator[Problem]:
     dupes = repeated(release.deep_dives)
     if dupes:
         yield Problem(path, src.line("deep_dives"), "deep_dives", f"repeated tasks: {dupes}")
+
+
+def check_one_benchmark(releases: Sequence[Loaded[Release]]) -> Iterator[Problem]:
+    """One root publishes one benchmark: a release whose benchmark code differs from the
+    first release's (in folder order) is an error naming both."""
+    if not releases:
+        return
+    first = releases[0]
+    code, name = first.model.benchmark.code, first.model.benchmark.name
+    for loaded in releases[1:]:
+        other = loaded.model.benchmark
+        if other.code != code:
+            yield Problem(
+                loaded.source.path,
+                loaded.source.line("benchmark", "code"),
+                "benchmark.code",
+                f"{other.code!r} ({other.name}) differs from {code!r} ({name}) of "
+                f"{first.source.path}; one root publishes the releases of one benchmark, "
+                "so put each benchmark's releases under a root of its own",
+            )
