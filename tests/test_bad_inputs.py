@@ -162,6 +162,29 @@ CASES = [
         "(an alias expanding too far?)",
     ),
     Case(
+        "judge-model-departs-from-the-controlled-evaluator",
+        text(f"{LINGEE}/bundle.yaml", "judge_model: GLM-5.3", "judge_model: GPT-4.1"),
+        at(
+            f"{LINGEE}/bundle.yaml",
+            "judge_model: GPT-4.1",
+            'evaluator.judge_model: "GPT-4.1" departs from "GLM-5.3", the setting of 4 of 5 '
+            "combinations: evaluator is a controlled factor of this release (Evaluator; §4.1)",
+        ),
+    ),
+    Case(
+        "environment-snapshot-departs-from-the-controlled-one",
+        lambda root: replace(
+            root / f"{DUAL}/bundle.yaml",
+            "environment_snapshot: erp-sandbox-2026.10.2",
+            "environment_snapshot: erp-sandbox-2026.11.0",
+        ),
+        at(
+            f"{DUAL}/bundle.yaml",
+            "environment_snapshot: erp-sandbox-2026.11.0",
+            'environment_snapshot: "erp-sandbox-2026.11.0" departs from "erp-sandbox-2026.10.2"',
+        ),
+    ),
+    Case(
         "two-benchmarks-in-one-root",
         text("results/v1.1/release.yaml", "  code: lg-bench", "  code: other-bench"),
         at(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generator.check.bundles import check_bundle, check_card
 from generator.check.catalog import check_catalog, check_deep_dives
+from generator.check.factors import check_factors
 from generator.check.release import check_one_benchmark, check_release
 from generator.check.runs import check_runs
 from generator.errors import Problem
@@ -36,6 +37,8 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
                     "warning",
                 )
             )
+        if release is not None:
+            problems += check_factors(release, version.bundles)
         for bundle in version.bundles:
             if release is None:
                 continue

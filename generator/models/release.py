@@ -112,12 +112,39 @@ class Metric(Contract):
     unit: Text | None = None
 
 
+# Bundle settings a controlled-factor row can name (§4.1), each a set of bundle fields.
+FactorKey = Literal["evaluator", "environment", "pipeline", "budgets", "clarification"]
+FACTOR_FIELDS: dict[str, tuple[str, ...]] = {
+    "evaluator": (
+        "evaluator.judge_model",
+        "evaluator.judge_model_version",
+        "evaluator.prompt_version",
+    ),
+    "environment": ("environment_snapshot",),
+    "pipeline": ("configuration.pipeline_components",),
+    "budgets": ("budgets",),
+    "clarification": ("clarification",),
+}
+# Held fixed across all runs unless a row declares them variable (§4.1).
+DEFAULT_CONTROLLED: tuple[str, ...] = ("evaluator", "environment", "pipeline", "budgets")
+
+
 class ControlledFactor(Contract):
     """One row of the controlled-factor table (§4.1)."""
 
     factor: Text
     status: Literal["controlled", "variable"]
     setting: Text
+    covers: tuple[FactorKey, ...] = Field(
+        default=(),
+        description="The bundle settings this row is about: 'evaluator' (Judge model, its "
+        "version, prompt version), 'environment' (environment snapshot), 'pipeline' "
+        "(pipeline component versions), 'budgets', 'clarification'. Controlled: every bundle "
+        "of the release must hold the same value (validate refuses one that departs). "
+        "Variable: the setting varies by design, and combinations are compared (differences, "
+        "ranks, frontier) only with those that share it. Evaluator, environment, pipeline and "
+        "budgets are controlled unless a row declares them variable.",
+    )
 
 
 class Groups(Contract):
@@ -192,6 +219,33 @@ class Release(Versioned):
         default=(), description="Task ids of the deep dives (§5.2), in page order."
     )
     boundaries_of_use: Markdown = Field(description="Boundaries of use (§1.4, §5.3).")
+
+    def varying(self) -> tuple[str, ...]:
+        """The factor keys declared variable by design, in :data:`FACTOR_FIELDS` order."""
+        declared = {k for f in self.controlled_factors if f.status == "variable" for k in f.covers}
+        return tuple(k for k in FACTOR_FIELDS if k in declared)
+
+    def controlled(self) -> dict[str, str]:
+        """The controlled factor keys, each with the title of the row that names it (or the
+        protocol's default)."""
+        rows: dict[str, str] = {k: f.factor for f in self.controlled_factors for k in f.covers}
+        keys = [k for k in FACTOR_FIELDS if k not in self.varying()]
+        return {
+            k: rows.get(k, "held fixed by the protocol")
+            for k in keys
+            if k in rows or k in DEFAULT_CONTROLLED
+        }
+
+    @model_validator(mode="after")
+    def _factor_declared_once(self) -> Release:
+        covered = [k for f in self.controlled_factors for k in f.covers]
+        twice = sorted({k for k in covered if covered.count(k) > 1})
+        if twice:
+            raise ValueError(
+                f"controlled_factors name {twice} in more than one row; expected each setting "
+                "in one row, controlled or variable"
+            )
+        return self
 
     @model_validator(mode="after")
     def _notice_when_illustrative(self) -> Release:

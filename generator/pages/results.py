@@ -186,6 +186,8 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
     if any(c.status == "scored" for c in scope.combinations):
         stats = ctx.release.statistics
         notes.append(rank_note(stats.min_tasks_to_order, stats.confidence))
+    if scope.comparison_groups:
+        notes.append(groups_note(scope.comparison_groups, ctx.release.varying()))
     if any(_runs_basis(c) for c in scope.combinations):
         notes.append(runs_note(ctx.release.statistics.min_tasks_to_resample))
     reasons = sorted(
@@ -216,6 +218,15 @@ def rank_note(minimum: int, confidence: float) -> str:
         "excludes 0, over "
         f"at least {minimum} common tasks); overlapping ranges are not ordered by the data, "
         "though listed by score."
+    )
+
+
+def groups_note(groups: list[list[str]], varying: tuple[str, ...]) -> str:
+    """Which combinations are compared with which, when settings vary by design (§4.1)."""
+    shown = " · ".join("{" + ", ".join(g) + "}" for g in groups)
+    return (
+        f"The release lets {', '.join(varying)} vary by design (§4.1): differences, ranks and "
+        f"the frontier compare only combinations that share them: {shown}."
     )
 
 

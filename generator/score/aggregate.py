@@ -17,6 +17,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
 from generator.score.intervals import Figure, Interval, figure, intervals, rate, task_weights
 from generator.score.ranking import differences, pair_figures, pareto, rank_ranges
@@ -396,7 +397,13 @@ def aggregate_scope(
     scored_plans = {k: p for k, p in plans.items() if p.result is None}
     figs = {k: figures(view, table, k, p, release) for k, p in scored_plans.items()}
     values = {k: point_values(view, table, k, p, figs[k]) for k, p in scored_plans.items()}
-    pairs = pair_figures(view, table, {k: p.data for k, p in scored_plans.items()})
+    # Settings that vary by design (§4.1): combinations are compared only within a group.
+    group_of = {n: comparison_key(release, b) for n, b in bundles.items()}
+    pairs = [
+        pair
+        for pair in pair_figures(view, table, {k: p.data for k, p in scored_plans.items()})
+        if group_of[table.combos[pair.a]] == group_of[table.combos[pair.b]]
+    ]
     keys = [(k, name) for k in figs for name in figs[k]]
     flat = [figs[k][name] for k, name in keys] + [p.figure for p in pairs]
     flat_values = [values[k][name] for k, name in keys] + [p.value for p in pairs]
@@ -414,8 +421,13 @@ def aggregate_scope(
     }
     diffs = differences(table, pairs, pair_found, stats.min_tasks_to_order)
     scored = {n: r for n, r in every.items() if r.status == "scored"}
-    ranks = rank_ranges(sorted(scored), diffs)
-    tokenizers = {n: b.combination.model.tokenizer for n, b in bundles.items()}
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name in sorted(scored):
+        groups.setdefault(group_of[name], []).append(name)
+    ranks = {n: r for names in groups.values() for n, r in rank_ranges(names, diffs).items()}
+    tokenizers = {
+        n: "\x1f".join((b.combination.model.tokenizer, *group_of[n])) for n, b in bundles.items()
+    }
     # Only combinations measured on the very same tasks are compared for the frontier.
     comparable = {
         n: r
@@ -437,4 +449,7 @@ def aggregate_scope(
         tasks=len(view.rows),
         combinations=combos,
         differences=diffs,
+        comparison_groups=[names for _, names in sorted(groups.items())]
+        if release.varying()
+        else [],
     )

@@ -301,6 +301,14 @@ def _scope_md(s: ScopeResult, ks: list[int]) -> list[str]:
         "(overlapping ranges: the data does not order them).",
         "◆ on the score-against-tokens Pareto frontier of its tokenizer.",
         "† interval over run noise only: too few tasks to resample.",
+        *(
+            [
+                "Compared only within groups that share the settings varying by design: "
+                + " · ".join("{" + ", ".join(g) + "}" for g in s.comparison_groups)
+            ]
+            if s.comparison_groups
+            else []
+        ),
         "",
     ]
     views = [c for c in s.combinations if c.business is not None]

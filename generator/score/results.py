@@ -178,6 +178,12 @@ class ScopeResult(Result):
     tasks: int
     combinations: list[CombinationScores] = Field(default_factory=list)
     differences: list[Difference] = Field(default_factory=list)
+    comparison_groups: list[list[str]] = Field(
+        default_factory=list,
+        description="When the release declares a setting variable by design (§4.1): the groups "
+        "of combinations that share it. Differences, ranks and the frontier compare "
+        "combinations of one group only. Empty when every setting is controlled.",
+    )
 
 
 class TaskRow(Result):
