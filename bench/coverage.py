@@ -22,7 +22,7 @@ memory exactly as the loader builds them — and compared with the truth:
 
 Each figure carries its replication count and Monte-Carlo standard error. Usage::
 
-    python bench/coverage.py [--releases 300] [--quick] [--out bench/results/coverage.json]
+    python bench/coverage.py [--releases 300] [--quick | --setting I ...] [--out FILE.json]
 """
 
 from __future__ import annotations
@@ -147,7 +147,10 @@ def simulate(
     for name, skill in zip(NAMES, skills, strict=True):
         p = 1 / (1 + np.exp(difficulty - skill))
         passes = rng.random((setting.tasks, setting.runs, ITEMS)) < p[:, None, None]
-        lost = rng.random((setting.tasks, setting.runs)) < setting.incomplete
+        # Only public tasks lose runs: a held-out task without all its runs withholds the
+        # combination from every held-out aggregate (§4.4), as make_release.py does too.
+        public = np.array([t.group == "public" for t in catalog.tasks])
+        lost = (rng.random((setting.tasks, setting.runs)) < setting.incomplete) & public[:, None]
         records = []
         for t, task in enumerate(catalog.tasks):
             for r in range(setting.runs):
@@ -325,9 +328,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spread", type=float, default=1.0, help="sd of task difficulty (logit)")
     parser.add_argument("--samples", type=int, default=2000, help="bootstrap replicates")
     parser.add_argument("--quick", action="store_true", help="the first setting only")
+    parser.add_argument(
+        "--setting",
+        type=int,
+        action="append",
+        choices=range(len(SETTINGS)),
+        help="only these settings (indexes into SETTINGS; repeatable)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     args = parser.parse_args(argv)
     settings = SETTINGS[:1] if args.quick else SETTINGS
+    if args.setting:
+        settings = tuple(SETTINGS[i] for i in args.setting)
     results = []
     for setting in settings:
         found = run_setting(setting, args.releases, args.spread, args.samples)

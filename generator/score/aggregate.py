@@ -9,6 +9,7 @@ combination and every pair into the :class:`ScopeResult`.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -166,8 +167,10 @@ def figures(
         out["judge"] = figure(table.means["judge"][k, rows], plan.judged, judge_runs)
     for rk in release.reliability_k:
         per_task = reliability_at(table.successes[k, rows], n, rk)
-        # Hoeffding: a U-statistic of order k varies like a mean of n // k independent terms.
-        out[f"reliability@{rk}"] = figure(per_task, plan.full, np.full(len(rows), n // rk))
+        # A task's C(c, k) / C(n, k) counts like n / k binary trials: exactly so for k = 1 (a
+        # rate of n runs) and k = n (one all-k-pass trial); in between, interpolated.
+        found = figure(per_task, plan.full, np.full(len(rows), n / rk))
+        out[f"reliability@{rk}"] = dataclasses.replace(found, binary=True)
     if has_views(release, view.scope):
         weights = columns["risk_weight"].astype(float)
         out["risk"] = figure(table.means["score"][k, rows], data, valid, weights)

@@ -138,14 +138,19 @@ def _literal(rel: Release, scope: ScopeResult, combo: str) -> dict[str, np.ndarr
     return {name: np.array(v) for name, v in reps.items()}
 
 
-def _clustered(value: float, reps: np.ndarray, tasks: int, runs: int) -> tuple[float, float]:
+def _clustered(
+    value: float, reps: np.ndarray, tasks: int, runs: float | None
+) -> tuple[float, float]:
     """Wilson's interval at n = p(1 − p) / var × (z / t)², var the replicates' variance ×
-    T / (T − 1), t on T − 1 degrees of freedom; n = ``runs`` (the independent runs) when no
-    task differs from another."""
+    T / (T − 1), t on T − 1 degrees of freedom; for binary run outcomes (``runs``, their
+    binomial count, given) n is at most ``runs``, and n = ``runs`` when no task differs."""
     reps = reps[np.isfinite(reps)]
     var = reps.var() * tasks / (tasks - 1)
     z = z_value(0.95)
     n = value * (1 - value) / var * (z / t_value(0.95, tasks - 1)) ** 2 if var > 0 else runs
+    assert n is not None
+    if runs is not None:
+        n = min(n, runs)
     centre = (value + z * z / (2 * n)) / (1 + z * z / n)
     half = z * sqrt(value * (1 - value) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (centre - half, centre + half)
@@ -190,8 +195,12 @@ def test_engine_equals_a_literal_walk_over_the_run_records(rel: Release, report:
     for scope, c in _scored(report):
         literal = _literal(rel, scope, c.combination)
         for name, (low, high, value, tasks) in _shown(c).items():
-            k = int(name.split("@")[1]) if "@" in name else 0
-            runs = tasks * (rel.runs_per_task // k) if k else -1  # -1: must not be needed
+            runs: float | None = None  # only binary outcomes have a binomial count
+            if name.startswith("reliability@"):
+                runs = tasks * rel.runs_per_task / int(name.split("@")[1])
+            elif name == "success":
+                assert c.success_rate is not None
+                runs = c.success_rate.trials
             want = _clustered(value, literal[name], tasks, runs)
             assert (low, high) == pytest.approx(want, rel=1e-12, abs=1e-12), (scope.title, name)
             checked += 1
