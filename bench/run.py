@@ -170,13 +170,15 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     the build does, two at a time (``runs_read_s``). Then the stages as :func:`measure_score`
     runs them: loading (``load_s``), the checks (``check_s``) and scoring (``score_s``),
     split into the version's frame, each run's scores and the task means (``per_run_score_s``:
-    the part that grows with the runs), the bootstrap (``bootstrap_s``, wall time, while the
-    reports' task rows are made on a side thread) and the rest (``score_rest_s``: estimates,
+    the part that grows with the runs), the bootstrap (``bootstrap_s``: the task draws and
+    every figure's replicates and interval, summed over the scopes' threads, so an upper bound
+    of its wall time) and the rest (``score_rest_s``: estimates,
     percentiles, differences, business views, the reports' models, the evidence cited,
     fingerprints, memory given back)."""
     from concurrent.futures import ThreadPoolExecutor
 
     import generator.pages.context as context
+    import generator.score.aggregate as aggregate
     import generator.score.report as report
     from generator.check import check_inputs
     from generator.load import load_inputs
@@ -207,10 +209,20 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     out["load_s"], out["check_s"] = loaded - start, time.perf_counter() - loaded
     spent: dict[str, float] = {}
     parts = ((context, "published_frame"), (context, "score_runs"), (report, "task_table"))
-    timed = (*parts, (report, "bootstrap"))
+    # The bootstrap: the scopes' task draws and every figure's replicates and interval, in
+    # the scopes' threads and in the contamination gap (seconds summed over threads).
+    drawn = (
+        (aggregate, "scope_weights"),
+        (aggregate, "intervals"),
+        (report, "scope_weights"),
+        (report, "intervals"),
+        (report, "replicates"),
+    )
+    timed = (*parts, *drawn)
     originals = {(module, name): getattr(module, name) for module, name in timed}
     for (module, name), function in originals.items():
-        setattr(module, name, _timing(function, name, spent))
+        label = "bootstrap" if (module, name) in drawn else name
+        setattr(module, name, _timing(function, label, spent))
     try:
         for version in inputs.releases:
             start = time.perf_counter()

@@ -218,7 +218,8 @@ BOUNDARIES = """\
 - **Cases are not a sample.** The six deep dives illustrate how results are read; they are not
   used to infer overall performance or rank (§5.2, §5.3).
 - **Noise is not a difference.** Gaps inside the noise band of repeated runs are not evidence of
-  a real difference; combinations whose intervals overlap share a rank (§5.3).
+  a real difference. A rank is the range of ranks the significant paired differences allow;
+  two combinations whose difference is not significant have overlapping ranges (§5.3).
 - **Offline sandbox.** Results measure task and process capability in an offline ERP sandbox; they
   do not speak for online production, business coverage or cost savings (§3.2, §6).
 """

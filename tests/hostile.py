@@ -68,6 +68,10 @@ def _base(annotation: Any) -> Any:
     return annotation
 
 
+# Models of the settings a release holds fixed across its bundles (controlled factors, §4.1).
+SHARED = frozenset({"Evaluator", "BundleBudgets", "Clarification", "Components"})
+
+
 class Poisoner:
     """Walks data alongside its model and appends a payload to every free-text string."""
 
@@ -75,7 +79,10 @@ class Poisoner:
         self.count = 0
         self.fields: set[str] = set()
 
-    def payload(self) -> str:
+    def payload(self, where: str) -> str:
+        if where.split(".")[0] in SHARED:
+            # a setting every bundle of a release must share (§4.1): one payload per field
+            return PAYLOADS[sum(map(ord, where)) % len(PAYLOADS)]
         self.count += 1
         return PAYLOADS[self.count % len(PAYLOADS)]
 
@@ -115,7 +122,7 @@ class Poisoner:
             return {k: self.walk(v, value_type, where) for k, v in data.items()}
         if base is str and isinstance(data, str) and _free_text(info, annotation):
             self.fields.add(where)
-            return f"{data} {self.payload()}"
+            return f"{data} {self.payload(where)}"
         return data
 
 

@@ -6,7 +6,10 @@ for the format. From it this module derives
 - an Arrow schema (field types, nested lists of verdicts) that the JSON reader enforces while
   parsing: unknown fields, wrong types, duplicate keys and malformed JSON fail the parse;
 - vectorised checks for what the schema cannot express: required fields, ranges (``ge``,
-  ``le``), lengths, patterns, literals and finite numbers.
+  ``le``), lengths, patterns, literals and finite numbers, derived from the fields'
+  constraints. They fail closed: a constraint they do not implement sends every value of its
+  field to pydantic (:func:`implemented`), and so does a stripped string with anything but
+  visible ASCII at an end.
 
 A file that fails the parse, or rows that fail a check, are validated again line by line with
 pydantic (:mod:`generator.load.jsonlines`), which names the line, the field and what was
@@ -31,7 +34,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
-from pydantic import BaseModel
+from pydantic import BaseModel, Strict
 from pydantic.fields import FieldInfo
 
 from generator.models.runs import RunRecord
@@ -120,8 +123,43 @@ def _metadata(info: FieldInfo, annotation: Any) -> list[Any]:
             annotation = inner[0]
     out: list[Any] = []
     for m in found:
-        out += [m, *m.metadata] if isinstance(m, FieldInfo) else [m]
+        if isinstance(m, FieldInfo):
+            out += _metadata(m, m.annotation) if m.metadata else []
+        elif isinstance(m, at.GroupedMetadata):  # StringConstraints, Interval, ...
+            out += list(m)
+        else:
+            out.append(m)
     return out
+
+
+# Constraints the vectorised checks implement. Anything else a model declares sends every
+# value of its field to pydantic (:func:`_bad_values` fails closed), so the bulk path can
+# never accept what the per-line path refuses.
+_BOUNDS = (at.Ge, at.Le, at.Gt, at.Lt, at.MinLen, at.MaxLen, Strict)
+# Keys of pydantic's general metadata the checks implement: a pattern, whitespace stripping
+# before the length checks, and strictness (the Arrow schema already fixes each type).
+_GENERAL = frozenset({"pattern", "strip_whitespace", "strict"})
+
+
+def _general(m: Any) -> dict[str, Any] | None:
+    """The settings of pydantic's general metadata (``_PydanticGeneralMetadata``), or None
+    for any other object."""
+    if type(m).__name__ != "_PydanticGeneralMetadata":
+        return None
+    return {key: value for key, value in vars(m).items() if value is not None}
+
+
+def implemented(info: FieldInfo, annotation: Any) -> bool:
+    """Whether the vectorised checks implement every constraint the field declares
+    (``Strict``: the Arrow schema refuses a value of another JSON type)."""
+    for m in _metadata(info, annotation):
+        general = _general(m)
+        if general is not None:
+            if not set(general) <= _GENERAL:
+                return False
+        elif not isinstance(m, _BOUNDS):
+            return False
+    return True
 
 
 def arrow_type(annotation: Any) -> pa.DataType:
@@ -178,7 +216,16 @@ def _bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray
         return spread
     bad = np.zeros(len(array), dtype=bool)
     base, _ = _unwrap(annotation)
-    for m in _metadata(info, annotation):
+    found = _metadata(info, annotation)
+    if not implemented(info, annotation):
+        return ~_np(pc.is_null(array))  # fail closed: pydantic judges every value
+    general = [g for g in (_general(m) for m in found) if g is not None]
+    strip = any(g.get("strip_whitespace") for g in general)
+    if strip and len(array):
+        # Python strips more characters than Arrow: a value with anything but visible ASCII
+        # at either end is left to pydantic.
+        bad |= _np(pc.match_substring_regex(array, r"^[^!-~]|[^!-~]$"))
+    for m in found:
         if isinstance(m, at.Ge):
             bad |= _np(pc.less(array, m.ge))
         elif isinstance(m, at.Le):
@@ -190,13 +237,11 @@ def _bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray
         elif isinstance(m, at.MaxLen):
             bad |= _np(pc.greater(pc.utf8_length(array), m.max_length))
         elif isinstance(m, at.MinLen):
-            bad |= _np(pc.less(pc.utf8_length(pc.utf8_trim_whitespace(array)), m.min_length))
-        elif getattr(m, "pattern", None):
-            pattern = str(m.pattern)
+            bad |= _np(pc.less(pc.utf8_length(array), m.min_length))
+    for g in general:
+        if g.get("pattern"):
             # the models' patterns are RE2-compatible as written
-            bad |= ~_np(pc.match_substring_regex(array, pattern), True)
-        if getattr(m, "max_length", None) and not isinstance(m, at.MaxLen):
-            bad |= _np(pc.greater(pc.utf8_length(array), m.max_length))
+            bad |= ~_np(pc.match_substring_regex(array, str(g["pattern"])), True)
     if typing.get_origin(base) is typing.Literal:
         allowed = pa.array(typing.get_args(base), pa.string())
         bad |= ~_np(pc.is_in(array, value_set=allowed), True)
@@ -425,7 +470,9 @@ def _typed(
     high = max(int(verdicts["pos"].max(initial=0)), int(evidence["pos"].max(initial=0)))
     pos = _int_type(high)
     # (a level beyond int32 is clipped: still above every maximum, so still reported)
-    value = np.minimum(verdicts["value"], _INT32_MAX)
+    value = np.asarray(verdicts["value"])
+    if value.dtype.itemsize > 4:  # narrower values (columns read before) cannot exceed it
+        value = np.minimum(value, _INT32_MAX)
     tables = (
         {
             "row": verdicts["row"].astype(ROW),

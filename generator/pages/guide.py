@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
 from generator.models.schema import json_schemas
 from generator.models.schema import render as render_schema
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render
+
+# The measured coverage of the interval method, written by bench/coverage.py.
+COVERAGE = Path(__file__).resolve().parents[2] / "site_src" / "coverage.json"
+
+
+@lru_cache(maxsize=1)
+def measured_coverage() -> dict[str, Any] | None:
+    """What bench/coverage.py measured of the intervals (None when it has not been run)."""
+    if not COVERAGE.is_file():
+        return None
+    found: dict[str, Any] = json.loads(COVERAGE.read_text(encoding="utf-8"))
+    return found
 
 
 def methodology_page(ctx: VersionContext) -> Page:
@@ -15,6 +32,7 @@ def methodology_page(ctx: VersionContext) -> Page:
         release=ctx.release,
         stats=ctx.release.statistics,
         groups=ctx.release.groups,
+        coverage=measured_coverage(),
     )
     return Page("methodology.md", "Methodology", markdown)
 

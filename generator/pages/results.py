@@ -241,7 +241,8 @@ def judge_cell(c: CombinationScores) -> Cell:
     coverage = c.judge_coverage or ""
     if c.judge_score is None or c.judge_score.value is None:
         return Cell("withheld" if coverage.startswith("withheld") else "—")
-    text = f"{score(c.judge_score.value)} {interval(c.judge_score.low, c.judge_score.high)}"
+    mark = RUNS_MARK if c.judge_score.interval == "runs" else ""
+    text = f"{score(c.judge_score.value)} {interval(c.judge_score.low, c.judge_score.high)}{mark}"
     return Cell(
         f'{escape_html(text)}<br><span class="lg-sub">{escape_html(coverage)}</span>',
         c.judge_score.value,
@@ -255,7 +256,7 @@ def view_cell(e: Estimate | Rate | None, name: str, withheld: list[str]) -> Cell
     return _est(e)
 
 
-def differences_table(scope: ScopeResult, tid: str, minimum: int) -> Table | None:
+def differences_table(scope: ScopeResult, tid: str, minimum: int, resample: int) -> Table | None:
     if not scope.differences:
         return None
     rows = []
@@ -269,7 +270,7 @@ def differences_table(scope: ScopeResult, tid: str, minimum: int) -> Table | Non
                 (
                     Cell(f"{d.a} − {d.b}"),
                     Cell(score(d.value), d.value),
-                    Cell(interval(d.low, d.high)),
+                    Cell(interval(d.low, d.high) + (RUNS_MARK if d.interval == "runs" else "")),
                     Cell(str(d.tasks), d.tasks),
                     Cell(reading),
                 ),
@@ -280,6 +281,7 @@ def differences_table(scope: ScopeResult, tid: str, minimum: int) -> Table | Non
                     "low": d.low,
                     "high": d.high,
                     "tasks": d.tasks,
+                    "interval": d.interval,
                     "significant": d.significant,
                 },
             )
@@ -292,7 +294,12 @@ def differences_table(scope: ScopeResult, tid: str, minimum: int) -> Table | Non
         ("a − b", "Difference", "95% CI", "Common tasks", "Reading"),
         tuple(rows),
         f"{significant} of {len(rows)} pairs differ significantly (the 95% interval of the "
-        f"paired difference excludes 0, over at least {minimum} common tasks).",
+        f"paired difference excludes 0, over at least {minimum} common tasks)."
+        + (
+            f" {runs_note(resample)}"
+            if any(d.interval == "runs" for d in scope.differences)
+            else ""
+        ),
         inline=len(rows) if len(rows) <= DIFFERENCES_INLINE else 0,
     )
 
@@ -307,9 +314,12 @@ def business_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table |
     if not views:
         return None
     rows = []
+    shown_runs = False
     for c in views:
         b = c.business
         assert b is not None
+        shown = [getattr(b, n) for n in VIEWS if n not in b.withheld]
+        shown_runs |= any(e is not None and e.interval == "runs" for e in shown)
         cells = (
             combo_cell(ctx, c.combination, 1),
             *[view_cell(getattr(b, n), n, b.withheld) for n in VIEWS],
@@ -329,8 +339,10 @@ def business_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table |
             "Functional-boundary correctness",
         ),
         tuple(rows),
-        "Rates are shares of valid runs with Wilson 95% intervals; the risk-weighted "
-        "score uses the release's frozen risk weights.",
+        "Rates are shares of valid runs; their intervals resample tasks (a task's runs are "
+        "not independent draws). The risk-weighted score uses the release's frozen risk "
+        "weights."
+        + (f" {runs_note(ctx.release.statistics.min_tasks_to_resample)}" if shown_runs else ""),
     )
 
 
@@ -367,7 +379,12 @@ def _scope_section(ctx: VersionContext, scope: ScopeResult) -> tuple[list[Table]
     tables = [scope_table(ctx, scope, f"{tid}-scores", 1)]
     for extra in (
         business_table(ctx, scope, f"{tid}-business"),
-        differences_table(scope, f"{tid}-differences", ctx.release.statistics.min_tasks_to_order),
+        differences_table(
+            scope,
+            f"{tid}-differences",
+            ctx.release.statistics.min_tasks_to_order,
+            ctx.release.statistics.min_tasks_to_resample,
+        ),
         failure_table(ctx, scope, f"{tid}-failures"),
     ):
         if extra is not None:
