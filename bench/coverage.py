@@ -353,6 +353,17 @@ def run_setting(setting: Setting, releases: int, spread: float, samples: int) ->
     }
 
 
+def design(spread: float, samples: int) -> dict[str, Any]:
+    """The simulation's design, as the methodology page states it."""
+    return {
+        "spread": spread,
+        "bootstrap_samples": samples,
+        "items": ITEMS,
+        "true_task_scores": list(TARGETS),
+        "true_gaps": [round(b - a, 4) for a, b in zip(TARGETS, TARGETS[1:], strict=False)],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--releases", type=int, default=300, help="releases per setting")
@@ -385,8 +396,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name}: {f['rate']:.3f} ± {f['mc_se']:.3f} ({f['hits']}/{f['trials']})")
     document = {
         "method": "one-stage task bootstrap (tasks resampled, each with its own statistic)",
-        "spread": args.spread,
-        "bootstrap_samples": args.samples,
+        **design(args.spread, args.samples),
         "settings": results,
     }
     if args.out is not None:

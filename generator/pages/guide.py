@@ -10,7 +10,8 @@ from typing import Any
 from generator.models.schema import json_schemas
 from generator.models.schema import render as render_schema
 from generator.pages.context import VersionContext
-from generator.pages.render import Page, environment, render
+from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.tables import Cell, Row, Table
 
 # The measured coverage of the interval method, written by bench/coverage.py.
 COVERAGE = Path(__file__).resolve().parents[2] / "site_src" / "coverage.json"
@@ -25,16 +26,50 @@ def measured_coverage() -> dict[str, Any] | None:
     return found
 
 
+# Rows of the coverage table: coverage first, then differences and ranks, the baseline last.
+ORDER = ("coverage", "false difference", "power", "rank error", "baseline")
+
+
+def coverage_table(coverage: dict[str, Any]) -> Table:
+    """The measured figures: a row per figure, a column per setting (figures in the order
+    first met), each cell the share ± its Monte-Carlo error; the downloads hold all counts."""
+    settings = coverage["settings"]
+    found = dict.fromkeys(n for s in settings for n in s["figures"])
+    names = sorted(
+        found,
+        key=lambda n: (next((i for i, p in enumerate(ORDER) if n.startswith(p)), len(ORDER)), n),
+    )
+    rows = []
+    for name in names:
+        cells, record = [Cell(name)], {"figure": name}
+        for s in settings:
+            f = s["figures"].get(name)
+            cells.append(Cell("—" if f is None else f"{f['rate']:.3f} ± {f['mc_se']:.3f}"))
+            record[s["setting"]] = f
+        rows.append(Row(tuple(cells), record))
+    return Table(
+        "coverage",
+        "Measured by bench/coverage.py on simulated releases with a known truth",
+        ("Figure", *(s["setting"] for s in settings)),
+        tuple(rows),
+        "Each cell: the share of intervals that held the truth (coverage), or how often the "
+        "event occurred, ± its Monte-Carlo standard error over releases. T tasks, n runs.",
+    )
+
+
 def methodology_page(ctx: VersionContext) -> Page:
+    coverage = measured_coverage()
+    tables = [coverage_table(coverage)] if coverage is not None else []
     markdown = render(
         environment(),
         "methodology.md.j2",
         release=ctx.release,
         stats=ctx.release.statistics,
         groups=ctx.release.groups,
-        coverage=measured_coverage(),
+        coverage=coverage,
+        tables=tables_html(tables, "methodology"),
     )
-    return Page("methodology.md", "Methodology", markdown)
+    return Page("methodology.md", "Methodology", markdown, tuple(tables), wide=True)
 
 
 def publishing_page(ctx: VersionContext) -> Page:
