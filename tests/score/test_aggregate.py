@@ -314,3 +314,15 @@ def test_invariants_hold_for_any_runs(per_task: list[list[tuple[int, bool]]]) ->
     assert c.task_score.low is not None
     assert c.task_score.high is not None
     assert c.task_score.low - 1e-12 <= c.task_score.value <= c.task_score.high + 1e-12
+
+
+def test_zeroed_runs_count_in_the_judge_channel_and_coverage_agrees() -> None:
+    """A run zeroed by D without a Judge result is a valid run: J = 0 (§4.3(2)), so the Judge
+    score averages the same runs as the rule channel: (0 + 0.5 + 1) / 3 = 0.5, not 0.75."""
+    runs = [run("t", 1, delivery=False), run("t", 2, judge=(2,)), run("t", 3, judge=(4,))]
+    loaded = version(release(runs_per_task=3), catalog([task("t", judge=(4,))]), {"p": runs})
+    c = _combo(_scope(build_report(loaded, "office")), "p")
+    assert c.judge_score is not None
+    assert c.judge_score.value == pytest.approx(0.5)
+    assert c.judge_score.tasks == 1
+    assert c.judge_coverage == "1 of 1 tasks"

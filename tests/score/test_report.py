@@ -183,3 +183,90 @@ def test_report_refuses_invalid_input(run_cli: Any, example: Path) -> None:
     result = run_cli("report", "--root", str(example), "--version", "v1.1", "--domain", "general")
     assert result.exit_code == 1
     assert "results/v1.0/tasks.yaml: file is empty" in result.output
+
+
+def _recomputed(version: Any, domain: str, group: str) -> dict[str, dict[str, float]]:
+    """Task Score, Judge score, success rate and reliability@k of every combination over the
+    domain's tasks of ``group``, straight from the run records (§4.2): no frame, table or
+    figure of the engine, only the per-record run formulas."""
+    from collections import defaultdict
+    from math import comb
+
+    from builders import read_records
+
+    from generator.score.run import run_outcome
+
+    release, catalog = version.release.model, version.catalog.model
+    tasks = {
+        t.id: t
+        for t in catalog.tasks
+        if t.domain == domain and (group == "all" or t.group == group)
+    }
+    out = {}
+    for loaded in version.bundles:
+        bundle = loaded.bundle.model
+        off = {
+            t
+            for t in tasks
+            if any(
+                nc.domain == domain and nc.subdivision in (None, tasks[t].subdivision)
+                for nc in bundle.not_covered
+            )
+        }
+        per: dict[str, list[Any]] = defaultdict(list)
+        path = REPO / "results" / version.folder / "bundles" / loaded.folder / bundle.runs
+        for r in read_records(path):
+            if r.task in tasks and r.task not in off and r.status == "valid":
+                per[r.task].append(run_outcome(tasks[r.task], r))
+        if not per:
+            continue
+        n = release.runs_per_task
+        judged = [t for t in per if tasks[t].scoring.mode == "dual-channel"]
+        full = [t for t in per if len(per[t]) == n]
+        figures = {
+            "score": sum(sum(o.score for o in v) / len(v) for v in per.values()) / len(per),
+            "success": sum(o.success for v in per.values() for o in v)
+            / sum(len(v) for v in per.values()),
+        }
+        if judged:
+            figures["judge"] = sum(
+                sum(o.judge for o in per[t]) / len(per[t])
+                for t in judged  # type: ignore[misc]
+            ) / len(judged)
+        for k in release.reliability_k:
+            if full:
+                figures[f"reliability@{k}"] = sum(
+                    comb(sum(o.success for o in per[t]), k) / comb(n, k) for t in full
+                ) / len(full)
+        out[bundle.combination.id] = figures
+    return out
+
+
+def test_the_example_agrees_with_a_recomputation_from_the_run_records(
+    inputs: Inputs, reports: dict[tuple[str, str], Report]
+) -> None:
+    checked = 0
+    for version in inputs.releases:
+        for domain in ("general", "enterprise"):
+            for scope in reports[(version.folder, domain)].scopes:
+                if scope.scope.subdivision is not None or scope.withheld:
+                    continue
+                want = _recomputed(version, domain, scope.scope.group)
+                for c in scope.combinations:
+                    if c.status != "scored":
+                        continue
+                    assert c.task_score is not None
+                    assert c.success_rate is not None
+                    got = {"score": c.task_score.value, "success": c.success_rate.value}
+                    if c.judge_score is not None and c.judge_score.value is not None:
+                        got["judge"] = c.judge_score.value
+                    got |= {f"reliability@{r.k}": r.value for r in c.reliability}
+                    for name, value in got.items():
+                        assert value == pytest.approx(want[c.combination][name], abs=1e-12)
+                        checked += 1
+                    assert c.judge_coverage == (
+                        f"{c.judge_score.tasks} of {c.task_score.tasks} tasks"
+                        if c.judge_score is not None
+                        else c.judge_coverage
+                    )
+    assert checked > 100
