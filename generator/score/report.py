@@ -9,17 +9,11 @@ import pandas as pd
 
 from generator.load import LoadedRelease
 from generator.models import Release
-from generator.score.aggregate import (
-    Plan,
-    aggregate_scope,
-    nanmean,
-    parallel,
-    plan_combination,
-    scope_weights,
-)
+from generator.score.aggregate import aggregate_scope, nanmean, parallel, scope_weights
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import Figure, figure, intervals, replicates, task_variance
 from generator.score.intervals import newcombe as newcombe_interval
+from generator.score.plan import Plan, plan_combination
 from generator.score.results import (
     CombinationInfo,
     Contamination,
