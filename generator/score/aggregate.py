@@ -3,17 +3,14 @@ macro-averages (§4.2), each with its task-clustered interval (:mod:`generator.s
 
 :func:`generator.score.plan.plan_combination` decides what a combination shows in a scope
 (coverage, withheld, not covered); :func:`figures` writes each of its aggregates as a ratio
-of sums over tasks; :func:`aggregate_scope` draws the scope's tasks once and turns the figures of every
-combination and every pair into the :class:`ScopeResult`.
+of sums over tasks; :func:`aggregate_scope` draws the scope's tasks once and turns the
+figures of every combination and every pair into the :class:`ScopeResult`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -33,19 +30,6 @@ from generator.score.results import (
 )
 from generator.score.stats import reliability_at, seed_for
 from generator.score.table import NAN, ScopeView, TaskTable
-
-Item = TypeVar("Item")
-Result = TypeVar("Result")
-# Threads for independent per-scope work (numpy releases the GIL in its heavy loops);
-# results are always gathered in input order, so output is unchanged.
-WORKERS = min(4, os.cpu_count() or 1)
-
-
-def parallel(function: Callable[[Item], Result], items: Sequence[Item]) -> list[Result]:
-    """``[function(item) for item in items]``, on :data:`WORKERS` threads."""
-    with ThreadPoolExecutor(WORKERS) as pool:
-        return list(pool.map(function, items))
-
 
 # --- figures: every aggregate as a ratio of sums over the scope's tasks ----------------------
 

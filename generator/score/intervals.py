@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from math import sqrt
 from typing import Literal
 
@@ -69,7 +70,7 @@ class Figure:
     sides: tuple[Figure, Figure] | None = None
     binary: bool = False
 
-    @property
+    @cached_property
     def tasks(self) -> int:
         """How many tasks the figure rests on."""
         return int((self.den > 0).sum())
@@ -87,7 +88,7 @@ def figure(
     """The (weighted) mean of ``values`` over the tasks in ``mask``."""
     mask = mask.astype(bool)
     den = np.where(mask, 1.0 if weights is None else weights, 0.0)
-    num = np.where(mask, np.nan_to_num(values) * den, 0.0)
+    num = np.where(mask & ~np.isnan(values), values * den, 0.0)
     return Figure(num, den, np.where(mask, runs, 0))
 
 
@@ -113,13 +114,38 @@ def task_weights(n_tasks: int, samples: int, seed: int) -> np.ndarray:
 
 def replicates(weights: np.ndarray, figures: Sequence[Figure]) -> np.ndarray:
     """Bootstrap replicates of each figure (figures × replicates): per replicate, the
-    figure's ratio over the drawn tasks (NaN where no drawn task is part of it)."""
+    figure's ratio over the drawn tasks (NaN where no drawn task is part of it).
+
+    One matrix product for all: each distinct column of numerators and denominators is
+    multiplied once (many figures share a denominator, the tasks they rest on), and a
+    difference whose sides are columns already there is their difference.
+    """
     if not figures:
         return np.empty((0, weights.shape[0]))
-    num = weights @ np.column_stack([f.num for f in figures])
-    den = weights @ np.column_stack([f.den for f in figures])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: np.ndarray = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan).T
+    columns: dict[bytes, int] = {}
+    arrays: list[np.ndarray] = []
+
+    def column(values: np.ndarray) -> int:
+        key = np.ascontiguousarray(values, dtype=np.float64).tobytes()
+        if key not in columns:
+            columns[key] = len(arrays)
+            arrays.append(values)
+        return columns[key]
+
+    plan = []
+    for f in figures:
+        if f.sides is not None:
+            a, b = f.sides
+            plan.append((column(a.num), column(b.num), column(f.den)))
+        else:
+            plan.append((column(f.num), -1, column(f.den)))
+    sums = (weights @ np.column_stack(arrays)).T  # columns × replicates
+    num, minus, den = (np.array(part, dtype=np.intp) for part in zip(*plan, strict=True))
+    top = sums[num]
+    has_minus = minus >= 0
+    top[has_minus] -= sums[minus[has_minus]]
+    mass = sums[den]
+    out: np.ndarray = np.divide(top, mass, out=np.full_like(top, np.nan), where=mass > 0)
     return out
 
 
@@ -153,11 +179,20 @@ def run_noise_interval(f: Figure, value: float, confidence: float) -> tuple[floa
 def bounded_wilson(p: float, runs: float, confidence: float) -> tuple[float, float]:
     """Wilson's score interval for a mean ``p`` of ``runs`` values in [0, 1] (their variance is
     at most p(1 − p), so the Bernoulli interval bounds it); never a point."""
+    low, high = bounded_wilsons(np.array([p]), np.array([runs]), confidence)
+    return (float(low[0]), float(high[0]))
+
+
+def bounded_wilsons(
+    p: np.ndarray, runs: np.ndarray, confidence: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`bounded_wilson` of each (p, runs) pair."""
     z = z_value(confidence)
-    denom = 1 + z * z / runs
-    centre = (p + z * z / (2 * runs)) / denom
-    half = z * sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        denom = 1 + z * z / runs
+        centre = (p + z * z / (2 * runs)) / denom
+        half = z * np.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs)) / denom
+    return (np.maximum(0.0, centre - half), np.minimum(1.0, centre + half))
 
 
 def newcombe(
@@ -169,20 +204,29 @@ def newcombe(
     return (d - sqrt((a - la) ** 2 + (ub - b) ** 2), d + sqrt((ua - a) ** 2 + (b - lb) ** 2))
 
 
-def task_variance(reps: np.ndarray, tasks: int) -> float:
-    """The variance of a figure over resampled tasks: its replicates' variance scaled by
-    ``T / (T − 1)``, the bootstrap's small-sample bias (0 with fewer than two replicates)."""
-    finite = reps[np.isfinite(reps)]
-    return float(np.var(finite)) * tasks / (tasks - 1) if len(finite) > 1 else 0.0
+def task_variances(reps: np.ndarray, tasks: np.ndarray) -> np.ndarray:
+    """Per row of replicates, the variance of a figure over resampled tasks: the variance of
+    its finite replicates scaled by ``T / (T − 1)``, the bootstrap's small-sample bias."""
+    finite = np.isfinite(reps)
+    whole = finite.all(axis=1)  # most rows: one pass of numpy's own variance
+    var = np.zeros(len(reps))
+    count = np.full(len(reps), reps.shape[1])
+    var[whole] = reps[whole].var(axis=1)
+    for row in np.flatnonzero(~whole):  # replicates that drew none of the figure's tasks
+        kept = reps[row][finite[row]]
+        count[row] = len(kept)
+        var[row] = kept.var() if len(kept) else 0.0
+    out: np.ndarray = np.where(count > 1, var * tasks / (tasks - 1), 0.0)
+    return out
 
 
-def clustered_interval(
-    f: Figure, value: float, reps: np.ndarray, confidence: float
-) -> tuple[float, float]:
-    """The interval of a figure over resampled tasks (see the module's docstring), with
-    ``T − 1`` degrees of freedom for its ``T`` tasks.
+def clustered_intervals(
+    figures: Sequence[Figure], values: np.ndarray, reps: np.ndarray, confidence: float
+) -> np.ndarray:
+    """The intervals of figures over resampled tasks (see the module's docstring), with
+    ``T − 1`` degrees of freedom for a figure's ``T`` tasks (figures × 2).
 
-    A difference: ``value ± t · se``, ``se²`` the task variance (:func:`task_variance`).
+    A difference: ``value ± t · se``, ``se²`` the task variance (:func:`task_variances`).
     Any other figure (a proportion or a mean of values in [0, 1]): Wilson's score interval
     at the effective sample size ``p(1 − p) / se²`` times ``(z / t)²``, as Korn and Graubard
     (1998) do for proportions from clustered samples. When the tasks do not vary at all, the
@@ -192,17 +236,33 @@ def clustered_interval(
     binomial does, so a smaller task variance is an underestimate (reliability@3 of 5 runs
     covered 90% of simulated truths without this bound, 97% with it; ``bench/coverage.py``).
     """
-    var = task_variance(reps, f.tasks)
-    t = t_value(confidence, f.tasks - 1)
-    if f.sides is not None:
-        half = t * sqrt(var)
-        return (value - half, value + half)
-    p = min(max(value, 0.0), 1.0)
+    tasks = np.array([f.tasks for f in figures], dtype=float)
+    var = task_variances(reps, tasks)
+    t = np.array([_t(confidence, int(n) - 1) for n in tasks])
     z = z_value(confidence)
-    size = p * (1 - p) / var * (z / t) ** 2 if var > 0 else effective_runs(f)
-    if f.binary:
-        size = min(size, effective_runs(f))
-    return bounded_wilson(p, size, confidence)
+    out = np.empty((len(figures), 2))
+    diff = np.array([f.sides is not None for f in figures], dtype=bool)
+    half = t * np.sqrt(var)
+    out[diff, 0] = values[diff] - half[diff]
+    out[diff, 1] = values[diff] + half[diff]
+    p = np.clip(values, 0.0, 1.0)
+    binary = np.array([f.binary for f in figures], dtype=bool)
+    needed = (binary | (var <= 0)) & ~diff  # where the runs' count bounds or replaces it
+    runs = np.zeros(len(figures))
+    for i in np.flatnonzero(needed):
+        runs[i] = effective_runs(figures[int(i)])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        size = np.where(var > 0, p * (1 - p) / var * (z / t) ** 2, runs)
+    size = np.where(binary, np.minimum(size, runs), size)
+    low, high = bounded_wilsons(p, size, confidence)
+    out[~diff, 0] = low[~diff]
+    out[~diff, 1] = high[~diff]
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _t(confidence: float, df: int) -> float:
+    return t_value(confidence, df)
 
 
 @dataclass(frozen=True)
@@ -222,11 +282,12 @@ def intervals(
     """Each figure's interval: over resampled tasks when it rests on at least ``minimum``
     tasks, else the run noise of its tasks at its ``value``."""
     resampled = [i for i, f in enumerate(figures) if f.tasks >= minimum]
-    reps = replicates(weights, [figures[i] for i in resampled])
+    chosen = [figures[i] for i in resampled]
+    reps = replicates(weights, chosen)
+    found = clustered_intervals(chosen, np.array([values[i] for i in resampled]), reps, confidence)
     out: list[Interval | None] = [None] * len(figures)
-    for row, i in enumerate(resampled):
-        found = clustered_interval(figures[i], values[i], reps[row], confidence)
-        out[i] = Interval(*found, "tasks")
+    for (low, high), i in zip(found.tolist(), resampled, strict=True):
+        out[i] = Interval(low, high, "tasks")
     for i, f in enumerate(figures):
         if out[i] is None:
             low, high = run_noise_interval(f, values[i], confidence)

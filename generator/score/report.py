@@ -9,9 +9,9 @@ import pandas as pd
 
 from generator.load import LoadedRelease
 from generator.models import Release
-from generator.score.aggregate import aggregate_scope, nanmean, parallel, scope_weights
+from generator.score.aggregate import aggregate_scope, nanmean, scope_weights
 from generator.score.frame import VersionFrame, build_frame
-from generator.score.intervals import Figure, figure, intervals, replicates, task_variance
+from generator.score.intervals import Figure, figure, intervals, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.plan import Plan, plan_combination
 from generator.score.results import (
@@ -100,16 +100,14 @@ def build_report(
             shown.append((view, label))
     views = [entry[0] for entry in shown if isinstance(entry, tuple)]
     plans = {id(view): _plans(table, view, frame, release) for view in views}
-    scopes = parallel(
-        lambda entry: (
-            entry
-            if isinstance(entry, ScopeResult)
-            else aggregate_scope(
-                entry[0], table, plans[id(entry[0])], frame.bundles, release, entry[1]
-            )
-        ),
-        shown,
-    )
+    # One scope after another: threads gained nothing (the matrix products use every core,
+    # the rest holds the GIL), measured on the reference release: 1.8 s against 2.0 s.
+    scopes = [
+        entry
+        if isinstance(entry, ScopeResult)
+        else aggregate_scope(entry[0], table, plans[id(entry[0])], frame.bundles, release, entry[1])
+        for entry in shown
+    ]
     by_key = {view.scope.key: (view, plans[id(view)]) for view in views}
     return Report(
         version=frame.version,
@@ -207,7 +205,8 @@ def _gap(
     """``value ± t · se`` of public minus held-out: the two groups' task variances added
     (independent draws), ``min(T) − 1`` degrees of freedom."""
     var = sum(
-        task_variance(replicates(w, [f])[0], f.tasks) for w, f in zip(weights, figs, strict=True)
+        float(task_variances(replicates(w, [f]), np.array([f.tasks]))[0])
+        for w, f in zip(weights, figs, strict=True)
     )
     half = t_value(confidence, min(f.tasks for f in figs) - 1) * float(np.sqrt(var))
     return (value - half, value + half)

@@ -116,7 +116,7 @@ def _literal(rel: Release, scope: ScopeResult, combo: str) -> dict[str, np.ndarr
     stats, n = rel.statistics, rel.runs_per_task
     tasks = _tasks_of(scope)
     rng = np.random.default_rng(seed_for(stats.seed, seed_for(rel.version, *tasks)))
-    draws = rng.integers(0, len(tasks), size=(stats.bootstrap_samples, len(tasks)))
+    draws = rng.integers(0, len(tasks), size=(stats.bootstrap_samples, len(tasks)), dtype=np.int32)
     runs = _per_task(rel)
     weight = {str(t["id"]): 3.0 if t["risk_level"] == "high" else 1.0 for t in TASKS}
     reps: dict[str, list[float]] = defaultdict(list)
@@ -215,7 +215,9 @@ def test_paired_differences_resample_the_common_tasks(rel: Release, report: Repo
                 continue
             tasks = _tasks_of(scope)
             rng = np.random.default_rng(seed_for(stats.seed, seed_for(rel.version, *tasks)))
-            draws = rng.integers(0, len(tasks), size=(stats.bootstrap_samples, len(tasks)))
+            draws = rng.integers(
+                0, len(tasks), size=(stats.bootstrap_samples, len(tasks)), dtype=np.int32
+            )
             reps = []
             for row in draws:
                 gaps = [
