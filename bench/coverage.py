@@ -28,6 +28,7 @@ Each figure carries its replication count and Monte-Carlo standard error. Usage:
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -360,7 +361,7 @@ def design(spread: float, samples: int) -> dict[str, Any]:
         "bootstrap_samples": samples,
         "items": ITEMS,
         "true_task_scores": list(TARGETS),
-        "true_gaps": [round(b - a, 4) for a, b in zip(TARGETS, TARGETS[1:], strict=False)],
+        "true_gaps": [round(b - a, 4) for a, b in itertools.pairwise(TARGETS)],
     }
 
 

@@ -207,6 +207,8 @@ def newcombe(
 def task_variances(reps: np.ndarray, tasks: np.ndarray) -> np.ndarray:
     """Per row of replicates, the variance of a figure over resampled tasks: the variance of
     its finite replicates scaled by ``T / (T − 1)``, the bootstrap's small-sample bias."""
+    if not reps.size:
+        return np.zeros(len(reps))
     finite = np.isfinite(reps)
     whole = finite.all(axis=1)  # most rows: one pass of numpy's own variance
     var = np.zeros(len(reps))
