@@ -25,6 +25,7 @@ import os
 import platform
 import types
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,7 @@ import pyarrow.json as pj
 from pydantic import BaseModel, Strict
 from pydantic.fields import FieldInfo
 
-from generator.models.runs import RunRecord
+from generator.models.runs import JudgeVerdict, RuleVerdict, RunRecord
 
 if TYPE_CHECKING:
     from generator.load.items import ItemIndex
@@ -289,9 +290,37 @@ def _np_int(array: pa.Array) -> np.ndarray:
     return np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
+# Settings of a model's config that change what it accepts beyond its fields' constraints.
+_CONFIG_RULES = (
+    "str_strip_whitespace",
+    "str_to_lower",
+    "str_to_upper",
+    "str_min_length",
+    "str_max_length",
+)
+
+
+def models_checked_in_bulk(models: Iterable[type[BaseModel]]) -> bool:
+    """Whether the bulk checks can judge these models: no validator functions and no config
+    setting that changes what they accept (otherwise every row goes to pydantic)."""
+    for model in models:
+        hooks = model.__pydantic_decorators__
+        if hooks.validators or hooks.field_validators or hooks.model_validators:
+            return False
+        if hooks.root_validators or any(model.model_config.get(k) for k in _CONFIG_RULES):
+            return False
+    return True
+
+
+_BULK = models_checked_in_bulk((RunRecord, RuleVerdict, JudgeVerdict))
+
+
 def _flag_rows(table: pa.Table) -> np.ndarray:
-    """Rows (0-based) that break a constraint of :class:`RunRecord`."""
+    """Rows (0-based) that break a constraint of :class:`RunRecord` (every row, when the
+    models carry rules the bulk checks cannot read: :func:`models_checked_in_bulk`)."""
     n = table.num_rows
+    if not _BULK:
+        return np.ones(n, dtype=bool)
     bad = np.zeros(n, dtype=bool)
     rows = np.arange(n)
     for name, info in RunRecord.model_fields.items():

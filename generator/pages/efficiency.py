@@ -56,15 +56,27 @@ def _domain_charts(
                 )
             )
         if metric == "total_tokens":
-            for tok in sorted({tokenizer[c.combination] for c in scored}):
+            # One frontier per tokenizer and comparison group (settings varying by design).
+            group = {n: i for i, names in enumerate(scope.comparison_groups) for n in names}
+            lines = sorted(
+                {(tokenizer[c.combination], group.get(c.combination, 0)) for c in scored}
+            )
+            for tok, g in lines:
                 front = sorted(
-                    (c for c in scored if c.pareto and tokenizer[c.combination] == tok),
+                    (
+                        c
+                        for c in scored
+                        if c.pareto
+                        and tokenizer[c.combination] == tok
+                        and group.get(c.combination, 0) == g
+                    ),
                     key=_tokens,
                 )
                 if front:
+                    name = f"{tok}, group {g + 1}" if len(scope.comparison_groups) > 1 else tok
                     series.append(
                         Series(
-                            f"Pareto frontier ({tok})",
+                            f"Pareto frontier ({name})",
                             tuple(_tokens(c) for c in front),
                             tuple(
                                 float(c.task_score.value or 0)  # type: ignore[union-attr]

@@ -256,13 +256,15 @@ def view_cell(e: Estimate | Rate | None, name: str, withheld: list[str]) -> Cell
     return _est(e)
 
 
-def differences_table(scope: ScopeResult, tid: str, minimum: int, resample: int) -> Table | None:
+def differences_table(
+    scope: ScopeResult, tid: str, minimum: int, resample: int, confidence: float
+) -> Table | None:
     if not scope.differences:
         return None
     rows = []
     for d in scope.differences:
-        if d.tasks < minimum:
-            reading = f"too few common tasks (< {minimum}) to judge"
+        if d.tasks < minimum or d.interval == "runs":
+            reading = f"too few common tasks (< {max(minimum, resample)}) to judge"
         else:
             reading = "significant" if d.significant else "inside the noise: no difference"
         rows.append(
@@ -286,15 +288,15 @@ def differences_table(scope: ScopeResult, tid: str, minimum: int, resample: int)
                 },
             )
         )
-    judged = [d for d in scope.differences if d.tasks >= minimum]
+    judged = [d for d in scope.differences if d.tasks >= minimum and d.interval == "tasks"]
     significant = sum(d.significant for d in judged)
     return Table(
         tid,
         f"Paired differences — {scope.title}",
-        ("a − b", "Difference", "95% CI", "Common tasks", "Reading"),
+        ("a − b", "Difference", f"{confidence:.0%} CI", "Common tasks", "Reading"),
         tuple(rows),
-        f"{significant} of {len(rows)} pairs differ significantly (the 95% interval of the "
-        f"paired difference excludes 0, over at least {minimum} common tasks)."
+        f"{significant} of {len(rows)} pairs differ significantly (the {confidence:.0%} interval "
+        f"of the paired difference excludes 0, over at least {minimum} common tasks)."
         + (
             f" {runs_note(resample)}"
             if any(d.interval == "runs" for d in scope.differences)
@@ -384,6 +386,7 @@ def _scope_section(ctx: VersionContext, scope: ScopeResult) -> tuple[list[Table]
             f"{tid}-differences",
             ctx.release.statistics.min_tasks_to_order,
             ctx.release.statistics.min_tasks_to_resample,
+            ctx.release.statistics.confidence,
         ),
         failure_table(ctx, scope, f"{tid}-failures"),
     ):
@@ -552,6 +555,13 @@ def contamination_page(ctx: VersionContext) -> Page:
                 f"Public − held-out — {report.domain_title}",
                 ("Combination", "Public", "Held-out", "Gap (public − held-out)"),
                 tuple(rows),
+                runs_note(ctx.release.statistics.min_tasks_to_resample)
+                if any(
+                    e.interval == "runs"
+                    for r in report.contamination
+                    for e in (r.public, r.held_out, r.gap)
+                )
+                else "",
             )
         )
     markdown = render(

@@ -94,6 +94,8 @@ def figure(
 
 def difference(a: Figure, b: Figure) -> Figure:
     """The mean of a − b over the tasks both figures rest on (the same tasks)."""
+    if not np.array_equal(a.den, b.den):
+        raise ValueError("a difference needs both sides over the same tasks")
     return Figure(a.num - b.num, a.den, np.minimum(a.runs, b.runs), sides=(a, b))
 
 
@@ -232,14 +234,19 @@ def clustered_intervals(
     Any other figure (a proportion or a mean of values in [0, 1]): Wilson's score interval
     at the effective sample size ``p(1 − p) / se²`` times ``(z / t)²``, as Korn and Graubard
     (1998) do for proportions from clustered samples. When the tasks do not vary at all, the
-    effective size is the figure's independent runs, so the interval never shrinks to a point.
-    A figure of binary run outcomes never takes an effective size above its runs' count
+    effective size is the figure's independent runs, and a difference every task shows alike
+    takes the run noise of its sides (Newcombe), so no interval shrinks to a point. A figure
+    of binary run outcomes never takes an effective size above its runs' count
     (:func:`effective_runs`): a task's share of successes in n runs varies at least as a
     binomial does, so a smaller task variance is an underestimate (reliability@3 of 5 runs
     covered 90% of simulated truths without this bound, 97% with it; ``bench/coverage.py``).
     """
     tasks = np.array([f.tasks for f in figures], dtype=float)
     var = task_variances(reps, tasks)
+    p = np.clip(values, 0.0, 1.0)
+    # Tasks that do not vary: equal values leave a variance of rounding residue (1e-33 for
+    # five tasks at 2/3), which would make a point of the interval.
+    var = np.where(var <= FLAT * np.maximum(p * (1 - p), FLAT), 0.0, var)
     t = np.array([_t(confidence, int(n) - 1) for n in tasks])
     z = z_value(confidence)
     out = np.empty((len(figures), 2))
@@ -247,7 +254,8 @@ def clustered_intervals(
     half = t * np.sqrt(var)
     out[diff, 0] = values[diff] - half[diff]
     out[diff, 1] = values[diff] + half[diff]
-    p = np.clip(values, 0.0, 1.0)
+    for i in np.flatnonzero(diff & (var <= 0)):  # a gap every task shows: its run noise
+        out[i] = run_noise_interval(figures[int(i)], float(values[i]), confidence)
     binary = np.array([f.binary for f in figures], dtype=bool)
     needed = (binary | (var <= 0)) & ~diff  # where the runs' count bounds or replaces it
     runs = np.zeros(len(figures))
@@ -260,6 +268,10 @@ def clustered_intervals(
     out[~diff, 0] = low[~diff]
     out[~diff, 1] = high[~diff]
     return out
+
+
+# A task variance at or below this share of p(1 − p) is no variation at all.
+FLAT = 1e-12
 
 
 @lru_cache(maxsize=1024)

@@ -3,10 +3,13 @@
 
 Two combinations are ordered only by their paired difference over the tasks both have,
 when its interval excludes 0 and rests on at least ``statistics.min_tasks_to_order`` tasks.
+A difference over too few tasks to resample (its interval is run noise only) orders nothing.
 A combination's rank is the range of ranks those orderings allow (as LMArena's rank bounds):
 best rank = 1 + how many combinations are significantly better, worst rank = the number of
 compared combinations − how many are significantly worse. Two combinations whose difference
-is not significant always get overlapping ranges.
+is not significant get overlapping ranges whenever the significant differences agree with
+one order (as they do when every pair rests on the same tasks); combinations measured on
+different tasks may be ordered through a third.
 """
 
 from __future__ import annotations
@@ -78,7 +81,10 @@ def differences(
                 high=got.high,
                 tasks=tasks,
                 interval=got.basis,
-                significant=bool(tasks >= minimum and (got.low > 0 or got.high < 0)),
+                # Run noise alone (too few tasks to resample) never orders two combinations.
+                significant=bool(
+                    tasks >= minimum and got.basis == "tasks" and (got.low > 0 or got.high < 0)
+                ),
             )
         )
     return sorted(out, key=lambda d: (d.a, d.b))

@@ -131,9 +131,9 @@ class CombinationScores(Result):
     )
     rank_worst: int | None = Field(
         default=None,
-        description="Worst rank the data allows: the scored combinations of the scope minus "
-        "the number significantly worse. Two combinations not significantly different always "
-        "have overlapping ranges.",
+        description="Worst rank the data allows: the combinations it is compared with (the "
+        "scope's scored combinations, or its comparison group's) minus the number "
+        "significantly worse.",
     )
     pareto: bool | None = Field(
         default=None,
@@ -166,8 +166,9 @@ class Difference(Result):
         "statistics.min_tasks_to_resample, Newcombe's interval from the run noise of each side.",
     )
     significant: bool = Field(
-        description="The interval excludes 0 and rests on at least statistics.min_tasks_to_order "
-        "common tasks: only then does the difference order the two combinations."
+        description="The interval excludes 0, covers the task population (interval 'tasks') "
+        "and rests on at least statistics.min_tasks_to_order common tasks: only then does the "
+        "difference order the two combinations."
     )
 
 

@@ -142,3 +142,25 @@ def test_an_unknown_constraint_fails_closed() -> None:
     assert not implemented(info, info.annotation)
     flagged = _bad_values(pa.array(["A", "b", None]), info, info.annotation)
     assert flagged.tolist() == [True, True, False]  # every value goes to pydantic
+
+
+def test_models_with_validator_functions_go_to_pydantic_whole() -> None:
+    from pydantic import BaseModel, ConfigDict, field_validator
+
+    from generator.load.runcolumns import models_checked_in_bulk
+
+    class Checked(BaseModel):
+        x: int
+
+        @field_validator("x")
+        @classmethod
+        def _even(cls, v: int) -> int:
+            return v
+
+    class Lowered(BaseModel):
+        model_config = ConfigDict(str_to_lower=True)
+        y: str
+
+    assert models_checked_in_bulk((RunRecord, RuleVerdict, JudgeVerdict))
+    assert not models_checked_in_bulk((Checked,))
+    assert not models_checked_in_bulk((Lowered,))

@@ -327,3 +327,37 @@ def test_the_gap_resamples_the_two_groups_separately(rel: Release, report: Repor
         want = (c.gap.value - half, c.gap.value + half)  # type: ignore[operator]
         assert (c.gap.low, c.gap.high) == pytest.approx(want, rel=1e-12, abs=1e-12)
         assert c.gap.value == pytest.approx(c.public.value - c.held_out.value)  # type: ignore[operator]
+
+
+def test_tasks_that_do_not_vary_leave_no_point_interval() -> None:
+    """Five tasks each at 2/3 (runs 1, 1, 0): the task variance is rounding residue, not
+    certainty; the interval falls back to the runs' noise."""
+    tasks = [task(f"t{i}") for i in range(5)]
+    runs = [
+        run(f"t{i}", r, passed=None if r < 3 else 0, failure=None if r < 3 else "wrong")
+        for i in range(5)
+        for r in (1, 2, 3)
+    ]
+    loaded = version(release(runs_per_task=3, k=(1,)), catalog(tasks), {"p": runs})
+    scope = next(s for s in build_report(loaded, "office").scopes if s.scope.group == "all")
+    score = scope.combinations[0].task_score
+    assert score is not None
+    assert score.value == pytest.approx(2 / 3)
+    assert score.low is not None
+    assert score.high is not None
+    assert score.low < score.value < score.high
+    assert score.interval == "tasks"
+
+
+def test_run_noise_alone_never_orders_two_combinations() -> None:
+    stats = {"bootstrap_samples": 400, "seed": 7, "min_tasks_to_order": 2}
+    tasks = [task(f"t{i}") for i in range(3)]  # fewer than min_tasks_to_resample (5)
+    good = [run(f"t{i}", r) for i in range(3) for r in (1, 2)]
+    bad = [run(f"t{i}", r, passed=0, failure="wrong") for i in range(3) for r in (1, 2)]
+    loaded = version(release(statistics=stats), catalog(tasks), {"p": good, "q": bad})
+    scope = next(s for s in build_report(loaded, "office").scopes if s.scope.group == "all")
+    (d,) = scope.differences
+    assert d.interval == "runs"
+    assert d.low > 0  # the runs alone would separate them ...
+    assert not d.significant  # ... but they are not a sample of tasks
+    assert {(c.rank, c.rank_worst) for c in scope.combinations} == {(1, 2)}

@@ -104,7 +104,11 @@ def test_multiplicities_count_the_draws() -> None:
         (0.99, 4, 4.6041),
         (0.99, 19, 2.8609),
         (0.90, 5, 2.0150),
+        (0.99, 3, 5.8409),
+        (0.999, 3, 12.9240),
+        (0.999, 10, 4.5869),
+        (0.95, 120, 1.9799),
     ],
 )
 def test_t_value_matches_the_tables(confidence: float, df: int, table: float) -> None:
-    assert t_value(confidence, df) == pytest.approx(table, abs=0.012 if df < 5 else 5e-4)
+    assert t_value(confidence, df) == pytest.approx(table, abs=5e-4)
