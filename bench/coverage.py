@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import make_release as mr  # noqa: E402
 
 from generator.load import Loaded, LoadedBundle, LoadedRelease  # noqa: E402
-from generator.load.runcolumns import columns_from_records  # noqa: E402
+from generator.load.records import columns_from_records  # noqa: E402
 from generator.load.source import Source  # noqa: E402
 from generator.models import Bundle, Catalog, Release, RunRecord  # noqa: E402
 from generator.score.report import build_report  # noqa: E402

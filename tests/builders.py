@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from generator.load import Loaded, LoadedBundle, LoadedRelease
-from generator.load.runcolumns import columns_from_records
+from generator.load.records import columns_from_records
 from generator.load.source import Source
 from generator.models import Bundle, Catalog, Release, RunRecord
 

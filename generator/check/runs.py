@@ -23,7 +23,8 @@ import pandas as pd
 from generator.errors import Problem
 from generator.load import LoadedBundle
 from generator.load.items import ItemIndex, item_index
-from generator.load.runcolumns import KIND_NAMES, LISTS, item_table, release_unused_memory
+from generator.load.runcolumns import KIND_NAMES, LISTS, item_table
+from generator.memory import release_unused_memory
 from generator.models import Catalog, Release
 
 _SHOWN = 10

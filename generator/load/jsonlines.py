@@ -10,13 +10,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from generator.errors import Problem, shown
-from generator.load.runcolumns import (
-    RunColumns,
-    columns_from_records,
-    concat_columns,
-    empty_columns,
-    read_fast,
-)
+from generator.load.records import columns_from_records, concat_columns
+from generator.load.runcolumns import RunColumns, empty_columns, read_fast
 from generator.load.source import Source
 from generator.load.validate import check_format_version, problems_from
 from generator.models.runs import RunRecord, RunsHeader

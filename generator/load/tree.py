@@ -25,14 +25,11 @@ from pydantic import BaseModel
 
 from generator.errors import Problem
 from generator.load.jsonlines import Runs, read_runs
-from generator.load.runcolumns import (
-    empty_columns,
-    release_unused_memory,
-    use_system_allocator,
-)
+from generator.load.runcolumns import empty_columns
 from generator.load.source import Source
 from generator.load.validate import validate_as
 from generator.load.yamlfile import read_yaml
+from generator.memory import release_unused_memory, use_system_allocator
 from generator.models import Bundle, Catalog, DeepDive, HarnessCard, Release
 
 M = TypeVar("M", bound=BaseModel)

@@ -8,13 +8,15 @@ from dataclasses import replace
 
 from generator.models import Task
 from generator.pages.cards import combination_page, combinations_index
+from generator.pages.contamination import contamination_page
 from generator.pages.context import VersionContext, version_context
 from generator.pages.diffs import diff_pages, diffs_index
 from generator.pages.efficiency import efficiency_page
 from generator.pages.guide import methodology_page, publishing_page
 from generator.pages.harnesscards import card_page
+from generator.pages.home import home_page
 from generator.pages.render import Page
-from generator.pages.results import contamination_page, domain_page, home_page
+from generator.pages.results import domain_page
 from generator.pages.tasks import TaskTables, index_page, task_entry, task_page, task_tables
 
 NavItem = tuple[str, "str | list[NavItem]"]

@@ -10,11 +10,11 @@ from markupsafe import Markup
 from generator.disclosure import fingerprint_document
 from generator.models import Bundle, HarnessCard
 from generator.models.harnesscard import Disclosed, Layer, Withheld
+from generator.pages.cells import estimate_cell, estimate_record, judge_cell
 from generator.pages.charts import Series, chart, style_of
 from generator.pages.context import VersionContext
 from generator.pages.diffs import diff_path, related
 from generator.pages.render import Page, environment, opaque, render, tables_html
-from generator.pages.results import _est, _est_record, judge_cell
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, escape, one_decimal, render_markdown
 
@@ -175,10 +175,10 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
                     (
                         Cell(scope.title),
                         Cell(status or c.rank_text or "—", c.rank),
-                        _est(c.task_score),
-                        _est(c.rule_score),
+                        estimate_cell(c.task_score),
+                        estimate_cell(c.rule_score),
                         judge_cell(c),
-                        _est(c.success_rate),
+                        estimate_cell(c.success_rate),
                     ),
                     {
                         "domain": domain_id,
@@ -187,10 +187,10 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
                         "status": c.status,
                         "rank": c.rank,
                         "rank_worst": c.rank_worst,
-                        **_est_record("task_score", c.task_score),
-                        **_est_record("rule_score", c.rule_score),
-                        **_est_record("judge_score", c.judge_score),
-                        **_est_record("success_rate", c.success_rate),
+                        **estimate_record("task_score", c.task_score),
+                        **estimate_record("rule_score", c.rule_score),
+                        **estimate_record("judge_score", c.judge_score),
+                        **estimate_record("success_rate", c.success_rate),
                     },
                 )
             )
@@ -344,8 +344,8 @@ def _reliability_table(ctx: VersionContext, combo: str, ks: list[int]) -> Table:
         for r in c.reliability:
             rows.append(
                 Row(
-                    (Cell(report.domain_title), Cell(str(r.k), r.k), _est(r)),
-                    {"domain": domain_id, "k": r.k, **_est_record("value", r)},
+                    (Cell(report.domain_title), Cell(str(r.k), r.k), estimate_cell(r)),
+                    {"domain": domain_id, "k": r.k, **estimate_record("value", r)},
                 )
             )
     return Table(

@@ -12,7 +12,8 @@ import pandas as pd
 
 from generator.disclosure import below_floor, fingerprint
 from generator.load import Loaded, LoadedBundle, LoadedRelease
-from generator.load.runcolumns import LISTS, release_unused_memory
+from generator.load.runcolumns import LISTS
+from generator.memory import release_unused_memory
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
 from generator.score.report import build_report, published_frame

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from generator.pages.cells import combo_cell
 from generator.pages.charts import Series, chart, style_of
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
-from generator.pages.results import combo_cell
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import count, one_decimal, score
 from generator.score.results import CombinationScores, Report

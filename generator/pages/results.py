@@ -1,91 +1,38 @@
-"""Release home, domain pages and the contamination monitor, from the engine's reports."""
+"""Domain pages: a scope's scores, business views, paired differences and failure types."""
 
 from __future__ import annotations
 
-from collections import Counter
-from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup
-
+from generator.pages.cells import (
+    RUNS_MARK,
+    STATUS_TEXT,
+    VIEWS,
+    combo_cell,
+    estimate_cell,
+    estimate_record,
+    groups_note,
+    judge_cell,
+    rank_note,
+    release_notice,
+    runs_basis,
+    runs_note,
+    view_cell,
+)
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import (
     count,
-    escape,
-    escape_html,
     interval,
     one_decimal,
-    render_markdown,
     score,
 )
 from generator.score.results import (
     CombinationScores,
-    Estimate,
-    Rate,
-    Reliability,
     Report,
     ScopeResult,
 )
-
-VIEWS = ("risk_weighted_score", "key_process_success", "fatal_error_rate", "boundary_correctness")
-
-
-def _est(e: Estimate | Rate | Reliability | None) -> Cell:
-    if e is None or e.value is None:
-        return Cell("—")
-    mark = RUNS_MARK if e.interval == "runs" else ""
-    return Cell(f"{score(e.value)} {interval(e.low, e.high)}{mark}".strip(), e.value)
-
-
-# Beside an interval over too few tasks to resample: it covers run-to-run noise only.
-RUNS_MARK = " †"
-
-
-def runs_note(minimum: int) -> str:
-    """What the † beside an interval means."""
-    return (
-        f"† Over fewer than {minimum} tasks: the interval shows only the run-to-run noise of "
-        "these tasks, not the spread of a task population."
-    )
-
-
-def _est_record(prefix: str, e: Estimate | Rate | Reliability | None) -> dict[str, Any]:
-    if e is None:
-        return {prefix: None, f"{prefix}_low": None, f"{prefix}_high": None}
-    return {
-        prefix: e.value,
-        f"{prefix}_low": e.low,
-        f"{prefix}_high": e.high,
-        f"{prefix}_interval": e.interval,
-    }
-
-
-@lru_cache(maxsize=4096)
-def combination_link(
-    combo: str, depth: int, fingerprint: str | None = None, below_floor: bool = False
-) -> str:
-    """Link to a result card, with the configuration fingerprint beneath it (remembered:
-    every task page shows every combination)."""
-    prefix = "../" * depth
-    link = f'<a href="{prefix}combinations/{escape(combo)}.html">{escape(combo)}</a>'
-    if fingerprint:
-        link += f'<br><span class="lg-sub">fingerprint {escape(fingerprint)}</span>'
-    if below_floor:
-        link += '<br><span class="lg-withheld">below the disclosure floor</span>'
-    return link
-
-
-def combo_cell(ctx: VersionContext, combo: str, depth: int) -> Cell:
-    """A combination as every score table shows it: link, fingerprint, floor label."""
-    return Cell(
-        combination_link(
-            combo, depth, ctx.fingerprints.get(combo), bool(ctx.below_floor.get(combo))
-        ),
-        combo,
-        html=True,
-    )
 
 
 def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -> Table:
@@ -147,10 +94,10 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         cells = (
             Cell(c.rank_text or "—", c.rank),
             link,
-            _est(c.task_score),
-            _est(c.rule_score),
+            estimate_cell(c.task_score),
+            estimate_cell(c.rule_score),
             judge_cell(c),
-            _est(c.success_rate),
+            estimate_cell(c.success_rate),
             Cell(rel_text, rel[ks[0]].value if ks and ks[0] in rel else None),
             Cell(count(eff.total_tokens if eff else None), eff.total_tokens if eff else None),
             Cell(one_decimal(eff.duration_s if eff else None), eff.duration_s if eff else None),
@@ -165,13 +112,13 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
             "rank_worst": c.rank_worst,
             "pareto": c.pareto,
         }
-        record |= _est_record("task_score", c.task_score)
-        record |= _est_record("rule_score", c.rule_score)
-        record |= _est_record("judge_score", c.judge_score)
+        record |= estimate_record("task_score", c.task_score)
+        record |= estimate_record("rule_score", c.rule_score)
+        record |= estimate_record("judge_score", c.judge_score)
         record["judge_coverage"] = c.judge_coverage
-        record |= _est_record("success_rate", c.success_rate)
+        record |= estimate_record("success_rate", c.success_rate)
         for k in ks:
-            record |= _est_record(f"reliability_at_{k}", rel.get(k))
+            record |= estimate_record(f"reliability_at_{k}", rel.get(k))
         if eff is not None:
             record |= eff.model_dump()
         if cov is not None:
@@ -188,7 +135,7 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
         notes.append(rank_note(stats.min_tasks_to_order, stats.confidence))
     if scope.comparison_groups:
         notes.append(groups_note(scope.comparison_groups, ctx.release.varying()))
-    if any(_runs_basis(c) for c in scope.combinations):
+    if any(runs_basis(c) for c in scope.combinations):
         notes.append(runs_note(ctx.release.statistics.min_tasks_to_resample))
     reasons = sorted(
         {
@@ -200,60 +147,6 @@ def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -
     notes += [f"Judge score {r}." for r in reasons]
     note = " ".join(notes)
     return Table(tid, scope.title, columns, tuple(rows), note)
-
-
-STATUS_TEXT = {
-    "scored": "",
-    "not-covered": "not covered",
-    "no-valid-runs": "no valid runs",
-    "withheld": "withheld",
-}
-
-
-def rank_note(minimum: int, confidence: float) -> str:
-    """What a rank range means, as the pages say it."""
-    return (
-        "Rank: the best to the worst rank the data allows. A combination ranks below another "
-        f"only when their paired difference is significant (its {confidence:.0%} interval "
-        "excludes 0, over "
-        f"at least {minimum} common tasks); overlapping ranges are not ordered by the data, "
-        "though listed by score."
-    )
-
-
-def groups_note(groups: list[list[str]], varying: tuple[str, ...]) -> str:
-    """Which combinations are compared with which, when settings vary by design (§4.1)."""
-    shown = " · ".join("{" + ", ".join(g) + "}" for g in groups)
-    return (
-        f"The release lets {', '.join(varying)} vary by design (§4.1): differences, ranks and "
-        f"the frontier compare only combinations that share them: {shown}."
-    )
-
-
-def _runs_basis(c: CombinationScores) -> bool:
-    """Whether any interval of the combination covers run noise only."""
-    shown = [c.task_score, c.rule_score, c.judge_score, c.success_rate, *c.reliability]
-    return any(e is not None and e.interval == "runs" for e in shown)
-
-
-def judge_cell(c: CombinationScores) -> Cell:
-    """The Judge score with its coverage, or why it is withheld."""
-    coverage = c.judge_coverage or ""
-    if c.judge_score is None or c.judge_score.value is None:
-        return Cell("withheld" if coverage.startswith("withheld") else "—")
-    mark = RUNS_MARK if c.judge_score.interval == "runs" else ""
-    text = f"{score(c.judge_score.value)} {interval(c.judge_score.low, c.judge_score.high)}{mark}"
-    return Cell(
-        f'{escape_html(text)}<br><span class="lg-sub">{escape_html(coverage)}</span>',
-        c.judge_score.value,
-        html=True,
-    )
-
-
-def view_cell(e: Estimate | Rate | None, name: str, withheld: list[str]) -> Cell:
-    if e is None:
-        return Cell("withheld" if name in withheld else "not applicable")
-    return _est(e)
 
 
 def differences_table(
@@ -328,7 +221,7 @@ def business_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table |
         )
         record: dict[str, Any] = {"combination": c.combination, "withheld": b.withheld}
         for name in VIEWS:
-            record |= _est_record(name, getattr(b, name))
+            record |= estimate_record(name, getattr(b, name))
         rows.append(Row(cells, record))
     return Table(
         tid,
@@ -415,161 +308,6 @@ def domain_page(ctx: VersionContext, report: Report) -> Page:
         domain=domain,
         sections=sections,
         tables=html,
-        notice=_notice(ctx),
+        notice=release_notice(ctx),
     )
     return Page(f"{report.domain}/index.md", domain.title, markdown, tuple(tables), wide=True)
-
-
-def _notice(ctx: VersionContext) -> Markup:
-    if not ctx.release.illustrative or not ctx.release.notice:
-        return Markup("")
-    return Markup(
-        '<div class="admonition warning lg-illustrative"><p class="admonition-title">'
-        "Illustrative release</p>" + render_markdown(ctx.release.notice) + "</div>"
-    )
-
-
-def home_page(ctx: VersionContext) -> Page:
-    env = environment()
-    release = ctx.release
-    comp = release.components
-    components = [
-        ("Tasks", comp.tasks),
-        ("Data", comp.data),
-        ("Environment", comp.environment),
-        ("Protocol", comp.protocol),
-        ("Judge assets", comp.judge_assets),
-    ]
-    components += [(f"Scorer: {k}", v) for k, v in comp.scorer.items()]
-    comp_table = Table(
-        "components",
-        "Component versions (§7.2)",
-        ("Component", "Version"),
-        tuple(Row((Cell(n), Cell(v)), {"component": n, "version": v}) for n, v in components),
-    )
-    counts: Counter[tuple[str, str]] = Counter((t.domain, t.group) for t in ctx.catalog.tasks)
-    task_rows = []
-    for d in release.domains:
-        pub, held = counts[(d.id, "public")], counts[(d.id, "held-out")]
-        task_rows.append(
-            Row(
-                (
-                    Cell(d.title),
-                    Cell(str(pub), pub),
-                    Cell(str(held), held),
-                    Cell(str(pub + held), pub + held),
-                ),
-                {"domain": d.id, "public": pub, "held_out": held, "total": pub + held},
-            )
-        )
-    task_table = Table(
-        "tasks",
-        "Tasks by domain and group (§2.3, §4.4)",
-        ("Domain", "Public", "Held-out", "Tasks"),
-        tuple(task_rows),
-        "The two domains are reported separately; there is no total score.",
-    )
-    factor_table = Table(
-        "factors",
-        "Controlled factors (§4.1)",
-        ("Factor", "Status", "Setting"),
-        tuple(
-            Row((Cell(f.factor), Cell(f.status), Cell(f.setting)), f.model_dump())
-            for f in release.controlled_factors
-        ),
-    )
-    cov_rows = []
-    for combo, bundle in sorted(ctx.frame.bundles.items()):
-        notes = "; ".join(
-            f"{n.domain}" + (f"/{n.subdivision}" if n.subdivision else "") + f": {n.reason}"
-            for n in bundle.not_covered
-        )
-        runs = ctx.frame.runs[ctx.frame.runs["combination"] == combo]
-        valid = int(runs["valid"].sum())
-        cov_rows.append(
-            Row(
-                (
-                    combo_cell(ctx, combo, 0),
-                    Cell(bundle.evaluation),
-                    Cell(str(valid), valid),
-                    Cell(str(len(runs) - valid), len(runs) - valid),
-                    Cell(notes or "—"),
-                ),
-                {
-                    "combination": combo,
-                    "evaluation": bundle.evaluation,
-                    "valid_runs": valid,
-                    "incomplete_runs": len(runs) - valid,
-                    "not_covered": notes,
-                },
-            )
-        )
-    cov_table = Table(
-        "coverage",
-        "Coverage of each combination",
-        ("Combination", "Evaluation", "Valid runs", "Evaluation-incomplete runs", "Not covered"),
-        tuple(cov_rows),
-        "'Not covered' scopes were not evaluated and are never shown as zero.",
-    )
-    tables = [comp_table, task_table, factor_table, cov_table]
-    markdown = render(
-        env,
-        "home.md.j2",
-        release=release,
-        notice=_notice(ctx),
-        tables=tables_html(tables, "index"),
-        boundaries=Markup(render_markdown(release.boundaries_of_use)),
-        domains=release.domains,
-    )
-    return Page("index.md", "Release home", markdown, tuple(tables))
-
-
-def contamination_page(ctx: VersionContext) -> Page:
-    env = environment()
-    tables, notes = [], {}
-    for domain_id, report in ctx.reports.items():
-        if not report.contamination:
-            notes[domain_id] = report.contamination_note or "not available"
-            continue
-        rows = []
-        for row in report.contamination:
-            rows.append(
-                Row(
-                    (
-                        combo_cell(ctx, row.combination, 0),
-                        _est(row.public),
-                        _est(row.held_out),
-                        _est(row.gap),
-                    ),
-                    {
-                        "combination": row.combination,
-                        **_est_record("public", row.public),
-                        **_est_record("held_out", row.held_out),
-                        **_est_record("gap", row.gap),
-                    },
-                )
-            )
-        tables.append(
-            Table(
-                f"gap-{domain_id}",
-                f"Public − held-out — {report.domain_title}",
-                ("Combination", "Public", "Held-out", "Gap (public − held-out)"),
-                tuple(rows),
-                runs_note(ctx.release.statistics.min_tasks_to_resample)
-                if any(
-                    e.interval == "runs"
-                    for r in report.contamination
-                    for e in (r.public, r.held_out, r.gap)
-                )
-                else "",
-            )
-        )
-    markdown = render(
-        env,
-        "contamination.md.j2",
-        notice=_notice(ctx),
-        reports=ctx.reports,
-        tables=tables_html(tables, "contamination"),
-        notes=notes,
-    )
-    return Page("contamination.md", "Contamination monitor", markdown, tuple(tables))

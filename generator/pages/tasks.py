@@ -12,9 +12,9 @@ from markupsafe import Markup
 
 from generator.models import Task
 from generator.pages import bulk
+from generator.pages.cells import combo_cell
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
-from generator.pages.results import combo_cell
 from generator.pages.tables import DECIMALS, Cell, Prepared, Row, Table, escaped
 from generator.pages.text import count, escape, one_decimal, render_markdown, score
 from generator.score.items import item_breakdown_table, task_efficiency_table

@@ -20,7 +20,8 @@ from pandas.api.types import union_categoricals
 
 from generator.load import LoadedRelease
 from generator.load.items import item_index
-from generator.load.runcolumns import item_table, release_unused_memory
+from generator.load.runcolumns import item_table
+from generator.memory import release_unused_memory
 from generator.models import Bundle, Catalog, Release
 
 KIND_RULE, KIND_FATAL, KIND_JUDGE = 0, 1, 2

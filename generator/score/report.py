@@ -9,9 +9,9 @@ import pandas as pd
 
 from generator.load import LoadedRelease
 from generator.models import Release
-from generator.score.aggregate import aggregate_scope, nanmean, scope_weights
+from generator.score.aggregate import aggregate_scope, scope_weights
 from generator.score.frame import VersionFrame, build_frame
-from generator.score.intervals import Figure, figure, intervals, replicates, task_variances
+from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.plan import Plan, plan_combination
 from generator.score.results import (
@@ -119,7 +119,7 @@ def build_report(
         combinations=[_info(frame, c) for c in sorted(frame.bundles)],
         scopes=scopes,
         tasks=_task_rows(frame, table),
-        contamination=_contamination(table, by_key, release),
+        contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
         contamination_note=None
         if _has_both(by_key, frame.version, domain_id)
         else (
@@ -212,59 +212,65 @@ def _gap(
     return (value - half, value + half)
 
 
-def _contamination(table: TaskTable, computed: Computed, release: Release) -> list[Contamination]:
+def _bound(x: float | None) -> float:
+    return float("nan") if x is None else x
+
+
+def _contamination(
+    table: TaskTable, computed: Computed, results: Mapping[str, ScopeResult], release: Release
+) -> list[Contamination]:
     """Public minus held-out Task Score per combination (§4.4), the two groups' tasks
-    resampled separately (each group is its own scope, with its own draws)."""
+    resampled separately (each group is its own scope, with its own draws); each side is the
+    Task Score its group's scope shows."""
     version, domain = table.domain.version, table.domain.domain
     if not _has_both(computed, version, domain):
         return []
-    stats = release.statistics
-    conf, minimum = stats.confidence, stats.min_tasks_to_resample
-    sides = [
-        computed[Scope(version=version, domain=domain, group=g).key] for g in ("public", "held-out")
-    ]
+    conf = release.statistics.confidence
+    keys = [Scope(version=version, domain=domain, group=g).key for g in ("public", "held-out")]
+    sides = [computed[key] for key in keys]
+    shown = [{c.combination: c for c in results[key].combinations} for key in keys]
     weights = [scope_weights(view, release) for view, _ in sides]
     out = []
     for k, combo in enumerate(table.combos):
-        plans = [plans[k] for _, plans in sides]
-        if any(plan.result is not None for plan in plans):
+        scores = [side[combo].task_score for side in shown]
+        if any(plans[k].result is not None for _, plans in sides):
             continue
-        figs = [
-            figure(
-                table.means["score"][k, view.rows], plan.data, table.counts["score"][k, view.rows]
-            )
-            for (view, _), plan in zip(sides, plans, strict=True)
-        ]
-        values = [
-            nanmean(table.means["score"][k, view.rows][plan.data])
-            for (view, _), plan in zip(sides, plans, strict=True)
-        ]
-        found = [
-            intervals(w, [f], [v], conf, minimum)[0]
-            for w, f, v in zip(weights, figs, values, strict=True)
-        ]
-        if all(f.basis == "tasks" for f in found):
-            gap, basis = _gap(weights, figs, values[0] - values[1], conf), "tasks"
+        public, held = scores
+        assert public is not None
+        assert held is not None
+        assert public.value is not None
+        assert held.value is not None
+        value = public.value - held.value
+        if public.interval == held.interval == "tasks":
+            figs = [
+                figure(
+                    table.means["score"][k, view.rows],
+                    plans[k].data,
+                    table.counts["score"][k, view.rows],
+                )
+                for view, plans in sides
+            ]
+            gap, basis = _gap(weights, figs, value, conf), "tasks"
         else:
-            bounds = [(f.low, f.high) for f in found]
-            gap, basis = newcombe_interval(values[0], bounds[0], values[1], bounds[1]), "runs"
-        bases = [f.basis for f in found]
-        (pv, hv), (pn, hn) = values, (f.tasks for f in figs)
+            bounds = [(_bound(e.low), _bound(e.high)) for e in (public, held)]
+            gap, basis = newcombe_interval(public.value, bounds[0], held.value, bounds[1]), "runs"
         public_rows = len(sides[0][0].rows)
         out.append(
             Contamination(
                 combination=combo,
-                public=Estimate(
-                    value=pv, low=found[0].low, high=found[0].high, tasks=pn, interval=bases[0]
+                public=public,
+                held_out=held,
+                gap=Estimate(
+                    value=value,
+                    low=gap[0],
+                    high=gap[1],
+                    tasks=public.tasks + held.tasks,
+                    interval=basis,
                 ),
-                held_out=Estimate(
-                    value=hv, low=found[1].low, high=found[1].high, tasks=hn, interval=bases[1]
-                ),
-                gap=Estimate(value=pv - hv, low=gap[0], high=gap[1], tasks=pn + hn, interval=basis),
                 note=None
-                if pn == public_rows
-                else f"public side over {pn} of {public_rows} public tasks (incomplete or "
-                "not covered); read the gap with care",
+                if public.tasks == public_rows
+                else f"public side over {public.tasks} of {public_rows} public tasks "
+                "(incomplete or not covered); read the gap with care",
             )
         )
     return out

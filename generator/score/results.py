@@ -6,11 +6,21 @@ is exported with the input schemas.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from generator.score.scope import Scope
+
+# What an interval covers, said beside every interval.
+Basis = Annotated[
+    Literal["tasks", "runs"],
+    Field(
+        description="What the interval covers: 'tasks', the task population (tasks resampled, "
+        "each with its own statistic over its valid runs); 'runs', over fewer tasks than "
+        "statistics.min_tasks_to_resample, the run-to-run noise of these tasks only."
+    ),
+]
 
 
 class Result(BaseModel):
@@ -24,12 +34,7 @@ class Estimate(Result):
     low: float | None
     high: float | None
     tasks: int = Field(description="Tasks the value averages over.")
-    interval: Literal["tasks", "runs"] = Field(
-        default="tasks",
-        description="What the interval covers: 'tasks', the task population (tasks resampled, "
-        "each with its own statistic over its valid runs); 'runs', over fewer tasks than "
-        "statistics.min_tasks_to_resample, the run-to-run noise of these tasks only.",
-    )
+    interval: Basis = "tasks"
 
 
 class Rate(Result):
@@ -42,12 +47,7 @@ class Rate(Result):
     low: float | None
     high: float | None
     tasks: int = Field(description="Tasks whose runs the rate pools.")
-    interval: Literal["tasks", "runs"] = Field(
-        default="tasks",
-        description="What the interval covers: 'tasks', the task population (tasks resampled, "
-        "each with its own statistic over its valid runs); 'runs', over fewer tasks than "
-        "statistics.min_tasks_to_resample, the run-to-run noise of these tasks only.",
-    )
+    interval: Basis = "tasks"
 
 
 class Reliability(Result):
@@ -57,12 +57,7 @@ class Reliability(Result):
     value: float | None
     low: float | None
     high: float | None
-    interval: Literal["tasks", "runs"] = Field(
-        default="tasks",
-        description="What the interval covers: 'tasks', the task population (tasks resampled, "
-        "each with its own statistic over its valid runs); 'runs', over fewer tasks than "
-        "statistics.min_tasks_to_resample, the run-to-run noise of these tasks only.",
-    )
+    interval: Basis = "tasks"
 
 
 class Efficiency(Result):

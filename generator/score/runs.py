@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from generator.load.runcolumns import release_unused_memory
+from generator.memory import release_unused_memory
 from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE, BundleVerdicts, VersionFrame
 
 

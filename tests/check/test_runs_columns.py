@@ -20,7 +20,7 @@ from reference_runs import check_runs_reference
 
 from generator.check.runs import check_runs, repeat_counts
 from generator.load import LoadedBundle, load_inputs
-from generator.load.runcolumns import columns_from_records
+from generator.load.records import columns_from_records
 from generator.models import RunRecord
 from generator.models.runs import JudgeVerdict, RuleVerdict
 

@@ -18,7 +18,8 @@ import pytest
 from pydantic import ValidationError
 
 from generator.load.jsonlines import read_runs
-from generator.load.runcolumns import _metadata, _unwrap, implemented, read_fast
+from generator.load.runcolumns import read_fast
+from generator.load.runschema import _metadata, implemented, unwrap
 from generator.models.base import MAX_INT
 from generator.models.runs import JudgeVerdict, RuleVerdict, RunRecord
 
@@ -61,7 +62,7 @@ WRONG_TYPES: list[Any] = [None, True, 1, 1.5, "1", [], {}]
 
 def _probes(info: Any) -> list[Any]:
     """Values at and around the field's declared constraints, and of other JSON types."""
-    base, _ = _unwrap(info.annotation)
+    base, _ = unwrap(info.annotation)
     out: list[Any] = list(WRONG_TYPES)
     if base is str or typing.get_origin(base) is typing.Literal:
         out += STRINGS + list(typing.get_args(base))
@@ -82,7 +83,7 @@ def _fields() -> list[tuple[str, str, Any]]:
     for where, model in (("", RunRecord), ("rules", RuleVerdict), ("judge", JudgeVerdict)):
         for name, info in model.model_fields.items():
             if (
-                typing.get_origin(_unwrap(info.annotation)[0]) in (tuple, list)
+                typing.get_origin(unwrap(info.annotation)[0]) in (tuple, list)
                 and model is RunRecord
             ):
                 continue  # the verdict lists are probed through their items' fields
@@ -136,7 +137,7 @@ def test_an_unknown_constraint_fails_closed() -> None:
     import pyarrow as pa
     from pydantic.fields import FieldInfo
 
-    from generator.load.runcolumns import _bad_values
+    from generator.load.runschema import _bad_values
 
     info = FieldInfo.from_annotation(typing.Annotated[str, at.Predicate(str.isupper)])
     assert not implemented(info, info.annotation)
@@ -147,7 +148,7 @@ def test_an_unknown_constraint_fails_closed() -> None:
 def test_models_with_validator_functions_go_to_pydantic_whole() -> None:
     from pydantic import BaseModel, ConfigDict, field_validator
 
-    from generator.load.runcolumns import models_checked_in_bulk
+    from generator.load.runschema import models_checked_in_bulk
 
     class Checked(BaseModel):
         x: int

@@ -14,15 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.load.jsonlines import _line_by_line, read_runs
-from generator.load.runcolumns import (
-    LISTS,
-    SCHEMA,
-    RunColumns,
-    _bad_values,
-    arrow_schema,
-    columns_from_records,
-    read_fast,
-)
+from generator.load.records import columns_from_records
+from generator.load.runcolumns import LISTS, RunColumns, read_fast
+from generator.load.runschema import SCHEMA, _bad_values, arrow_schema
 from generator.models.runs import JudgeVerdict, RunRecord
 
 REPO = Path(__file__).resolve().parents[2]
@@ -175,29 +169,3 @@ def test_long_string_columns_are_checked_by_distinct_value(values: list[str | No
     assert _bad_values(many, info, info.annotation).tolist() == one_by_one * (
         len(many) // len(values)
     )
-
-
-class _Libc:
-    def __init__(self, calls: list[tuple[int, int]]) -> None:
-        self.calls = calls
-
-    def mallopt(self, param: Any, value: Any) -> int:
-        self.calls.append((param.value, value.value))
-        return 1
-
-
-@pytest.mark.parametrize("preset", [None, "4"])
-def test_threads_share_one_malloc_arena_unless_the_environment_says(
-    preset: str | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from generator.load import runcolumns
-
-    calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(runcolumns.ctypes, "CDLL", lambda _: _Libc(calls))
-    monkeypatch.setattr(runcolumns.platform, "libc_ver", lambda: ("glibc", "2.36"))
-    if preset is None:
-        monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
-    else:
-        monkeypatch.setenv("MALLOC_ARENA_MAX", preset)
-    runcolumns.use_system_allocator()
-    assert calls == ([(-8, 1)] if preset is None else [])

@@ -1,0 +1,146 @@
+"""Cells, notes and fragments the result pages share: estimates with their intervals, links
+to combinations, what a rank and a † mean, the illustrative-release notice."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from markupsafe import Markup
+
+from generator.pages.context import VersionContext
+from generator.pages.tables import Cell
+from generator.pages.text import (
+    escape,
+    escape_html,
+    interval,
+    render_markdown,
+    score,
+)
+from generator.score.results import (
+    CombinationScores,
+    Estimate,
+    Rate,
+    Reliability,
+)
+
+VIEWS = ("risk_weighted_score", "key_process_success", "fatal_error_rate", "boundary_correctness")
+
+
+def estimate_cell(e: Estimate | Rate | Reliability | None) -> Cell:
+    if e is None or e.value is None:
+        return Cell("—")
+    mark = RUNS_MARK if e.interval == "runs" else ""
+    return Cell(f"{score(e.value)} {interval(e.low, e.high)}{mark}".strip(), e.value)
+
+
+# Beside an interval over too few tasks to resample: it covers run-to-run noise only.
+RUNS_MARK = " †"
+
+
+def runs_note(minimum: int) -> str:
+    """What the † beside an interval means."""
+    return (
+        f"† Over fewer than {minimum} tasks: the interval shows only the run-to-run noise of "
+        "these tasks, not the spread of a task population."
+    )
+
+
+def estimate_record(prefix: str, e: Estimate | Rate | Reliability | None) -> dict[str, Any]:
+    if e is None:
+        return {prefix: None, f"{prefix}_low": None, f"{prefix}_high": None}
+    return {
+        prefix: e.value,
+        f"{prefix}_low": e.low,
+        f"{prefix}_high": e.high,
+        f"{prefix}_interval": e.interval,
+    }
+
+
+@lru_cache(maxsize=4096)
+def combination_link(
+    combo: str, depth: int, fingerprint: str | None = None, below_floor: bool = False
+) -> str:
+    """Link to a result card, with the configuration fingerprint beneath it (remembered:
+    every task page shows every combination)."""
+    prefix = "../" * depth
+    link = f'<a href="{prefix}combinations/{escape(combo)}.html">{escape(combo)}</a>'
+    if fingerprint:
+        link += f'<br><span class="lg-sub">fingerprint {escape(fingerprint)}</span>'
+    if below_floor:
+        link += '<br><span class="lg-withheld">below the disclosure floor</span>'
+    return link
+
+
+def combo_cell(ctx: VersionContext, combo: str, depth: int) -> Cell:
+    """A combination as every score table shows it: link, fingerprint, floor label."""
+    return Cell(
+        combination_link(
+            combo, depth, ctx.fingerprints.get(combo), bool(ctx.below_floor.get(combo))
+        ),
+        combo,
+        html=True,
+    )
+
+
+STATUS_TEXT = {
+    "scored": "",
+    "not-covered": "not covered",
+    "no-valid-runs": "no valid runs",
+    "withheld": "withheld",
+}
+
+
+def rank_note(minimum: int, confidence: float) -> str:
+    """What a rank range means, as the pages say it."""
+    return (
+        "Rank: the best to the worst rank the data allows. A combination ranks below another "
+        f"only when their paired difference is significant (its {confidence:.0%} interval "
+        "excludes 0, over "
+        f"at least {minimum} common tasks); overlapping ranges are not ordered by the data, "
+        "though listed by score."
+    )
+
+
+def groups_note(groups: list[list[str]], varying: tuple[str, ...]) -> str:
+    """Which combinations are compared with which, when settings vary by design (§4.1)."""
+    shown = " · ".join("{" + ", ".join(g) + "}" for g in groups)
+    return (
+        f"The release lets {', '.join(varying)} vary by design (§4.1): differences, ranks and "
+        f"the frontier compare only combinations that share them: {shown}."
+    )
+
+
+def runs_basis(c: CombinationScores) -> bool:
+    """Whether any interval of the combination covers run noise only."""
+    shown = [c.task_score, c.rule_score, c.judge_score, c.success_rate, *c.reliability]
+    return any(e is not None and e.interval == "runs" for e in shown)
+
+
+def judge_cell(c: CombinationScores) -> Cell:
+    """The Judge score with its coverage, or why it is withheld."""
+    coverage = c.judge_coverage or ""
+    if c.judge_score is None or c.judge_score.value is None:
+        return Cell("withheld" if coverage.startswith("withheld") else "—")
+    mark = RUNS_MARK if c.judge_score.interval == "runs" else ""
+    text = f"{score(c.judge_score.value)} {interval(c.judge_score.low, c.judge_score.high)}{mark}"
+    return Cell(
+        f'{escape_html(text)}<br><span class="lg-sub">{escape_html(coverage)}</span>',
+        c.judge_score.value,
+        html=True,
+    )
+
+
+def view_cell(e: Estimate | Rate | None, name: str, withheld: list[str]) -> Cell:
+    if e is None:
+        return Cell("withheld" if name in withheld else "not applicable")
+    return estimate_cell(e)
+
+
+def release_notice(ctx: VersionContext) -> Markup:
+    if not ctx.release.illustrative or not ctx.release.notice:
+        return Markup("")
+    return Markup(
+        '<div class="admonition warning lg-illustrative"><p class="admonition-title">'
+        "Illustrative release</p>" + render_markdown(ctx.release.notice) + "</div>"
+    )
