@@ -146,7 +146,7 @@ def measure_score(root: Path) -> dict[str, Any]:
     """Load, check and score every domain of every version (no pages): the 10x stage."""
     from generator.check import check_inputs
     from generator.load import load_inputs
-    from generator.pages.context import version_context
+    from generator.score.version import score_version
 
     os.sync()
     start = time.perf_counter()
@@ -154,7 +154,7 @@ def measure_score(root: Path) -> dict[str, Any]:
     problems += check_inputs(inputs)
     loaded = time.perf_counter()
     for version in inputs.releases:
-        version_context(version, inputs.cards)
+        score_version(version)
     end = time.perf_counter()
     return {
         "runs": sum(len(b.runs) for r in inputs.releases for b in r.bundles),
@@ -173,13 +173,12 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     the part that grows with the runs), the bootstrap (``bootstrap_s``: the task draws and
     every figure's replicates and interval, summed over the scopes' threads, so an upper bound
     of its wall time) and the rest (``score_rest_s``: estimates,
-    percentiles, differences, business views, the reports' models, the evidence cited,
-    fingerprints, memory given back)."""
+    percentiles, differences, business views, the reports' models, memory given back)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    import generator.pages.context as context
     import generator.score.aggregate as aggregate
     import generator.score.report as report
+    import generator.score.version as scoring
     from generator.check import check_inputs
     from generator.load import load_inputs
     from generator.load.jsonlines import read_runs
@@ -208,7 +207,7 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     problems += check_inputs(inputs)
     out["load_s"], out["check_s"] = loaded - start, time.perf_counter() - loaded
     spent: dict[str, float] = {}
-    parts = ((context, "published_frame"), (context, "score_runs"), (report, "task_table"))
+    parts = ((scoring, "published_frame"), (scoring, "score_runs"), (report, "task_table"))
     # The bootstrap: the scopes' task draws and every figure's replicates and interval, in
     # the scopes' threads and in the contamination gap (seconds summed over threads).
     drawn = (
@@ -226,7 +225,7 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     try:
         for version in inputs.releases:
             start = time.perf_counter()
-            context.version_context(version, inputs.cards)
+            scoring.score_version(version)
             out["score_s"] += time.perf_counter() - start
     finally:
         for (module, name), function in originals.items():

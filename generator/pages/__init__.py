@@ -9,7 +9,7 @@ from dataclasses import replace
 from generator.models import Task
 from generator.pages.cards import combination_page, combinations_index
 from generator.pages.contamination import contamination_page
-from generator.pages.context import VersionContext, version_context
+from generator.pages.context import VersionContext, cited_evidence, version_context
 from generator.pages.diffs import diff_pages, diffs_index
 from generator.pages.efficiency import efficiency_page
 from generator.pages.guide import methodology_page, publishing_page
@@ -122,4 +122,11 @@ def _outside_nav(pages: list[Page], size: int) -> list[Page]:
     return [replace(p, shared_nav=p.path.rsplit("/", 1)[0]) for p in pages]
 
 
-__all__ = ["Page", "VersionContext", "task_parts", "version_context", "version_pages"]
+__all__ = [
+    "Page",
+    "VersionContext",
+    "cited_evidence",
+    "task_parts",
+    "version_context",
+    "version_pages",
+]

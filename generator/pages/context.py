@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -13,12 +12,10 @@ import pandas as pd
 from generator.disclosure import below_floor, fingerprint
 from generator.load import Loaded, LoadedBundle, LoadedRelease
 from generator.load.runcolumns import LISTS
-from generator.memory import release_unused_memory
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
 from generator.score.frame import VersionFrame
-from generator.score.report import build_report, published_frame
 from generator.score.results import Report, TaskRow
-from generator.score.runs import score_runs
+from generator.score.version import ScoredVersion
 
 
 @dataclass(frozen=True)
@@ -57,26 +54,20 @@ class VersionContext:
 
 
 def version_context(
-    loaded: LoadedRelease, cards: Mapping[str, Loaded[HarnessCard]]
+    scored: ScoredVersion,
+    cards: Mapping[str, Loaded[HarnessCard]],
+    cited: Cited | None = None,
 ) -> VersionContext:
-    """Score every domain of a checked version and gather what its pages show."""
-    assert loaded.release is not None
+    """What the pages of a scored version show; ``cited``: its :func:`cited_evidence`, when
+    gathered already (the build gathers it beside the scoring)."""
+    loaded, frame, release = scored.loaded, scored.frame, scored.release
     assert loaded.catalog is not None
-    release = loaded.release.model
-    frame = published_frame(loaded)
-    scored = score_runs(frame)
-    with ThreadPoolExecutor(1) as side:  # pandas and Python: beside the reports' numpy
-        cited = side.submit(_cited, loaded, set(frame.bundles))
-        reports = {}
-        for domain in release.domains:
-            reports[domain.id] = build_report(loaded, domain.id, frame, scored)
-            release_unused_memory()  # the bootstrap's temporaries, left in thread arenas
     return VersionContext(
         release=release,
         catalog=loaded.catalog.model,
         frame=frame,
-        scored=scored,
-        reports=reports,
+        scored=scored.scored,
+        reports=scored.reports,
         cards={k: v.model for k, v in cards.items()},
         below_floor={
             combo: below_floor(cards[b.combination.harnesscard].model, release.disclosure_floor)
@@ -88,8 +79,21 @@ def version_context(
         },
         deep_dives={d.model.task: d.model for d in loaded.deep_dives},
         loaded=loaded,
-        cited=cited.result(),
+        cited=cited_evidence(loaded) if cited is None else cited,
     )
+
+
+#: The evidence ids valid runs cite: task -> (combination, Judge item) -> ids.
+Cited = dict[str, dict[tuple[str, str], list[str]]]
+
+
+def cited_evidence(loaded: LoadedRelease) -> Cited:
+    """The evidence ids the valid runs of published bundles cite (§7.2: consent), by task,
+    then (combination, Judge item); tasks, keys and ids sorted."""
+    published = {
+        b.bundle.model.combination.id for b in loaded.bundles if b.bundle.model.consent.granted
+    }
+    return _cited(loaded, published)
 
 
 def _cited(

@@ -26,9 +26,17 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from generator.errors import GeneratorError
 from generator.load import Inputs, LoadedRelease
-from generator.pages import Page, VersionContext, task_parts, version_context, version_pages
+from generator.pages import (
+    Page,
+    VersionContext,
+    cited_evidence,
+    task_parts,
+    version_context,
+    version_pages,
+)
 from generator.pages.render import lift_blocks
 from generator.pages.text import escape_html
+from generator.score.version import score_version
 from generator.site import cache, engine, forked
 from generator.site.forked import Send
 
@@ -349,7 +357,10 @@ def _build_pages_and_site(
     rendered by forked workers, and every download is written into the site by one while
     mkdocs builds into a folder of its own (it empties its folder first), whose files are
     moved beside the downloads afterwards."""
-    ctx = version_context(version, inputs.cards)
+    with ThreadPoolExecutor(1) as side:  # pandas and Python, beside the reports' numpy
+        cited = side.submit(cited_evidence, version)
+        scored = score_version(version)
+    ctx = version_context(scored, inputs.cards, cited.result())
     gc.freeze()  # the scores live to the end of the version's build (see _long_lived)
     progress(f"{version.folder}: writing pages")
     site, built = staging / version.folder, work / version.folder / "site"

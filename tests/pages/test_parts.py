@@ -6,6 +6,7 @@ import pytest
 
 from generator.load import Inputs
 from generator.pages import FIRST_PART_TASKS, Page, task_parts, version_context, version_pages
+from generator.score.version import score_version
 
 
 def _made(pages: list[Page]) -> dict[str, tuple[dict[str, str], dict[str, str], str]]:
@@ -15,7 +16,7 @@ def _made(pages: list[Page]) -> dict[str, tuple[dict[str, str], dict[str, str], 
 @pytest.mark.parametrize("parts", [2, 3])
 def test_parts_together_are_the_whole_version(inputs: Inputs, parts: int) -> None:
     for loaded in inputs.releases:
-        ctx = version_context(loaded, inputs.cards)
+        ctx = version_context(score_version(loaded), inputs.cards)
         whole, nav = version_pages(ctx)
         split = [version_pages(ctx, part, parts) for part in range(parts)]
         assert split[0][1] == nav
