@@ -7,7 +7,8 @@
   patterns, literals and finite numbers, read off the fields' constraints. The checks fail
   closed: a constraint they do not implement sends every value of its field to pydantic
   (:func:`implemented`), and so does a model with validator functions or config rules
-  (:func:`models_checked_in_bulk`).
+  (:func:`models_checked_in_bulk`); :func:`bad_values` is that check for one field's
+  values.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ def unwrap(annotation: Any) -> tuple[Any, bool]:
             return annotation, nullable
 
 
-def _metadata(info: FieldInfo, annotation: Any) -> list[Any]:
+def field_constraints(info: FieldInfo, annotation: Any) -> list[Any]:
+    """Every constraint a field declares, flattened: its own metadata, that of its
+    annotation (through Annotated and Optional) and grouped constraints expanded."""
     found = list(info.metadata)
     while typing.get_origin(annotation) in (typing.Annotated, typing.Union, types.UnionType):
         if typing.get_origin(annotation) is typing.Annotated:
@@ -59,7 +62,7 @@ def _metadata(info: FieldInfo, annotation: Any) -> list[Any]:
     out: list[Any] = []
     for m in found:
         if isinstance(m, FieldInfo):
-            out += _metadata(m, m.annotation) if m.metadata else []
+            out += field_constraints(m, m.annotation) if m.metadata else []
         elif isinstance(m, at.GroupedMetadata):  # StringConstraints, Interval, ...
             out += list(m)
         else:
@@ -68,7 +71,7 @@ def _metadata(info: FieldInfo, annotation: Any) -> list[Any]:
 
 
 # Constraints the vectorised checks implement. Anything else a model declares sends every
-# value of its field to pydantic (:func:`_bad_values` fails closed), so the bulk path can
+# value of its field to pydantic (:func:`bad_values` fails closed), so the bulk path can
 # never accept what the per-line path refuses.
 _BOUNDS = (at.Ge, at.Le, at.Gt, at.Lt, at.MinLen, at.MaxLen, Strict)
 # Keys of pydantic's general metadata the checks implement: a pattern, whitespace stripping
@@ -87,7 +90,7 @@ def _general(m: Any) -> dict[str, Any] | None:
 def implemented(info: FieldInfo, annotation: Any) -> bool:
     """Whether the vectorised checks implement every constraint the field declares
     (``Strict``: the Arrow schema refuses a value of another JSON type)."""
-    for m in _metadata(info, annotation):
+    for m in field_constraints(info, annotation):
         general = _general(m)
         if general is not None:
             if not set(general) <= _GENERAL:
@@ -138,20 +141,20 @@ PARSE = pj.ParseOptions(explicit_schema=SCHEMA, unexpected_field_behavior="error
 # ------------------------------------------------------------------ vectorised checks
 
 
-def _bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray:
+def bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray:
     """Per element of a flat array: breaks a constraint of the field (nulls excluded)."""
     if pa.types.is_string(array.type) and len(array) > 4096:
         # ids repeat (R01, J01, ... in every run): check each distinct value once
         if isinstance(array, pa.ChunkedArray):
             array = array.combine_chunks()
         encoded = pc.dictionary_encode(array)
-        distinct = _bad_values(encoded.dictionary, info, annotation)
+        distinct = bad_values(encoded.dictionary, info, annotation)
         index = np.asarray(pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False))
         spread: np.ndarray = np.append(distinct, False)[index]  # a null (-1): the False
         return spread
     bad = np.zeros(len(array), dtype=bool)
     base, _ = unwrap(annotation)
-    found = _metadata(info, annotation)
+    found = field_constraints(info, annotation)
     if not implemented(info, annotation):
         return ~to_bools(pc.is_null(array))  # fail closed: pydantic judges every value
     general = [g for g in (_general(m) for m in found) if g is not None]
@@ -213,10 +216,10 @@ def _flag_struct(
             inner = pc.list_flatten(values)
             if len(inner):
                 parents = _np_int(pc.list_parent_indices(values))
-                inner_bad = _bad_values(inner, FieldInfo.from_annotation(item), item)
+                inner_bad = bad_values(inner, FieldInfo.from_annotation(item), item)
                 bad[parents[inner_bad | to_bools(pc.is_null(inner))]] = True
         else:
-            bad |= _bad_values(values, info, info.annotation)
+            bad |= bad_values(values, info, info.annotation)
         bad_rows[owner[bad]] = True
 
 
@@ -272,8 +275,8 @@ def flag_rows(table: pa.Table) -> np.ndarray:
                 if lists is not None and len(pc.list_flatten(lists)):
                     inner = pc.list_flatten(lists)
                     parents = _np_int(pc.list_parent_indices(lists))
-                    inner_bad = _bad_values(inner, FieldInfo.from_annotation(item), item)
+                    inner_bad = bad_values(inner, FieldInfo.from_annotation(item), item)
                     bad[parents[inner_bad | to_bools(pc.is_null(inner))]] = True
         else:
-            bad |= _bad_values(column, info, info.annotation)
+            bad |= bad_values(column, info, info.annotation)
     return bad

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from generator.load.jsonlines import read_runs
 from generator.load.runcolumns import read_fast
-from generator.load.runschema import _metadata, implemented, unwrap
+from generator.load.runschema import field_constraints, implemented, unwrap
 from generator.models.base import MAX_INT
 from generator.models.runs import JudgeVerdict, RuleVerdict, RunRecord
 
@@ -66,7 +66,7 @@ def _probes(info: Any) -> list[Any]:
     out: list[Any] = list(WRONG_TYPES)
     if base is str or typing.get_origin(base) is typing.Literal:
         out += STRINGS + list(typing.get_args(base))
-        for m in _metadata(info, info.annotation):
+        for m in field_constraints(info, info.annotation):
             limit = getattr(m, "max_length", None)
             if limit:
                 out += ["x" * limit, "x" * (limit + 1), " " + "x" * (limit - 1) + " "]
@@ -137,11 +137,11 @@ def test_an_unknown_constraint_fails_closed() -> None:
     import pyarrow as pa
     from pydantic.fields import FieldInfo
 
-    from generator.load.runschema import _bad_values
+    from generator.load.runschema import bad_values
 
     info = FieldInfo.from_annotation(typing.Annotated[str, at.Predicate(str.isupper)])
     assert not implemented(info, info.annotation)
-    flagged = _bad_values(pa.array(["A", "b", None]), info, info.annotation)
+    flagged = bad_values(pa.array(["A", "b", None]), info, info.annotation)
     assert flagged.tolist() == [True, True, False]  # every value goes to pydantic
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from builders import catalog, release, run, task, version
+import dataclasses
+
+from builders import bundle, catalog, release, run, task, version
 
 from generator.load import Inputs, LoadedRelease
 from generator.load.runcolumns import LISTS
 from generator.models import RunRecord
-from generator.pages.context import _cited
+from generator.pages.context import cited_evidence
 
 
 def _cited_literal(
@@ -15,9 +17,9 @@ def _cited_literal(
 ) -> dict[str, dict[tuple[str, str], list[str]]]:
     """The evidence ids valid runs cite, walked evidence row by evidence row."""
     cited: dict[tuple[str, str, str], set[str]] = {}
-    for bundle in loaded.bundles:
-        combo = bundle.bundle.model.combination.id
-        columns = bundle.runs
+    for one in loaded.bundles:
+        combo = one.bundle.model.combination.id
+        columns = one.runs
         if combo not in published:
             continue
         verdicts = columns.verdicts
@@ -42,6 +44,25 @@ def _cited_literal(
     return out
 
 
+def _published(loaded: LoadedRelease) -> set[str]:
+    """The combinations whose bundles grant consent to publish (§7.2)."""
+    return {b.bundle.model.combination.id for b in loaded.bundles if b.bundle.model.consent.granted}
+
+
+def _withdrawn(loaded: LoadedRelease, combo: str) -> LoadedRelease:
+    """``loaded`` with the consent of ``combo``'s bundle withdrawn."""
+    bundles = []
+    for b in loaded.bundles:
+        if b.bundle.model.combination.id == combo:
+            model = b.bundle.model
+            model = model.model_copy(
+                update={"consent": model.consent.model_copy(update={"granted": False})}
+            )
+            b = dataclasses.replace(b, bundle=dataclasses.replace(b.bundle, model=model))
+        bundles.append(b)
+    return dataclasses.replace(loaded, bundles=tuple(bundles))
+
+
 def _cited_run(task: str, index: int, evidence: list[list[str]], valid: bool = True) -> RunRecord:
     record = run(task, index, judge=tuple(2 for _ in evidence), valid=valid)
     judge = [
@@ -52,14 +73,15 @@ def _cited_run(task: str, index: int, evidence: list[list[str]], valid: bool = T
 
 def test_cited_equals_a_literal_walk_on_the_example(inputs: Inputs) -> None:
     for loaded in inputs.releases:
-        published = {b.bundle.model.combination.id for b in loaded.bundles}
+        published = _published(loaded)
         want = _cited_literal(loaded, published)
         assert want  # the example cites evidence
-        got = _cited(loaded, published)
+        got = cited_evidence(loaded)
         assert list(got) == list(want)
         assert all(list(got[t].items()) == list(want[t].items()) for t in want)
-        fewer = set(sorted(published)[1:])
-        assert _cited(loaded, fewer) == _cited_literal(loaded, fewer)
+        fewer = _withdrawn(loaded, sorted(published)[0])
+        assert _published(fewer) == set(sorted(published)[1:])
+        assert cited_evidence(fewer) == _cited_literal(fewer, _published(fewer))
 
 
 def test_cited_keeps_valid_runs_sorts_and_removes_repeats() -> None:
@@ -74,12 +96,14 @@ def test_cited_keeps_valid_runs_sorts_and_removes_repeats() -> None:
         "p": [_cited_run("a", 1, [["E5"], []])],
         "z": [_cited_run("a", 1, [["E6"], []])],
     }
-    loaded = version(release(runs_per_task=2), catalog(tasks), runs)
+    bundles = {"z": bundle("z", consent=False)}  # no consent: its citations stay out
+    loaded = version(release(runs_per_task=2), catalog(tasks), runs, bundles)
     want = {
         "a": {("p", "J1"): ["E5"], ("q", "J2"): ["E7"]},
         "b": {("q", "J1"): ["E10", "E9"], ("q", "J2"): ["E2"]},
     }
-    got = _cited(loaded, {"p", "q"})
+    got = cited_evidence(loaded)
     assert got == want == _cited_literal(loaded, {"p", "q"})
     assert [list(v) for v in got.values()] == [list(v) for v in want.values()]
-    assert _cited(loaded, set()) == {}
+    nothing = _withdrawn(_withdrawn(loaded, "p"), "q")
+    assert cited_evidence(nothing) == {}
