@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from generator.load.jsonlines import read_runs
 from generator.load.runcolumns import read_fast
-from generator.load.runschema import field_constraints, implemented, unwrap
+from generator.load.runschema import field_constraints, unwrap
 from generator.models.base import MAX_INT
 from generator.models.runs import JudgeVerdict, RuleVerdict, RunRecord
 
@@ -110,12 +110,6 @@ def _pydantic_accepts(line: str) -> bool:
 CASES = _fields()
 
 
-def test_every_constraint_of_the_run_record_is_implemented_or_left_to_pydantic() -> None:
-    for model in (RunRecord, RuleVerdict, JudgeVerdict):
-        for info in model.model_fields.values():
-            assert implemented(info, info.annotation)  # today's models: all implemented
-
-
 @pytest.mark.parametrize(
     ("where", "key", "value"), CASES, ids=[f"{w}.{k}={v!r}" for w, k, v in CASES]
 )
@@ -130,38 +124,3 @@ def test_bulk_and_per_line_agree(where: str, key: str, value: Any, tmp_path: Pat
     path.write_bytes(raw)
     _, problems = read_runs(path, "runs.jsonl")
     assert [p.line for p in problems] == ([] if accepted else [3]), (line, problems)
-
-
-def test_an_unknown_constraint_fails_closed() -> None:
-    import annotated_types as at
-    import pyarrow as pa
-    from pydantic.fields import FieldInfo
-
-    from generator.load.runschema import bad_values
-
-    info = FieldInfo.from_annotation(typing.Annotated[str, at.Predicate(str.isupper)])
-    assert not implemented(info, info.annotation)
-    flagged = bad_values(pa.array(["A", "b", None]), info, info.annotation)
-    assert flagged.tolist() == [True, True, False]  # every value goes to pydantic
-
-
-def test_models_with_validator_functions_go_to_pydantic_whole() -> None:
-    from pydantic import BaseModel, ConfigDict, field_validator
-
-    from generator.load.runschema import models_checked_in_bulk
-
-    class Checked(BaseModel):
-        x: int
-
-        @field_validator("x")
-        @classmethod
-        def _even(cls, v: int) -> int:
-            return v
-
-    class Lowered(BaseModel):
-        model_config = ConfigDict(str_to_lower=True)
-        y: str
-
-    assert models_checked_in_bulk((RunRecord, RuleVerdict, JudgeVerdict))
-    assert not models_checked_in_bulk((Checked,))
-    assert not models_checked_in_bulk((Lowered,))

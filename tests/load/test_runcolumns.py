@@ -8,16 +8,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from generator.load.jsonlines import read_runs
 from generator.load.records import columns_from_records
 from generator.load.runcolumns import LISTS, RunColumns, read_fast
-from generator.load.runschema import SCHEMA, arrow_schema, bad_values
-from generator.models.runs import JudgeVerdict, RunRecord
+from generator.models.runs import RunRecord
 
 REPO = Path(__file__).resolve().parents[2]
 RUN_FILES = sorted((REPO / "results").rglob("*.jsonl"))
@@ -62,14 +58,6 @@ def test_bulk_and_line_by_line_read_the_same_columns(path: Path) -> None:
     assert fast is not None
     assert fast.suspect_lines == []
     _same(fast.columns, _per_line(raw))
-
-
-def test_the_schema_comes_from_the_model() -> None:
-    assert arrow_schema(RunRecord) == SCHEMA
-    assert set(SCHEMA.names) == {f.alias or n for n, f in RunRecord.model_fields.items()}
-    judge = SCHEMA.field("judge").type.value_type
-    assert judge.field("level").type == pa.int64()
-    assert SCHEMA.field("rules").type.value_type.field("pass").type == pa.bool_()
 
 
 def test_bad_lines_among_good_ones_keep_the_good_rows_and_their_lines(tmp_path: Path) -> None:
@@ -157,24 +145,3 @@ def test_verdicts_take_eight_bytes_each(path: Path) -> None:
         size = verdicts.memory_usage(index=False).sum() - verdicts["id"].cat.categories.nbytes
         assert size == 8 * len(verdicts)
         assert verdicts["row"].dtype == np.int32
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    st.lists(
-        st.one_of(st.none(), st.text("Rr0_.- é", max_size=4), st.just("R" * 129)),
-        min_size=1,
-        max_size=30,
-    )
-)
-def test_long_string_columns_are_checked_by_distinct_value(values: list[str | None]) -> None:
-    """Past 4,096 values an id column is checked once per distinct value; every value is
-    judged as when checked one by one (nulls are not the constraint's business)."""
-    info = JudgeVerdict.model_fields["id"]
-    many = pa.array(values * (4097 // len(values) + 1), pa.string())
-    one_by_one = [
-        bool(bad_values(pa.array([v], pa.string()), info, info.annotation)[0]) for v in values
-    ]
-    assert bad_values(many, info, info.annotation).tolist() == one_by_one * (
-        len(many) // len(values)
-    )
