@@ -1,4 +1,5 @@
-"""Completeness and the configuration fingerprint, and how the site shows them."""
+"""How the site shows completeness, fingerprints, diffs and the disclosure floor (the
+modules themselves: test_completeness.py, test_fingerprint.py, test_diff.py)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-from builders import bundle
-
-from generator.disclosure import completeness, fingerprint
+from generator.disclosure import fingerprint
 from generator.load import Inputs
 from generator.load.validate import validate_as
 from generator.load.yamlfile import read_yaml
 from generator.models import HarnessCard
-from generator.models.harnesscard import Disclosed, Withheld
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "harnesscard"
 REPO = Path(__file__).resolve().parents[2]
@@ -28,73 +25,6 @@ def _card(path: Path) -> HarnessCard:
     card = validate_as(HarnessCard, *parsed)
     assert isinstance(card, HarnessCard)
     return card
-
-
-def test_completeness_counts_disclosed_minimum_fields() -> None:
-    result = completeness(_card(FIXTURES / "valid-mixed.yaml"))
-    layers = {name: (d, t) for name, d, t in result.layers}
-    assert layers["execution"] == (1, 8)  # max_steps
-    assert layers["tool"] == (1, 6)  # tool_list
-    assert layers["observability"] == (1, 6)  # auditable_after_run
-    assert layers["governance"] == (0, 5)  # its additional field does not count
-    assert (result.disclosed, result.total) == (3, 43)
-    assert completeness(_card(FIXTURES / "valid-all-withheld.yaml")).share == 0.0
-
-
-def _with(card: HarnessCard, layer: str, field: str, value: Any) -> HarnessCard:
-    layers = card.layers.model_copy(
-        update={layer: getattr(card.layers, layer).model_copy(update={field: value})}
-    )
-    return card.model_copy(update={"layers": layers})
-
-
-LINGEE = REPO / "harnesscards" / "lingee-2.3.yaml"
-
-
-def test_fingerprint_changes_with_every_disclosed_field() -> None:
-    card, b = _card(LINGEE), bundle("x")
-    base = fingerprint(card, b)
-    changed = 0
-    for layer_name, layer in card.layers.items():
-        for field_name, field in layer.minimum_fields().items():
-            if isinstance(field, Disclosed):
-                other = _with(card, layer_name, field_name, Disclosed(value="something else"))
-                assert fingerprint(other, b) != base, (layer_name, field_name)
-                withheld = _with(card, layer_name, field_name, Withheld(withheld="secret"))
-                assert fingerprint(withheld, b) != base, (layer_name, field_name)
-                changed += 1
-    assert changed == 42
-
-
-def test_fingerprint_ignores_what_is_not_configuration() -> None:
-    card, b = _card(LINGEE), bundle("x")
-    base = fingerprint(card, b)
-    reason = _with(card, "verification", "anomaly_detection", Withheld(withheld="other reason"))
-    assert fingerprint(reason, b) == base
-    assert fingerprint(card.model_copy(update={"notes": "new notes"}), b) == base
-    dates = b.model_copy(
-        update={"run_dates": b.run_dates.model_copy(update={"end": b.run_dates.start})}
-    )
-    assert fingerprint(card, dates) == base
-
-
-@pytest.mark.parametrize(
-    ("part", "field", "value"),
-    [
-        ("configuration", "temperature", 0.7),
-        ("budgets", "max_steps", 11),
-        ("clarification", "waiting_cap_s", 31),
-        ("evaluator", "prompt_version", "9"),
-    ],
-)
-def test_fingerprint_changes_with_the_configuration_record(
-    part: str, field: str, value: Any
-) -> None:
-    card, b = _card(LINGEE), bundle("x")
-    changed = b.model_copy(update={part: getattr(b, part).model_copy(update={field: value})})
-    assert fingerprint(card, changed) != fingerprint(card, b)
-    snapshot = b.model_copy(update={"environment_snapshot": "snap-2"})
-    assert fingerprint(card, snapshot) != fingerprint(card, b)
 
 
 def test_site_shows_fingerprints_and_withheld_fields(inputs: Inputs, site: Path) -> None:
@@ -127,24 +57,6 @@ def test_site_shows_fingerprints_and_withheld_fields(inputs: Inputs, site: Path)
         "withheld": "Heuristics are part of the product's proprietary guardrails; described "
         "to auditors on request."
     }
-
-
-def test_diff_lists_exactly_the_differing_fields() -> None:
-    from generator.disclosure.diff import configuration_fields, diff
-
-    card, b = _card(LINGEE), bundle("x")
-    other_card = _with(card, "tool", "schema_style", Withheld(withheld="not shown"))
-    other = b.model_copy(
-        update={"configuration": b.configuration.model_copy(update={"temperature": 0.9})}
-    )
-    result = diff(configuration_fields(card, b), configuration_fields(other_card, other))
-    assert [(k, va, vb) for k, va, vb in result.differing] == [
-        ("card.tool.schema_style", "JSON Schema function calling", "withheld: not shown"),
-        ("configuration.temperature", "0.0", "0.9"),
-    ]
-    assert len(result.identical) == len(configuration_fields(card, b)) - 2
-    same = diff(configuration_fields(card, b), configuration_fields(card, b))
-    assert same.differing == ()
 
 
 def test_diff_pages_link_pairs_sharing_a_harness(site: Path) -> None:
