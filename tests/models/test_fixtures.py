@@ -15,7 +15,6 @@ from generator.load.source import Source
 from generator.load.validate import validate_as
 from generator.load.yamlfile import read_yaml
 from generator.models import Bundle, Catalog, DeepDive, HarnessCard, Release
-from generator.models.harnesscard import Disclosed, Withheld
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 KINDS: dict[str, type[BaseModel]] = {
@@ -67,27 +66,6 @@ def test_every_kind_has_good_and_bad_fixtures() -> None:
         names = [p.name for p in (FIXTURES / kind).glob("*.yaml")]
         assert any(n.startswith("valid-") for n in names), kind
         assert sum(n.startswith("invalid-") for n in names) >= 2, kind
-
-
-def test_withheld_and_disclosed_fields_stay_apart() -> None:
-    card = _load(FIXTURES / "harnesscard" / "valid-mixed.yaml", HarnessCard)
-    assert isinstance(card, HarnessCard)
-    execution = card.layers.execution
-    assert execution.max_steps == Disclosed(value=50)
-    assert isinstance(execution.sandboxing, Withheld)
-    assert execution.sandboxing.withheld == "Not yet documented."
-    assert card.layers.tool.tool_list == Disclosed(value=["shell", "python"])
-    assert card.layers.governance.additional["audit_log_retention"] == Disclosed(value="90 days")
-    assert next(iter(card.layers.execution.minimum_fields())) == "runtime_substrate"
-    assert [name for name, _ in card.layers.items()] == [
-        "execution",
-        "tool",
-        "context",
-        "scheduling",
-        "observability",
-        "verification",
-        "governance",
-    ]
 
 
 def test_models_are_frozen() -> None:
