@@ -94,7 +94,7 @@ def test_invalid_input_counts_and_shows_every_problem_then_one_error_line() -> N
 
 def test_exit_codes_are_distinct_and_every_error_is_a_click_exception() -> None:
     assert len({EXIT_INVALID_INPUT, EXIT_USAGE, EXIT_REFUSED}) == 3
-    assert EXIT_USAGE == click.UsageError("x").exit_code  # click's own code, not ours
+    assert click.UsageError("x").exit_code == EXIT_USAGE  # click's own code, not ours
     assert issubclass(GeneratorError, click.ClickException)
     assert Refused("no").exit_code == EXIT_REFUSED
     assert GeneratorError("x").exit_code == EXIT_INVALID_INPUT
