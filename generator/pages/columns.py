@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any, Generic, Literal, TypeVar
 
 from generator.pages.tables import Cell, Row, Table
@@ -124,6 +125,15 @@ def fields(
         return lambda r: getattr(get(r), name)
 
     return tuple(Field(n, attribute(n), type, lambda r: get(r) is not None) for n in names)
+
+
+def pairs(key: tuple[str, str], value: tuple[str, str]) -> Spec[tuple[Any, ...]]:
+    """A table of (key, shown value[, downloaded value]) entries: each column's header and
+    field name. An entry's last value is downloaded: the raw value behind the shown text."""
+    return Spec(
+        (Column(key[0], itemgetter(0)), Column(value[0], itemgetter(1))),
+        (Field(key[1], itemgetter(0)), Field(value[1], itemgetter(-1), "any")),
+    )
 
 
 Interval = Estimate | Rate | Reliability
