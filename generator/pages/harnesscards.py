@@ -6,7 +6,7 @@ import json
 
 from generator.disclosure import completeness
 from generator.models import HarnessCard
-from generator.pages.cards import card_tables
+from generator.pages.cardtables import card_tables
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
