@@ -103,7 +103,12 @@ class Spec(Generic[R]):
 
     def row(self, item: R) -> Row:
         """One row: the cells of the columns and the record of the fields."""
-        cells = tuple(c.cell(item) for c in self.columns)
+        cells = tuple(
+            [
+                c.show(c.value(item)) if c.when is None or c.when(item) else c.otherwise(item)
+                for c in self.columns
+            ]
+        )  # Column.cell, inlined: a release has hundreds of thousands of such rows
         record = {f.name: f.value(item) for f in self.fields if f.when is None or f.when(item)}
         return Row(cells, record)
 
