@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from generator.pages.tables import DECIMALS, Prepared, csv_cell, escaped
+from generator.pages.columns import Column, Field, Show
+from generator.pages.tables import DECIMALS, Cell, Prepared, csv_cell, td
 
 Encode = Callable[[Any], str]
 
@@ -130,15 +131,27 @@ def html_rows(cells: list[tuple[pd.Series | np.ndarray, Encode]]) -> list[str]:
     return joined([*parts, "</tr>"])
 
 
-def cell(text: Callable[[Any], str], sort: Callable[[Any], object] | None = None) -> Encode:
+def cell(
+    text: Callable[[Any], str], sort: Callable[[Any], str | float | int | None] | None = None
+) -> Encode:
     """A ``<td>`` made from one value: its text and, if given, its sort key."""
+    return encoder(lambda value: Cell(text(value), None if sort is None else sort(value)))
 
-    def encode(value: Any) -> str:
-        key = None if sort is None else sort(value)
-        attr = "" if key is None else f' data-sort="{escaped(str(key))}"'
-        return f"<td{attr}>{escaped(text(value))}</td>"
 
-    return encode
+def encoder(show: Show) -> Encode:
+    """A ``<td>`` made from one value, as ``show`` shows it (:func:`~tables.td`)."""
+    return lambda value: td(show(value))
+
+
+def records(declared: Iterable[Field[pd.DataFrame]], frame: pd.DataFrame) -> pd.DataFrame:
+    """A column-wise table's download records: each field takes its column from ``frame``."""
+    return pd.DataFrame({f.name: f.value(frame) for f in declared})
+
+
+def spec_rows(columns: Iterable[Column[pd.DataFrame]], records: pd.DataFrame) -> list[str]:
+    """Each row's HTML: each column's values taken from ``records`` and shown as its
+    ``show`` says, once per distinct value."""
+    return html_rows([(c.value(records), encoder(c.show)) for c in columns])
 
 
 def groups(keys: pd.Series) -> Iterator[tuple[str, slice]]:

@@ -2,60 +2,56 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from generator.pages.cells import (
     combo_cell,
     estimate_cell,
-    estimate_record,
     release_notice,
     runs_note,
 )
+from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
-from generator.pages.tables import Row, Table
+from generator.pages.tables import Table
+from generator.score.results import Contamination, Report
+
+
+def gap_spec(ctx: VersionContext) -> Spec[Contamination]:
+    """A row per combination: public and held-out Task Scores and their gap (§4.4)."""
+    return Spec(
+        (
+            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 0)),
+            Column("Public", attrgetter("public"), estimate_cell),
+            Column("Held-out", attrgetter("held_out"), estimate_cell),
+            Column("Gap (public − held-out)", attrgetter("gap"), estimate_cell),
+        ),
+        (
+            Field("combination", attrgetter("combination")),
+            *estimate_fields("public", attrgetter("public")),
+            *estimate_fields("held_out", attrgetter("held_out")),
+            *estimate_fields("gap", attrgetter("gap")),
+        ),
+    )
+
+
+def _gap_table(ctx: VersionContext, domain: str, report: Report) -> Table:
+    rows = report.contamination
+    runs = any(e.interval == "runs" for r in rows for e in (r.public, r.held_out, r.gap))
+    note = runs_note(ctx.release.statistics.min_tasks_to_resample) if runs else ""
+    caption = f"Public − held-out — {report.domain_title}"
+    return gap_spec(ctx).table(f"gap-{domain}", caption, rows, note)
 
 
 def contamination_page(ctx: VersionContext) -> Page:
-    env = environment()
     tables, notes = [], {}
     for domain_id, report in ctx.reports.items():
-        if not report.contamination:
+        if report.contamination:
+            tables.append(_gap_table(ctx, domain_id, report))
+        else:
             notes[domain_id] = report.contamination_note or "not available"
-            continue
-        rows = []
-        for row in report.contamination:
-            rows.append(
-                Row(
-                    (
-                        combo_cell(ctx, row.combination, 0),
-                        estimate_cell(row.public),
-                        estimate_cell(row.held_out),
-                        estimate_cell(row.gap),
-                    ),
-                    {
-                        "combination": row.combination,
-                        **estimate_record("public", row.public),
-                        **estimate_record("held_out", row.held_out),
-                        **estimate_record("gap", row.gap),
-                    },
-                )
-            )
-        tables.append(
-            Table(
-                f"gap-{domain_id}",
-                f"Public − held-out — {report.domain_title}",
-                ("Combination", "Public", "Held-out", "Gap (public − held-out)"),
-                tuple(rows),
-                runs_note(ctx.release.statistics.min_tasks_to_resample)
-                if any(
-                    e.interval == "runs"
-                    for r in report.contamination
-                    for e in (r.public, r.held_out, r.gap)
-                )
-                else "",
-            )
-        )
     markdown = render(
-        env,
+        environment(),
         "contamination.md.j2",
         notice=release_notice(ctx),
         reports=ctx.reports,

@@ -1,4 +1,4 @@
-"""A page per HarnessCard (§5.1.2): seven layers field by field, completeness, JSON export."""
+"""A page per HarnessCard (§5.1.2): its layers field by field, completeness, JSON export."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import json
 
 from generator.disclosure import completeness
 from generator.models import HarnessCard
-from generator.pages.cards import card_tables
+from generator.pages.cardtables import card_tables
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
-from generator.pages.text import escape, render_markdown
+from generator.pages.text import escape, render_markdown, spelled
 
 
 def completeness_table(card: HarnessCard) -> Table:
@@ -28,7 +28,7 @@ def completeness_table(card: HarnessCard) -> Table:
     rows.append(
         Row(
             (
-                Cell("All seven layers"),
+                Cell(f"All {spelled(len(result.layers))} layers"),
                 Cell(f"{result.disclosed} of {result.total}", result.share),
                 Cell(f"{result.share:.0%}", result.share),
             ),

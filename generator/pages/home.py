@@ -3,71 +3,112 @@
 from __future__ import annotations
 
 from collections import Counter
+from operator import attrgetter
+from typing import NamedTuple
 
 from markupsafe import Markup
 
+from generator.models.release import ControlledFactor
 from generator.pages.cells import (
     combo_cell,
     release_notice,
 )
+from generator.pages.columns import Column, Field, Spec, pairs, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
-from generator.pages.tables import Cell, Row, Table
-from generator.pages.text import (
-    render_markdown,
-)
+from generator.pages.tables import Table
+from generator.pages.text import render_markdown, spelled
 
 
-def home_page(ctx: VersionContext) -> Page:
-    env = environment()
-    release = ctx.release
-    comp = release.components
-    components = [
+def _components(ctx: VersionContext) -> list[tuple[str, str]]:
+    comp = ctx.release.components
+    return [
         ("Tasks", comp.tasks),
         ("Data", comp.data),
         ("Environment", comp.environment),
         ("Protocol", comp.protocol),
         ("Judge assets", comp.judge_assets),
+        *[(f"Scorer: {k}", v) for k, v in comp.scorer.items()],
     ]
-    components += [(f"Scorer: {k}", v) for k, v in comp.scorer.items()]
-    comp_table = Table(
-        "components",
-        "Component versions (§7.2)",
-        ("Component", "Version"),
-        tuple(Row((Cell(n), Cell(v)), {"component": n, "version": v}) for n, v in components),
-    )
+
+
+COMPONENTS = pairs(("Component", "component"), ("Version", "version"))
+
+
+class Domain(NamedTuple):
+    """A domain's count of public and held-out tasks."""
+
+    domain: str
+    title: str
+    public: int
+    held_out: int
+
+    @property
+    def total(self) -> int:
+        return self.public + self.held_out
+
+
+def _count(header: str, name: str) -> Column[Domain]:
+    return Column(header, attrgetter(name), sorted_as(str))
+
+
+def _counted(name: str, field: str | None = None) -> Field[Domain]:
+    return Field(field or name, attrgetter(name), "integer")
+
+
+TASKS: Spec[Domain] = Spec(
+    (
+        Column("Domain", attrgetter("title")),
+        _count("Public", "public"),
+        _count("Held-out", "held_out"),
+        _count("Tasks", "total"),
+    ),
+    (
+        Field("domain", attrgetter("domain")),
+        _counted("public"),
+        _counted("held_out"),
+        _counted("total"),
+    ),
+)
+
+
+def _domains(ctx: VersionContext) -> list[Domain]:
     counts: Counter[tuple[str, str]] = Counter((t.domain, t.group) for t in ctx.catalog.tasks)
-    task_rows = []
-    for d in release.domains:
-        pub, held = counts[(d.id, "public")], counts[(d.id, "held-out")]
-        task_rows.append(
-            Row(
-                (
-                    Cell(d.title),
-                    Cell(str(pub), pub),
-                    Cell(str(held), held),
-                    Cell(str(pub + held), pub + held),
-                ),
-                {"domain": d.id, "public": pub, "held_out": held, "total": pub + held},
-            )
-        )
-    task_table = Table(
-        "tasks",
-        "Tasks by domain and group (§2.3, §4.4)",
-        ("Domain", "Public", "Held-out", "Tasks"),
-        tuple(task_rows),
-        "The two domains are reported separately; there is no total score.",
-    )
-    factor_table = Table(
-        "factors",
-        "Controlled factors (§4.1)",
-        ("Factor", "Status", "Setting"),
-        tuple(
-            Row((Cell(f.factor), Cell(f.status), Cell(f.setting)), f.model_dump())
-            for f in release.controlled_factors
-        ),
-    )
-    cov_rows = []
+    return [
+        Domain(d.id, d.title, counts[(d.id, "public")], counts[(d.id, "held-out")])
+        for d in ctx.release.domains
+    ]
+
+
+def _separately(domains: int) -> str:
+    """That the release's domains are never combined (§4.2), in as many words."""
+    if domains == 1:
+        return "The release has one domain; there is no total score."
+    return f"The {spelled(domains)} domains are reported separately; there is no total score."
+
+
+FACTORS: Spec[ControlledFactor] = Spec(
+    (
+        Column("Factor", attrgetter("factor")),
+        Column("Status", attrgetter("status")),
+        Column("Setting", attrgetter("setting")),
+    ),
+    tuple(Field(n, attrgetter(n), "any") for n in ControlledFactor.model_fields),
+)
+
+
+class Covered(NamedTuple):
+    """A combination's valid and evaluation-incomplete runs, and what it does not cover."""
+
+    combination: str
+    evaluation: str
+    valid_runs: int
+    incomplete_runs: int
+    not_covered: str
+
+
+def _covered(ctx: VersionContext) -> list[Covered]:
+    out = []
     for combo, bundle in sorted(ctx.frame.bundles.items()):
         notes = "; ".join(
             f"{n.domain}" + (f"/{n.subdivision}" if n.subdivision else "") + f": {n.reason}"
@@ -75,39 +116,60 @@ def home_page(ctx: VersionContext) -> Page:
         )
         runs = ctx.frame.runs[ctx.frame.runs["combination"] == combo]
         valid = int(runs["valid"].sum())
-        cov_rows.append(
-            Row(
-                (
-                    combo_cell(ctx, combo, 0),
-                    Cell(bundle.evaluation),
-                    Cell(str(valid), valid),
-                    Cell(str(len(runs) - valid), len(runs) - valid),
-                    Cell(notes or "—"),
-                ),
-                {
-                    "combination": combo,
-                    "evaluation": bundle.evaluation,
-                    "valid_runs": valid,
-                    "incomplete_runs": len(runs) - valid,
-                    "not_covered": notes,
-                },
-            )
-        )
-    cov_table = Table(
-        "coverage",
-        "Coverage of each combination",
-        ("Combination", "Evaluation", "Valid runs", "Evaluation-incomplete runs", "Not covered"),
-        tuple(cov_rows),
-        "'Not covered' scopes were not evaluated and are never shown as zero.",
+        out.append(Covered(combo, bundle.evaluation, valid, len(runs) - valid, notes))
+    return out
+
+
+def coverage_spec(ctx: VersionContext) -> Spec[Covered]:
+    """A row per combination: its valid and excluded runs, and what it does not cover."""
+    return Spec(
+        (
+            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 0)),
+            Column("Evaluation", attrgetter("evaluation")),
+            Column("Valid runs", attrgetter("valid_runs"), sorted_as(str)),
+            Column("Evaluation-incomplete runs", attrgetter("incomplete_runs"), sorted_as(str)),
+            Column("Not covered", lambda c: c.not_covered or "—"),
+        ),
+        (
+            Field("combination", attrgetter("combination")),
+            Field("evaluation", attrgetter("evaluation")),
+            Field("valid_runs", attrgetter("valid_runs"), "integer"),
+            Field("incomplete_runs", attrgetter("incomplete_runs"), "integer"),
+            Field("not_covered", attrgetter("not_covered")),
+        ),
     )
-    tables = [comp_table, task_table, factor_table, cov_table]
+
+
+def home_tables(ctx: VersionContext) -> list[Table]:
+    """Component versions, tasks by domain, controlled factors, coverage."""
+    release = ctx.release
+    return [
+        COMPONENTS.table("components", "Component versions (§7.2)", _components(ctx)),
+        TASKS.table(
+            "tasks",
+            "Tasks by domain and group (§2.3, §4.4)",
+            _domains(ctx),
+            _separately(len(release.domains)),
+        ),
+        FACTORS.table("factors", "Controlled factors (§4.1)", release.controlled_factors),
+        coverage_spec(ctx).table(
+            "coverage",
+            "Coverage of each combination",
+            _covered(ctx),
+            "'Not covered' scopes were not evaluated and are never shown as zero.",
+        ),
+    ]
+
+
+def home_page(ctx: VersionContext) -> Page:
+    tables = home_tables(ctx)
     markdown = render(
-        env,
+        environment(),
         "home.md.j2",
-        release=release,
+        release=ctx.release,
         notice=release_notice(ctx),
         tables=tables_html(tables, "index"),
-        boundaries=Markup(render_markdown(release.boundaries_of_use)),
-        domains=release.domains,
+        boundaries=Markup(render_markdown(ctx.release.boundaries_of_use)),
+        domains=ctx.release.domains,
     )
     return Page("index.md", "Release home", markdown, tuple(tables))

@@ -17,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from generator.pages.tables import Table
-from generator.pages.text import escape, escape_html
+from generator.pages.text import escape, escape_html, spelled
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "site_src" / "templates"
 
@@ -40,6 +40,7 @@ def environment(templates: Path = TEMPLATES) -> Environment:
         lstrip_blocks=True,
     )
     env.filters["raw"] = Markup
+    env.filters["spelled"] = spelled
     return env
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from generator.pages.cells import (
@@ -10,7 +12,6 @@ from generator.pages.cells import (
     VIEWS,
     combo_cell,
     estimate_cell,
-    estimate_record,
     groups_note,
     judge_cell,
     rank_note,
@@ -19,9 +20,21 @@ from generator.pages.cells import (
     runs_note,
     view_cell,
 )
+from generator.pages.columns import (
+    Column,
+    Field,
+    Show,
+    Spec,
+    estimate_fields,
+    fields,
+    only,
+    plain,
+    sorted_as,
+    whole,
+)
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
-from generator.pages.tables import Cell, Row, Table
+from generator.pages.tables import Cell, Table
 from generator.pages.text import (
     count,
     interval,
@@ -29,124 +42,194 @@ from generator.pages.text import (
     score,
 )
 from generator.score.results import (
+    BusinessViews,
     CombinationScores,
+    Difference,
+    Efficiency,
+    Reliability,
     Report,
     ScopeResult,
 )
 
 
-def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -> Table:
-    """One row per combination: scores with intervals, rates, efficiency, coverage."""
-    ks = list(ctx.release.reliability_k)
-    columns = (
-        "Rank",
-        "Combination",
-        "Task Score [95% CI]",
-        "Rule score",
-        "Judge score",
-        "Success rate",
-        "reliability@" + "/".join(str(k) for k in ks),
-        "Tokens / task",
-        "Duration s",
-        "Turns",
-        "Coverage",
-    )
-    rows = []
+def _scored(c: CombinationScores) -> bool:
+    return c.status == "scored"
 
-    def order(c: CombinationScores) -> tuple[int, float, str]:
-        value = c.task_score.value if c.task_score and c.task_score.value is not None else -1.0
-        return (c.rank or 10**6, -value, c.combination)
 
-    ordered = sorted(scope.combinations, key=order)
-    for c in ordered:
-        fp = ctx.fingerprints.get(c.combination)
-        link = combo_cell(ctx, c.combination, depth)
-        if c.status != "scored":
-            status = STATUS_TEXT[c.status]
-            note = f"{status}: {c.note}" if c.note else status
-            cells = (Cell("—"), link, Cell(note), *[Cell("")] * (len(columns) - 3))
-            rows.append(
-                Row(
-                    cells,
-                    {
-                        "combination": c.combination,
-                        "fingerprint": fp,
-                        "status": c.status,
-                        "note": c.note,
-                    },
-                )
-            )
-            continue
-        rel = {r.k: r for r in c.reliability}
-        eff = c.efficiency
-        cov = c.coverage
-        covtext = "complete"
-        if cov is not None and not cov.complete:
-            covtext = (
-                f"incomplete: {cov.valid_runs} of {cov.expected_runs} runs valid, "
-                f"{cov.valid_tasks} of {cov.covered_tasks} tasks"
-            )
-        if cov is not None and cov.not_covered:
-            covtext += "; not covered: " + ", ".join(n.split(":")[0] for n in cov.not_covered)
-        rel_text = " / ".join(score(rel[k].value) if k in rel else "—" for k in ks)
-        if c.reliability_excluded:
-            rel_text += f" ({c.reliability_excluded} task(s) excluded)"
-        cells = (
-            Cell(c.rank_text or "—", c.rank),
-            link,
-            estimate_cell(c.task_score),
-            estimate_cell(c.rule_score),
-            judge_cell(c),
-            estimate_cell(c.success_rate),
-            Cell(rel_text, rel[ks[0]].value if ks and ks[0] in rel else None),
-            Cell(count(eff.total_tokens if eff else None), eff.total_tokens if eff else None),
-            Cell(one_decimal(eff.duration_s if eff else None), eff.duration_s if eff else None),
-            Cell(one_decimal(eff.turns if eff else None), eff.turns if eff else None),
-            Cell(covtext),
+def _unscored(c: CombinationScores) -> bool:
+    return c.status != "scored"
+
+
+def _status_cell(c: CombinationScores) -> Cell:
+    status = STATUS_TEXT[c.status]
+    return Cell(f"{status}: {c.note}" if c.note else status)
+
+
+def _rank_cell(c: CombinationScores) -> Cell:
+    return Cell(c.rank_text or "—", c.rank)
+
+
+def _efficiency(name: str) -> Callable[[CombinationScores], Any]:
+    return lambda c: getattr(c.efficiency, name) if c.efficiency else None
+
+
+def _coverage_text(c: CombinationScores) -> str:
+    cov = c.coverage
+    text = "complete"
+    if cov is not None and not cov.complete:
+        text = (
+            f"incomplete: {cov.valid_runs} of {cov.expected_runs} runs valid, "
+            f"{cov.valid_tasks} of {cov.covered_tasks} tasks"
         )
-        record: dict[str, Any] = {
-            "combination": c.combination,
-            "fingerprint": fp,
-            "status": c.status,
-            "rank": c.rank,
-            "rank_worst": c.rank_worst,
-            "pareto": c.pareto,
-        }
-        record |= estimate_record("task_score", c.task_score)
-        record |= estimate_record("rule_score", c.rule_score)
-        record |= estimate_record("judge_score", c.judge_score)
-        record["judge_coverage"] = c.judge_coverage
-        record |= estimate_record("success_rate", c.success_rate)
-        for k in ks:
-            record |= estimate_record(f"reliability_at_{k}", rel.get(k))
-        if eff is not None:
-            record |= eff.model_dump()
-        if cov is not None:
-            record |= {
-                "valid_runs": cov.valid_runs,
-                "expected_runs": cov.expected_runs,
-                "incomplete_runs": cov.incomplete_runs,
-                "complete": cov.complete,
-            }
-        rows.append(Row(cells, record))
+    if cov is not None and cov.not_covered:
+        text += "; not covered: " + ", ".join(n.split(":")[0] for n in cov.not_covered)
+    return text
+
+
+def _reliability_cell(ks: list[int]) -> Callable[[CombinationScores], Cell]:
+    """reliability@k for every k of the release, sorted by the first."""
+
+    def show(c: CombinationScores) -> Cell:
+        rel = {r.k: r for r in c.reliability}
+        text = " / ".join(score(rel[k].value) if k in rel else "—" for k in ks)
+        if c.reliability_excluded:
+            text += f" ({c.reliability_excluded} task(s) excluded)"
+        return Cell(text, rel[ks[0]].value if ks and ks[0] in rel else None)
+
+    return show
+
+
+def _reliability_at(k: int) -> Callable[[CombinationScores], Reliability | None]:
+    return lambda c: next((r for r in c.reliability if r.k == k), None)
+
+
+def _score_columns(ctx: VersionContext, depth: int) -> tuple[Column[CombinationScores], ...]:
+    """The scope table's columns; a combination without scores shows why, in place of them."""
+    ks = list(ctx.release.reliability_k)
+
+    def scored(header: str, value: Callable[[CombinationScores], Any], show: Show) -> Column[Any]:
+        return Column(header, value, show, _scored)
+
+    return (
+        Column("Rank", whole, _rank_cell, _scored, lambda _: Cell("—")),
+        Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, depth)),
+        Column(
+            f"Task Score [{ctx.release.statistics.confidence:.0%} CI]",
+            attrgetter("task_score"),
+            estimate_cell,
+            _scored,
+            _status_cell,
+        ),
+        scored("Rule score", attrgetter("rule_score"), estimate_cell),
+        scored("Judge score", whole, judge_cell),
+        scored("Success rate", attrgetter("success_rate"), estimate_cell),
+        scored("reliability@" + "/".join(map(str, ks)), whole, _reliability_cell(ks)),
+        scored("Tokens / task", _efficiency("total_tokens"), sorted_as(count)),
+        scored("Duration s", _efficiency("duration_s"), sorted_as(one_decimal)),
+        scored("Turns", _efficiency("turns"), sorted_as(one_decimal)),
+        scored("Coverage", _coverage_text, plain),
+    )
+
+
+def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
+    """The scope table's download fields: every estimate with its interval (§4.2)."""
+    coverage = attrgetter("coverage")
+    return (
+        Field("combination", attrgetter("combination")),
+        Field("fingerprint", lambda c: ctx.fingerprints.get(c.combination)),
+        Field("status", attrgetter("status")),
+        Field("note", attrgetter("note"), when=_unscored),
+        *only(
+            _scored,
+            (
+                Field("rank", attrgetter("rank"), "integer"),
+                Field("rank_worst", attrgetter("rank_worst"), "integer"),
+                Field("pareto", attrgetter("pareto"), "boolean"),
+                *estimate_fields("task_score", attrgetter("task_score")),
+                *estimate_fields("rule_score", attrgetter("rule_score")),
+                *estimate_fields("judge_score", attrgetter("judge_score")),
+                Field("judge_coverage", attrgetter("judge_coverage")),
+                *estimate_fields("success_rate", attrgetter("success_rate")),
+                *(
+                    f
+                    for k in ctx.release.reliability_k
+                    for f in estimate_fields(f"reliability_at_{k}", _reliability_at(k))
+                ),
+                *fields(Efficiency.model_fields, attrgetter("efficiency"), "number"),
+                *fields(("valid_runs", "expected_runs", "incomplete_runs"), coverage, "integer"),
+                *fields(("complete",), coverage, "boolean"),
+            ),
+        ),
+    )
+
+
+def scope_spec(ctx: VersionContext, depth: int) -> Spec[CombinationScores]:
+    """One row per combination: scores with intervals, rates, efficiency, coverage."""
+    return Spec(_score_columns(ctx, depth), _score_fields(ctx))
+
+
+def _order(c: CombinationScores) -> tuple[int, float, str]:
+    value = c.task_score.value if c.task_score and c.task_score.value is not None else -1.0
+    return (c.rank or 10**6, -value, c.combination)
+
+
+def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
+    """What the ranks, comparison groups, † marks and withheld Judge scores mean."""
+    stats = ctx.release.statistics
     notes = []
     if any(c.status == "scored" for c in scope.combinations):
-        stats = ctx.release.statistics
         notes.append(rank_note(stats.min_tasks_to_order, stats.confidence))
     if scope.comparison_groups:
         notes.append(groups_note(scope.comparison_groups, ctx.release.varying()))
     if any(runs_basis(c) for c in scope.combinations):
-        notes.append(runs_note(ctx.release.statistics.min_tasks_to_resample))
-    reasons = sorted(
-        {
-            c.judge_coverage
-            for c in scope.combinations
-            if c.judge_coverage and c.judge_coverage.startswith("withheld")
-        }
+        notes.append(runs_note(stats.min_tasks_to_resample))
+    coverage = {c.judge_coverage for c in scope.combinations if c.judge_coverage}
+    notes += [f"Judge score {r}." for r in sorted(coverage) if r.startswith("withheld")]
+    return " ".join(notes)
+
+
+def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -> Table:
+    """One row per combination, best ranked first: :func:`scope_spec`."""
+    ordered = sorted(scope.combinations, key=_order)
+    return scope_spec(ctx, depth).table(tid, scope.title, ordered, _scope_note(ctx, scope))
+
+
+def _reading(minimum: int, resample: int) -> Callable[[Difference], str]:
+    """What a paired difference says: significant, noise, or too few tasks to judge."""
+
+    def read(d: Difference) -> str:
+        if d.tasks < minimum or d.interval == "runs":
+            return f"too few common tasks (< {max(minimum, resample)}) to judge"
+        return "significant" if d.significant else "inside the noise: no difference"
+
+    return read
+
+
+def _difference_interval(d: Difference) -> str:
+    return interval(d.low, d.high) + (RUNS_MARK if d.interval == "runs" else "")
+
+
+def differences_spec(minimum: int, resample: int, confidence: float) -> Spec[Difference]:
+    """A row per pair of combinations: the paired difference, its interval, its reading."""
+    return Spec(
+        (
+            Column("a − b", lambda d: f"{d.a} − {d.b}"),
+            Column("Difference", attrgetter("value"), sorted_as(score)),
+            Column(f"{confidence:.0%} CI", _difference_interval),
+            Column("Common tasks", attrgetter("tasks"), sorted_as(str)),
+            Column("Reading", _reading(minimum, resample)),
+        ),
+        (
+            Field("a", attrgetter("a")),
+            Field("b", attrgetter("b")),
+            Field("difference", attrgetter("value"), "number"),
+            Field("low", attrgetter("low"), "number"),
+            Field("high", attrgetter("high"), "number"),
+            Field("tasks", attrgetter("tasks"), "integer"),
+            Field("interval", attrgetter("interval")),
+            Field("significant", attrgetter("significant"), "boolean"),
+        ),
     )
-    notes += [f"Judge score {r}." for r in reasons]
-    note = " ".join(notes)
-    return Table(tid, scope.title, columns, tuple(rows), note)
 
 
 def differences_table(
@@ -154,49 +237,18 @@ def differences_table(
 ) -> Table | None:
     if not scope.differences:
         return None
-    rows = []
-    for d in scope.differences:
-        if d.tasks < minimum or d.interval == "runs":
-            reading = f"too few common tasks (< {max(minimum, resample)}) to judge"
-        else:
-            reading = "significant" if d.significant else "inside the noise: no difference"
-        rows.append(
-            Row(
-                (
-                    Cell(f"{d.a} − {d.b}"),
-                    Cell(score(d.value), d.value),
-                    Cell(interval(d.low, d.high) + (RUNS_MARK if d.interval == "runs" else "")),
-                    Cell(str(d.tasks), d.tasks),
-                    Cell(reading),
-                ),
-                {
-                    "a": d.a,
-                    "b": d.b,
-                    "difference": d.value,
-                    "low": d.low,
-                    "high": d.high,
-                    "tasks": d.tasks,
-                    "interval": d.interval,
-                    "significant": d.significant,
-                },
-            )
-        )
-    judged = [d for d in scope.differences if d.tasks >= minimum and d.interval == "tasks"]
+    pairs = scope.differences
+    judged = [d for d in pairs if d.tasks >= minimum and d.interval == "tasks"]
     significant = sum(d.significant for d in judged)
-    return Table(
-        tid,
-        f"Paired differences — {scope.title}",
-        ("a − b", "Difference", f"{confidence:.0%} CI", "Common tasks", "Reading"),
-        tuple(rows),
-        f"{significant} of {len(rows)} pairs differ significantly (the {confidence:.0%} interval "
-        f"of the paired difference excludes 0, over at least {minimum} common tasks)."
-        + (
-            f" {runs_note(resample)}"
-            if any(d.interval == "runs" for d in scope.differences)
-            else ""
-        ),
-        inline=len(rows) if len(rows) <= DIFFERENCES_INLINE else 0,
+    note = (
+        f"{significant} of {len(pairs)} pairs differ significantly (the {confidence:.0%} "
+        f"interval of the paired difference excludes 0, over at least {minimum} common tasks)."
     )
+    if any(d.interval == "runs" for d in pairs):
+        note += f" {runs_note(resample)}"
+    inline = len(pairs) if len(pairs) <= DIFFERENCES_INLINE else 0
+    spec = differences_spec(minimum, resample, confidence)
+    return spec.table(tid, f"Paired differences — {scope.title}", pairs, note, inline)
 
 
 #: Pairs a differences table shows in the page; more (over ten combinations) load on demand:
@@ -204,40 +256,83 @@ def differences_table(
 DIFFERENCES_INLINE = 45
 
 
+def _view(name: str) -> Callable[[BusinessViews], Cell]:
+    return lambda b: view_cell(getattr(b, name), name, b.withheld)
+
+
+def _views_of(name: str) -> Callable[[CombinationScores], Any]:
+    return lambda c: getattr(c.business, name)
+
+
+def business_spec(ctx: VersionContext) -> Spec[CombinationScores]:
+    """A row per combination: the business views (§4.2), each with its interval."""
+    titles = (
+        "Risk-weighted score",
+        "Key-process end-to-end success",
+        "Fatal-error rate",
+        "Functional-boundary correctness",
+    )
+    business = attrgetter("business")
+    return Spec(
+        (
+            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
+            *(Column(t, business, _view(n)) for t, n in zip(titles, VIEWS, strict=True)),
+        ),
+        (
+            Field("combination", attrgetter("combination")),
+            Field("withheld", lambda c: c.business.withheld, "array"),
+            *(f for n in VIEWS for f in estimate_fields(n, _views_of(n))),
+        ),
+    )
+
+
+def _runs_shown(b: BusinessViews) -> bool:
+    """Whether a view the page shows has an interval of run noise only."""
+    shown = [getattr(b, n) for n in VIEWS if n not in b.withheld]
+    return any(e is not None and e.interval == "runs" for e in shown)
+
+
 def business_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
     views = [c for c in scope.combinations if c.business is not None]
     if not views:
         return None
-    rows = []
-    shown_runs = False
-    for c in views:
-        b = c.business
-        assert b is not None
-        shown = [getattr(b, n) for n in VIEWS if n not in b.withheld]
-        shown_runs |= any(e is not None and e.interval == "runs" for e in shown)
-        cells = (
-            combo_cell(ctx, c.combination, 1),
-            *[view_cell(getattr(b, n), n, b.withheld) for n in VIEWS],
-        )
-        record: dict[str, Any] = {"combination": c.combination, "withheld": b.withheld}
-        for name in VIEWS:
-            record |= estimate_record(name, getattr(b, name))
-        rows.append(Row(cells, record))
-    return Table(
-        tid,
-        f"Business views — {scope.title}",
-        (
-            "Combination",
-            "Risk-weighted score",
-            "Key-process end-to-end success",
-            "Fatal-error rate",
-            "Functional-boundary correctness",
-        ),
-        tuple(rows),
+    note = (
         "Rates are shares of valid runs; their intervals resample tasks (a task's runs are "
         "not independent draws). The risk-weighted score uses the release's frozen risk "
         "weights."
-        + (f" {runs_note(ctx.release.statistics.min_tasks_to_resample)}" if shown_runs else ""),
+    )
+    if any(_runs_shown(c.business) for c in views if c.business is not None):
+        note += f" {runs_note(ctx.release.statistics.min_tasks_to_resample)}"
+    return business_spec(ctx).table(tid, f"Business views — {scope.title}", views, note)
+
+
+def _failures(kind: str) -> Callable[[CombinationScores], int]:
+    return lambda c: c.failure_types.get(kind, 0)
+
+
+def _valid_runs(c: CombinationScores) -> int:
+    return c.coverage.valid_runs if c.coverage else 0
+
+
+def _failed_cell(c: CombinationScores) -> Cell:
+    total = sum(c.failure_types.values())
+    return Cell(f"{total} of {_valid_runs(c)}", total)
+
+
+def failure_spec(ctx: VersionContext) -> Spec[CombinationScores]:
+    """A row per combination: its failed valid runs by failure type (§4.2)."""
+    types = ctx.release.enumerations.failure_types
+    return Spec(
+        (
+            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
+            *(Column(f.title, _failures(f.id), sorted_as(str)) for f in types),
+            Column("Failed runs", whole, _failed_cell),
+        ),
+        (
+            Field("combination", attrgetter("combination")),
+            Field("valid_runs", _valid_runs, "integer"),
+            *(Field(f.id, _failures(f.id), "integer") for f in types),
+        ),
     )
 
 
@@ -245,26 +340,8 @@ def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | 
     scored = [c for c in scope.combinations if c.status == "scored"]
     if not scored:
         return None
-    types = list(ctx.release.enumerations.failure_types)
-    rows = []
-    for c in scored:
-        total = sum(c.failure_types.values())
-        valid = c.coverage.valid_runs if c.coverage else 0
-        cells = (
-            combo_cell(ctx, c.combination, 1),
-            *[Cell(str(c.failure_types.get(f.id, 0)), c.failure_types.get(f.id, 0)) for f in types],
-            Cell(f"{total} of {valid}", total),
-        )
-        record: dict[str, Any] = {"combination": c.combination, "valid_runs": valid}
-        record |= {f.id: c.failure_types.get(f.id, 0) for f in types}
-        rows.append(Row(cells, record))
-    return Table(
-        tid,
-        f"Failure types — {scope.title}",
-        ("Combination", *[f.title for f in types], "Failed runs"),
-        tuple(rows),
-        "Counts of valid runs that did not succeed, by failure type (§4.2).",
-    )
+    note = "Counts of valid runs that did not succeed, by failure type (§4.2)."
+    return failure_spec(ctx).table(tid, f"Failure types — {scope.title}", scored, note)
 
 
 def _scope_section(ctx: VersionContext, scope: ScopeResult) -> tuple[list[Table], dict[str, Any]]:

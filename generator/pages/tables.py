@@ -148,16 +148,16 @@ class Table:
         return f'{head}, "rows": [\n{rows}\n]}}\n'
 
 
+def td(cell: Cell) -> str:
+    """A cell as HTML: its text (escaped unless already HTML) and its sort key."""
+    text, sort, is_html = cell
+    content = text if is_html else escaped(text)
+    key = "" if sort is None else f' data-sort="{escaped(str(sort))}"'
+    return f"<td{key}>{content}</td>"
+
+
 def _rows(rows: tuple[Row, ...]) -> str:
-    body = []
-    for row in rows:
-        cells = []
-        for text, sort, is_html in row.cells:
-            content = text if is_html else escaped(text)
-            key = "" if sort is None else f' data-sort="{escaped(str(sort))}"'
-            cells.append(f"<td{key}>{content}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return "".join(body)
+    return "".join("<tr>" + "".join(map(td, row.cells)) + "</tr>" for row in rows)
 
 
 def _showing(shown: int, total: int) -> str:

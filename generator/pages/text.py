@@ -72,3 +72,25 @@ def one_decimal(value: float | None) -> str:
 def attr(text: object) -> str:
     """Text for an HTML attribute value."""
     return html.escape(str(text), quote=True)
+
+
+_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
+
+
+def spelled(n: int) -> str:
+    """A count as prose writes it: in words up to twelve, else in figures."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else f"{n:,}"

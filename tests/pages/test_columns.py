@@ -1,0 +1,163 @@
+"""Tables declared as data: one Spec gives a table's headers, cells and download records."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+import pytest
+
+from generator.load import Inputs
+from generator.pages import VersionContext, version_context
+from generator.pages.cardtables import (
+    EFFICIENCY,
+    LAYER,
+    LayerField,
+    failures_spec,
+    placed,
+    reliability_points,
+    reliability_spec,
+    scores_spec,
+)
+from generator.pages.columns import (
+    Column,
+    Field,
+    Spec,
+    estimate_fields,
+    only,
+    sorted_as,
+)
+from generator.pages.contamination import gap_spec
+from generator.pages.results import business_spec, differences_spec, failure_spec, scope_spec
+from generator.pages.tables import Cell
+from generator.pages.taskcard import SCORING, results_spec
+from generator.pages.tasks import index_page
+from generator.pages.text import spelled
+from generator.score.results import Estimate
+
+
+class Item(NamedTuple):
+    name: str
+    size: int | None
+    estimate: Estimate | None
+
+
+SPEC: Spec[Item] = Spec(
+    (
+        Column("Name", lambda i: i.name),
+        Column(
+            "Size", lambda i: i.size, sorted_as(lambda v: f"{v} kB"), lambda i: i.size is not None
+        ),
+    ),
+    (
+        Field("name", lambda i: i.name),
+        *only(lambda i: i.size is not None, (Field("size", lambda i: i.size, "integer"),)),
+        *estimate_fields("estimate", lambda i: i.estimate),
+    ),
+)
+
+
+def test_a_spec_gives_headers_cells_and_records_from_one_declaration() -> None:
+    e = Estimate(value=0.5, low=0.25, high=0.75, tasks=4)
+    table = SPEC.table("t", "Items", [Item("a", 3, e), Item("b", None, None)])
+    assert table.columns == ("Name", "Size")
+    first, second = table.rows
+    assert first.cells == (Cell("a"), Cell("3 kB", 3))
+    assert second.cells == (Cell("b"), Cell(""))  # a column's `when` blanks the cell
+    assert first.record == {
+        "name": "a",
+        "size": 3,
+        "estimate": e.value,
+        "estimate_low": e.low,
+        "estimate_high": e.high,
+        "estimate_interval": e.interval,
+    }
+    # A field's `when` leaves it out of the row; the CSV still has every column.
+    assert second.record == {
+        "name": "b",
+        "estimate": None,
+        "estimate_low": None,
+        "estimate_high": None,
+    }
+    assert table.to_csv().splitlines()[0].split(",") == list(first.record)
+
+
+@pytest.mark.parametrize(
+    ("kind", "good", "bad"),
+    [
+        ("string", "x", 1),
+        ("integer", 3, 1.5),
+        ("number", 1.5, True),
+        ("boolean", False, 0),
+        ("array", ["x"], "x"),
+        ("object", {"a": 1}, [1]),
+    ],
+)
+def test_a_field_accepts_its_type_and_null(kind: Any, good: object, bad: object) -> None:
+    field: Field[Any] = Field("f", lambda r: r, kind)
+    assert field.accepts(good)
+    assert field.accepts(None)
+    assert not field.accepts(bad)
+
+
+def _rows(ctx: VersionContext) -> list[tuple[Spec[Any], Any]]:
+    """Every declared table of the version's domain pages, result cards and tasks, with
+    each item it makes a row of."""
+    stats = ctx.release.statistics
+    found: list[tuple[Spec[Any], Any]] = []
+    for report in ctx.reports.values():
+        for scope in report.scopes:
+            found += [(scope_spec(ctx, 1), c) for c in scope.combinations]
+            found += [(business_spec(ctx), c) for c in scope.combinations if c.business]
+            found += [(failure_spec(ctx), c) for c in scope.combinations if c.status == "scored"]
+            differences = differences_spec(
+                stats.min_tasks_to_order, stats.min_tasks_to_resample, stats.confidence
+            )
+            found += [(differences, d) for d in scope.differences]
+        found += [(gap_spec(ctx), row) for row in report.contamination]
+    for combo in ctx.frame.bundles:
+        scopes = list(placed(ctx, combo))
+        found += [(scores_spec(stats.confidence), p) for p in scopes]
+        found += [(EFFICIENCY, p) for p in scopes if p.whole_domain]
+        found += [(failures_spec(ctx), p) for p in scopes if p.whole_domain]
+        points = reliability_points(ctx, combo)
+        found += [(reliability_spec(stats.confidence), p) for p in points]
+    for task in ctx.public_tasks():
+        found += [(SCORING, i) for i in (*task.scoring.rule_items, *task.scoring.judge_items)]
+        found += [(results_spec(ctx), r) for r in ctx.task_rows.get(task.id, [])]
+    return found
+
+
+def test_every_declared_field_holds_its_type_in_the_example(inputs: Inputs) -> None:
+    checked = 0
+    for loaded in inputs.releases:
+        ctx = version_context(loaded, inputs.cards)
+        for spec, item in _rows(ctx):
+            row = spec.row(item)
+            assert len(row.cells) == len(spec.headers)
+            types = {f.name: f for f in spec.fields}
+            for name, value in row.record.items():
+                assert types[name].accepts(value), (name, value, types[name].type)
+            checked += 1
+    assert checked
+
+
+def test_layer_rows_say_disclosed_or_withheld(inputs: Inputs) -> None:
+    for loaded in inputs.cards.values():
+        card = loaded.model
+        for name, layer in card.layers.items():
+            for key, field in layer.minimum_fields().items():
+                record = LAYER.row(LayerField(name, key, key, field)).record
+                assert record["status"] in ("disclosed", "withheld")
+                assert (record["reason"] is None) == (record["status"] == "disclosed")
+
+
+@pytest.mark.parametrize("keep", [1, 2, 3])
+def test_the_deep_dive_count_is_computed(inputs: Inputs, keep: int) -> None:
+    ctx = version_context(inputs.releases[0], inputs.cards)
+    dives = ctx.release.deep_dives[:keep]
+    fewer = replace(ctx, release=ctx.release.model_copy(update={"deep_dives": dives}))
+    page = index_page(fewer, True)
+    assert len(page.tables[0].rows) == len(dives)
+    tasks = "public task" if len(dives) == 1 else "public tasks"
+    assert f"{spelled(len(dives)).capitalize()} {tasks} analysed" in page.markdown
