@@ -41,6 +41,7 @@ TESTS = REPO / "tests"
 WITHOUT_TEST_MODULE = frozenset(
     {
         "generator/pages/cards.py",
+        "generator/pages/cardtables.py",
         "generator/pages/cells.py",
         "generator/pages/charts.py",
         "generator/pages/contamination.py",
@@ -52,6 +53,8 @@ WITHOUT_TEST_MODULE = frozenset(
         "generator/pages/render.py",
         "generator/pages/results.py",
         "generator/pages/tables.py",
+        "generator/pages/taskcard.py",
+        "generator/pages/taskruns.py",
         "generator/pages/tasks.py",
         "generator/pages/text.py",
     }
