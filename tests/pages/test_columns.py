@@ -34,6 +34,7 @@ from generator.pages.taskcard import SCORING, results_spec
 from generator.pages.tasks import index_page
 from generator.pages.text import spelled
 from generator.score.results import Estimate
+from generator.score.version import score_version
 
 
 class Item(NamedTuple):
@@ -131,7 +132,7 @@ def _rows(ctx: VersionContext) -> list[tuple[Spec[Any], Any]]:
 def test_every_declared_field_holds_its_type_in_the_example(inputs: Inputs) -> None:
     checked = 0
     for loaded in inputs.releases:
-        ctx = version_context(loaded, inputs.cards)
+        ctx = version_context(score_version(loaded), inputs.cards)
         for spec, item in _rows(ctx):
             row = spec.row(item)
             assert len(row.cells) == len(spec.headers)
@@ -154,7 +155,7 @@ def test_layer_rows_say_disclosed_or_withheld(inputs: Inputs) -> None:
 
 @pytest.mark.parametrize("keep", [1, 2, 3])
 def test_the_deep_dive_count_is_computed(inputs: Inputs, keep: int) -> None:
-    ctx = version_context(inputs.releases[0], inputs.cards)
+    ctx = version_context(score_version(inputs.releases[0]), inputs.cards)
     dives = ctx.release.deep_dives[:keep]
     fewer = replace(ctx, release=ctx.release.model_copy(update={"deep_dives": dives}))
     page = index_page(fewer, True)
