@@ -131,6 +131,11 @@ class LinesOnDemand(Mapping[Loc, int]):
         self._lines: Mapping[Loc, int] | None = None
         self._lock = threading.Lock()
 
+    @property
+    def made(self) -> bool:
+        """Whether the full path has read the text yet."""
+        return self._lines is not None
+
     def _made(self) -> Mapping[Loc, int]:
         with self._lock:
             if self._lines is None:

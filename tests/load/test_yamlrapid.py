@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from synthetic import make_release
 
+from generator.check import check_inputs
 from generator.errors import Problem
-from generator.load import yamlrapid
+from generator.load import load_inputs, yamlrapid
 from generator.load.yamlfile import MAX_DEPTH, MAX_NODES, LinesOnDemand, read_text, read_yaml
 
 REPO = Path(__file__).resolve().parents[2]
@@ -449,3 +450,18 @@ def test_read_yaml_reports_the_full_paths_problem(tmp_path: Path) -> None:
         got = read_yaml(path, "f.yaml")
         assert isinstance(got, Problem)
         assert got == read_text(text, "f.yaml")
+
+
+def test_valid_inputs_are_never_read_twice(tmp_path: Path) -> None:
+    """Loading and checking valid inputs asks no line of a file read fast."""
+    make_release().write_release(
+        tmp_path, tasks_general=4, tasks_enterprise=4, combinations=2, runs=1, deep_dives=2
+    )
+    loaded, problems = load_inputs(tmp_path)
+    problems += check_inputs(loaded)
+    assert not [p for p in problems if p.severity == "error"]
+    catalogs = [r.catalog for r in loaded.releases if r.catalog is not None]
+    assert catalogs
+    for catalog in catalogs:
+        assert isinstance(catalog.source.lines, LinesOnDemand)
+        assert not catalog.source.lines.made
