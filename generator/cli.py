@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -76,12 +77,33 @@ def cli() -> None:
 def validate(root: Path, strict: bool) -> None:
     """Check every input file and the rules between them; list every problem."""
     inputs, warnings = checked_or_exit(root, strict)
+    for notice in full_reads(inputs):
+        click.echo(str(notice), err=True)
     versions = len(inputs.releases)
     bundles = sum(len(r.bundles) for r in inputs.releases)
     runs = sum(len(b.runs) for r in inputs.releases for b in r.bundles)
     click.echo(
         f"valid: {versions} version(s), {bundles} bundle(s), {runs:,} run(s), "
         f"{len(inputs.cards)} HarnessCard(s); {len(warnings)} warning(s)"
+    )
+
+
+def full_reads(inputs: Inputs) -> list[Problem]:
+    """A notice for each file the full YAML reader read (not a warning: --strict passes)."""
+    loaded: list[Any] = list(inputs.cards.values())
+    for release in inputs.releases:
+        loaded += [part for part in (release.release, release.catalog) if part is not None]
+        loaded += [bundle.bundle for bundle in release.bundles] + list(release.deep_dives)
+    return sort_problems(
+        Problem(
+            item.source.path,
+            None,
+            "",
+            f"read by the full YAML reader: {item.source.full_reader}",
+            "notice",
+        )
+        for item in loaded
+        if item.source.full_reader is not None
     )
 
 

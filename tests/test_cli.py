@@ -24,10 +24,28 @@ def test_validate_accepts_the_example(repo_root: Path, run_cli: Any) -> None:
     versions = len([p for p in (repo_root / "results").iterdir() if p.is_dir()])
     bundles = len(list((repo_root / "results").glob("*/bundles/*/bundle.yaml")))
     cards = len(list((repo_root / "harnesscards").glob("*.yaml")))
-    assert result.output == (
+    assert result.stdout == (
         f"valid: {versions} version(s), {bundles} bundle(s), {_run_count(repo_root):,} run(s), "
         f"{cards} HarnessCard(s); 0 warning(s)\n"
     )
+    # files read by the full YAML reader say so, once each; they are no warnings
+    notices = result.stderr.splitlines()
+    assert all(": notice: read by the full YAML reader: line " in n for n in notices)
+    assert len({n.split(":")[0] for n in notices}) == len(notices)
+
+
+def test_a_file_read_by_the_full_yaml_reader_says_so_once(example: Path, run_cli: Any) -> None:
+    catalog = example / "results" / "v1.1" / "tasks.yaml"
+    text = catalog.read_text(encoding="utf-8")
+    catalog.write_text(text.replace("format_version: 1", "format_version: &v 1", 1))
+    for args in ((), ("--strict",)):
+        result = run_cli("validate", "--root", str(example), *args)
+        assert result.exit_code == 0, result.output
+        assert result.stdout.endswith("; 0 warning(s)\n")
+        said = [n for n in result.stderr.splitlines() if n.startswith("results/v1.1/tasks.yaml")]
+        assert len(said) == 1, said
+        assert "notice: read by the full YAML reader" in said[0]
+        assert "an anchor, alias or tag" in said[0]
 
 
 def test_root_defaults_to_the_current_folder(
@@ -36,7 +54,7 @@ def test_root_defaults_to_the_current_folder(
     monkeypatch.chdir(repo_root)
     result = run_cli("validate")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("valid: ")
+    assert result.stdout.startswith("valid: ")
 
 
 def test_warning_passes_unless_strict(example: Path, run_cli: Any) -> None:

@@ -14,6 +14,8 @@ class Source:
 
     path: str
     lines: Mapping[Loc, int] = field(default_factory=dict)
+    #: Why the full YAML reader read the file rather than the fast one (None: it did not).
+    full_reader: str | None = None
 
     def line(self, *loc: str | int) -> int | None:
         """Line of the deepest part of ``loc`` that the file has, or None."""

@@ -35,18 +35,17 @@ def check_format_version(data: Any, source: Source) -> Problem | None:
             f"is missing; expected format_version: {FORMAT_VERSION}",
         )
     version = data["format_version"]
-    line = source.line("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         return Problem(
             source.path,
-            line,
+            source.line("format_version"),
             "format_version",
             f"{version!r} is not a format version; expected {FORMAT_VERSION}",
         )
     if version > FORMAT_VERSION:
-        return Problem(
+        return Problem(  # the line only now: a file read fast has its lines made on demand
             source.path,
-            line,
+            source.line("format_version"),
             "format_version",
             f"{version} is newer than this generator reads ({FORMAT_VERSION}); "
             "upgrade the generator or write the file in format version "

@@ -3,13 +3,17 @@
 Duplicate keys, non-text keys, multiple documents, aliases that expand too far and
 oversized files are reported as problems instead of being silently accepted.
 
-Most input is first tried by the fast reader in :mod:`generator.load.yamlfast`, which
-gives the same result for the block-style subset real files use; whatever it declines is
-read here by composing libyaml's node tree (the full path), which also reports problems.
+Every file is first offered to rapidyaml (:mod:`generator.load.yamlrapid`), which reads it
+only when it must give PyYAML's result; whatever it declines is read here by composing
+libyaml's node tree (the full path), which also reports problems and says why in the
+file's :attr:`Source.full_reader`. A file the fast path read has no line map until a
+problem needs a line: then the full path reads its text once (:class:`LinesOnDemand`).
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +21,14 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from generator.errors import Problem, shown
-from generator.load import yamlfast
+from generator.load import yamlrapid
 from generator.load.source import Loc, Source, dotted
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_NODES = 2_000_000
 MAX_DEPTH = 64
 
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Loader = yamlrapid.LOADER
 
 
 class _Stop(Exception):
@@ -107,10 +111,47 @@ def read_yaml(path: Path, rel: str) -> tuple[Any, Source] | Problem:
         return Problem(rel, None, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})")
     except OSError as exc:
         return Problem(rel, None, "", f"cannot be read: {exc.strerror}")
-    fast = yamlfast.parse(text, _Loader, MAX_DEPTH, MAX_NODES)
-    if fast is not None:
-        return fast[0], Source(rel, fast[1])
-    return read_text(text, rel)
+    fast = yamlrapid.read(text, MAX_NODES)
+    if not isinstance(fast, yamlrapid.Declined):
+        return fast, Source(rel, LinesOnDemand(text, rel))
+    full = read_text(text, rel)
+    if isinstance(full, Problem):
+        return full
+    return full[0], Source(rel, full[1].lines, full_reader=fast.reason)
+
+
+class LinesOnDemand(Mapping[Loc, int]):
+    """The line map of a text the fast path read, made by the full path when first used.
+
+    Only a file with a problem to locate pays for it; the text is kept until then.
+    """
+
+    def __init__(self, text: str, rel: str) -> None:
+        self._text, self._rel = text, rel
+        self._lines: Mapping[Loc, int] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def made(self) -> bool:
+        """Whether the full path has read the text yet."""
+        return self._lines is not None
+
+    def _made(self) -> Mapping[Loc, int]:
+        with self._lock:
+            if self._lines is None:
+                full = read_text(self._text, self._rel)
+                self._lines = {} if isinstance(full, Problem) else full[1].lines
+                self._text = ""
+            return self._lines
+
+    def __getitem__(self, loc: Loc) -> int:
+        return self._made()[loc]
+
+    def __iter__(self) -> Iterator[Loc]:
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._made())
 
 
 def read_text(text: str, rel: str) -> tuple[Any, Source] | Problem:
