@@ -11,7 +11,6 @@ import datetime as dt
 import functools
 import gc
 import json
-import logging
 import os
 import re
 import shutil
@@ -21,20 +20,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import cast
 
-import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from generator.errors import GeneratorError
 from generator.load import Inputs, LoadedRelease
 from generator.pages import Page, VersionContext, task_parts, version_context, version_pages
-from generator.pages.render import lift_blocks
-from generator.pages.text import escape_html
-from generator.site import cache, engine, forked
+from generator.site import assemble, cache, engines, forked
 from generator.site.forked import Send
 
-REPO = Path(__file__).resolve().parents[2]
-SITE_SRC = REPO / "site_src"
-BASE_CONFIG = REPO / "mkdocs.yml"
+SITE_SRC = engines.SITE_SRC
 
 Progress = Callable[[str], None]
 
@@ -77,36 +71,17 @@ def _environment(epoch: int) -> Iterator[None]:
 PARTS = 2
 
 
-def _write_sources(pages: list[Page], docs: Path) -> None:
-    """Write what mkdocs builds of ``pages`` into ``docs``, their HTML blocks beside it."""
-    sources, blocks = {}, {}
-    for page in pages:
-        for rel, text in page.sources().items():
-            if rel == page.path:
-                text, lifted = lift_blocks(text)
-                blocks[f"{rel}.json"] = json.dumps(lifted)
-            sources[rel] = text
-    _write(docs, sources.items())
-    _write(_blocks(docs), blocks.items())
-
-
 def _write_downloads(pages: list[Page], folder: Path) -> None:
     _write(folder, (f for page in pages for f in page.downloads().items()))
 
 
 def _render_part(ctx: VersionContext, part: int, docs: Path, downloads: Path, send: Send) -> None:
-    """A worker's part of the pages: write their sources, send their paths (mkdocs may
-    start, and builds these pages in a process of its own), then write their downloads while
-    mkdocs runs."""
+    """A worker's part of the pages: write their sources, send which of them render a shared
+    navigation (the engine may start), then write their downloads while the engine runs."""
     pages, _ = version_pages(ctx, part, PARTS)
-    _write_sources(pages, docs)
-    send(frozenset(p.path for p in pages))
+    assemble.write_sources(pages, docs, _write)
+    send(assemble.nav_sources(pages))
     _write_downloads(pages, downloads)
-
-
-def _blocks(docs: Path) -> Path:
-    """Where the pages' HTML blocks wait for the mkdocs hook (beside docs, not in it)."""
-    return docs.parent / "blocks"
 
 
 def _write(folder: Path, files: Iterable[tuple[str, str]]) -> None:
@@ -123,67 +98,6 @@ def _write(folder: Path, files: Iterable[tuple[str, str]]) -> None:
             writes.append(pool.submit(path.write_text, text, encoding="utf-8"))
         for done in writes:
             done.result()  # a failed write fails the build
-
-
-def _config(
-    version: LoadedRelease, docs: Path, site: Path, nav: list[dict[str, object]], strict: bool
-) -> dict[str, object]:
-    assert version.release is not None
-    release = version.release.model
-    return {
-        "INHERIT": str(BASE_CONFIG),
-        "site_name": escape_html(f"{release.benchmark.name} {release.version}"),
-        "docs_dir": str(docs),
-        "site_dir": str(site),
-        "use_directory_urls": False,
-        "strict": strict,
-        "theme": {"name": "material", "custom_dir": str(SITE_SRC / "overrides"), "font": False},
-        "extra_css": ["assets/stylesheets/lg.css"],
-        "extra_javascript": ["assets/javascripts/lg-tables.js"],
-        "hooks": [str(SITE_SRC / "hooks.py")],
-        "extra": {
-            "version": {"provider": "mike", "default": "latest"},
-            "generator": False,
-            "lg_blocks": str(_blocks(docs)),
-        },
-        "nav": _escaped_nav(nav),
-    }
-
-
-def _escaped_nav(nav: object) -> object:
-    """The theme writes navigation titles into pages as HTML, unescaped: escape them here."""
-    if isinstance(nav, list):
-        return [_escaped_nav(item) for item in nav]
-    if isinstance(nav, dict):
-        return {escape_html(title): _escaped_nav(target) for title, target in nav.items()}
-    return nav
-
-
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
-def _mkdocs(config_file: Path, strict: bool, theirs: frozenset[str] = frozenset()) -> list[str]:
-    """Run one mkdocs build (the pages ``theirs`` in a forked process, see
-    :mod:`engine`); return its warnings (strict: fail on any)."""
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
-    handler = _Collect()
-    logger = logging.getLogger("mkdocs")
-    logger.addHandler(handler)
-    try:
-        engine.build(load_config(str(config_file), strict=strict), theirs)
-    except MkDocsException as exc:
-        raise BuildFailed(f"mkdocs failed: {exc}; " + "; ".join(handler.messages)) from exc
-    finally:
-        logger.removeHandler(handler)
-    return handler.messages
 
 
 def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
@@ -346,9 +260,9 @@ def _build_pages_and_site(
     progress: Progress,
 ) -> list[str]:
     """Score the version, write its pages and build them; the task pages of parts 1.. are
-    rendered by forked workers, and every download is written into the site by one while
-    mkdocs builds into a folder of its own (it empties its folder first), whose files are
-    moved beside the downloads afterwards."""
+    rendered by forked workers, and every download is written into the site by one while the
+    engine builds into a folder of its own (it empties its folder first), whose files are
+    assembled (:mod:`assemble`) and moved beside the downloads afterwards."""
     ctx = version_context(version, inputs.cards)
     gc.freeze()  # the scores live to the end of the version's build (see _long_lived)
     progress(f"{version.folder}: writing pages")
@@ -362,20 +276,19 @@ def _build_pages_and_site(
             if shares[n]
         ]
         pages, nav = version_pages(ctx, 0, PARTS)
-        _write_sources(pages, docs)
+        assemble.write_sources(pages, docs, _write)
         shutil.copytree(SITE_SRC / "assets", docs / "assets")
-        theirs: frozenset[str] = frozenset()
-        for worker in parts:
-            theirs |= cast(frozenset[str], worker.receive())  # its sources are written
+        nav_sources = assemble.nav_sources(pages)
+        for worker in parts:  # its sources are written
+            for key, path in cast(dict[str, str], worker.receive()).items():
+                nav_sources.setdefault(key, path)
         gc.freeze()  # the pages too: kept for the downloads
-        config = work / version.folder / "mkdocs.yml"
-        config.write_text(
-            yaml.safe_dump(_config(version, docs, built, nav, strict), sort_keys=False),
-            encoding="utf-8",
-        )
+        config = engines.configure(version, work / version.folder, nav, nav_sources, strict)
         writer = workers.enter_context(forked.start(lambda _: _write_downloads(pages, site)))
         progress(f"{version.folder}: building the site")
-        warnings = [f"{version.folder}: {w}" for w in _mkdocs(config, strict, theirs)]
+        warnings = [f"{version.folder}: {w}" for w in engines.run(config, strict)]
+        progress(f"{version.folder}: putting blocks and navigation into the pages")
+        assemble.assemble(built, docs, nav_sources)
         progress(f"{version.folder}: writing downloads")
         for worker in [*parts, writer]:
             worker.result()
