@@ -59,11 +59,11 @@ def write_sources(pages: Iterable[Page], docs: Path, write: Write) -> None:
 
 
 def nav_sources(pages: Iterable[Page]) -> dict[str, str]:
-    """For each shared-navigation key, the first of ``pages`` that renders it (its source)."""
+    """For each shared-navigation key, the first of ``pages`` that renders it: its URL."""
     sources: dict[str, str] = {}
     for page in pages:
         if page.shared_nav:
-            sources.setdefault(page.shared_nav, page.path)
+            sources.setdefault(page.shared_nav, _html(page.path))
     return sources
 
 
@@ -78,8 +78,8 @@ def _decode(encoded: str) -> str:
 
 def assemble(site: Path, docs: Path, sources: Mapping[str, str]) -> None:
     """Put the blocks and the shared navigation into every page the engine wrote in ``site``
-    (``sources``: each key's source page, :func:`nav_sources`)."""
-    navs = {key: _nav_of(site / _html(path), key) for key, path in sorted(sources.items())}
+    (``sources``: the URL of each key's source page, :func:`nav_sources`)."""
+    navs = {key: _nav_of(site / url, key) for key, url in sorted(sources.items())}
     for page in sorted(site.rglob("*.html")):
         _assemble_page(page, page.relative_to(site).as_posix(), navs, blocks_folder(docs))
 

@@ -185,8 +185,11 @@ def _swap(staging: Path, out: Path) -> None:
         staging.rename(out)
 
 
-def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> list[str]:
-    """Build every published version of ``inputs`` into ``out``; return the warnings."""
+def build_site(
+    inputs: Inputs, out: Path, strict: bool, progress: Progress, engine: str = engines.ENGINES[0]
+) -> list[str]:
+    """Build every published version of ``inputs`` into ``out`` with ``engine``
+    (:data:`engines.ENGINES`); return the warnings."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     if out.exists() and not out.is_dir():
@@ -211,8 +214,8 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
                 cache.reuse(out / version.folder, staging / version.folder)
                 continue
             with _environment(_epoch(version)):
-                warnings += _build_version(version, inputs, staging, work, strict, progress)
-            stamp = cache.version_digest(inputs.root, version.folder, strict)
+                warnings += _build_version(version, inputs, staging, work, strict, engine, progress)
+            stamp = cache.version_digest(inputs.root, version.folder, strict, engine)
             (staging / version.folder / cache.STAMP).write_text(stamp + "\n", encoding="utf-8")
         progress("landing page, then the previous site replaced")
         _landing(inputs, staging, order)
@@ -229,13 +232,14 @@ def _build_version(
     staging: Path,
     work: Path,
     strict: bool,
+    engine: str,
     progress: Progress,
 ) -> list[str]:
     """Score, write and build one version into ``staging/<version>``; return its warnings."""
     progress(f"{version.folder}: scoring")
     docs = work / version.folder / "docs"
     with _long_lived():
-        return _build_pages_and_site(version, inputs, staging, work, docs, strict, progress)
+        return _build_pages_and_site(version, inputs, staging, work, docs, strict, engine, progress)
 
 
 @contextlib.contextmanager
@@ -257,6 +261,7 @@ def _build_pages_and_site(
     work: Path,
     docs: Path,
     strict: bool,
+    engine: str,
     progress: Progress,
 ) -> list[str]:
     """Score the version, write its pages and build them; the task pages of parts 1.. are
@@ -286,7 +291,7 @@ def _build_pages_and_site(
         config = engines.configure(version, work / version.folder, nav, nav_sources, strict)
         writer = workers.enter_context(forked.start(lambda _: _write_downloads(pages, site)))
         progress(f"{version.folder}: building the site")
-        warnings = [f"{version.folder}: {w}" for w in engines.run(config, strict)]
+        warnings = [f"{version.folder}: {w}" for w in engines.run(config, strict, engine)]
         progress(f"{version.folder}: putting blocks and navigation into the pages")
         assemble.assemble(built, docs, nav_sources)
         progress(f"{version.folder}: writing downloads")
