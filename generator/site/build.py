@@ -67,7 +67,12 @@ def _environment(epoch: int) -> Iterator[None]:
 
 
 #: The parts a version's pages are rendered in (:func:`generator.pages.version_pages`):
-#: this process renders part 0, forked workers the others (see :mod:`forked`).
+#: this process renders part 0, a forked worker part 1 (see :mod:`forked`) meanwhile, each
+#: making the task tables of its own tasks. Measured at reference scale (bench/run.py's
+#: release, 2026-12-01): one process renders the version's pages in 11.1 s of CPU, two parts
+#: take 4.4-4.9 s each side by side, so on two cores the worker takes about 6 s off the
+#: build; on a machine shared with other builds (load 8-9), bench's full build took 116 s
+#: with it and 129 s without.
 PARTS = 2
 
 
@@ -289,6 +294,9 @@ def _build_pages_and_site(
                 nav_sources.setdefault(key, path)
         gc.freeze()  # the pages too: kept for the downloads
         config = engines.configure(version, work / version.folder, nav, nav_sources, strict)
+        # The downloads of part 0 (1.9 s of CPU at reference scale) are written by a worker
+        # while the engine builds: the full build took 116 s with it, 130 s without (bench,
+        # shared machine, 2026-12-01).
         writer = workers.enter_context(forked.start(lambda _: _write_downloads(pages, site)))
         progress(f"{version.folder}: building the site")
         warnings = [f"{version.folder}: {w}" for w in engines.run(config, strict, engine)]
