@@ -18,6 +18,8 @@ It reports, as JSON:
 - ``pages_s``: writing the Markdown pages and their tables (in two processes), then after
   mkdocs waiting for the downloads and moving its output beside them;
 - ``engine_s``: the mkdocs build (a forked worker writes the downloads meanwhile);
+- ``assemble_s``: the generator's pass over the pages mkdocs wrote (tables, charts and the
+  shared navigation put in, ``generator/site/assemble.py``);
 - ``total_s``: the whole ``build`` into an empty output folder (load, check, score, pages,
   mkdocs, landing page, swap);
 - ``peak_rss_mb``: peak resident memory of that build's process; ``peak_rss_mb_workers``:
@@ -117,7 +119,7 @@ def measure_build(root: Path, fresh: bool) -> dict[str, Any]:
 
     build_site(inputs, out, strict=False, progress=progress)
     end = time.perf_counter()
-    stages = {"score": 0.0, "pages": 0.0, "engine": 0.0, "cache": hashed - start}
+    stages = {"score": 0.0, "pages": 0.0, "engine": 0.0, "assemble": 0.0, "cache": hashed - start}
     bounds = [*marks, ("end", end)]
     for (message, at), (_, until) in itertools.pairwise(bounds):
         kind = message.split(": ", 1)[-1]
@@ -126,6 +128,7 @@ def measure_build(root: Path, fresh: bool) -> dict[str, Any]:
             "writing pages": "pages",
             "writing downloads": "pages",
             "building the site": "engine",
+            "putting blocks and navigation into the pages": "assemble",
             "unchanged, from the cache": "cache",
         }.get(kind)
         if key:
@@ -136,6 +139,7 @@ def measure_build(root: Path, fresh: bool) -> dict[str, Any]:
         "score_s": stages["score"],
         "pages_s": stages["pages"],
         "engine_s": stages["engine"],
+        "assemble_s": stages["assemble"],
         "total_s": end - start,
         "cache_s": stages["cache"],  # hashing inputs, and taking unchanged versions over
         "cached_versions": sum(1 for m, _ in marks if m.endswith("unchanged, from the cache")),

@@ -21,6 +21,7 @@ from generator.models.schema import write_schemas
 from generator.score.render import RENDERERS
 from generator.score.report import build_report
 from generator.score.scope import CROSS_DOMAIN_RULE, CROSS_VERSION_RULE
+from generator.site.engines import ENGINES
 
 ROOT_HELP = "Folder holding results/ and harnesscards/ (default: the current folder)."
 
@@ -185,13 +186,20 @@ def report(root: Path, versions: tuple[str, ...], domains: tuple[str, ...], fmt:
     show_default=True,
     help="Output folder; replaced only after a fully successful build.",
 )
-@click.option("--strict", is_flag=True, help="Treat warnings (input and mkdocs) as errors.")
-def build(root: Path, out: Path, strict: bool) -> None:
+@click.option("--strict", is_flag=True, help="Treat warnings (input and engine) as errors.")
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default=ENGINES[0],
+    show_default=True,
+    help="What builds each version's pages: mkdocs, or its successor Zensical.",
+)
+def build(root: Path, out: Path, strict: bool, engine: str) -> None:
     """Build the release site: one mkdocs-material site per version, plus a landing page."""
     from generator.site import build_site
     from generator.site.cache import reusable
 
-    unchanged = reusable(root, out, strict)
+    unchanged = reusable(root, out, strict, engine)
     inputs, warnings = checked_or_exit(root, strict, unchanged)
     terminal = sys.stderr.isatty()
 
@@ -199,7 +207,7 @@ def build(root: Path, out: Path, strict: bool) -> None:
         if terminal:
             click.echo(f"… {message}", err=True)
 
-    site_warnings = build_site(inputs, out, strict, progress)
+    site_warnings = build_site(inputs, out, strict, progress, engine)
     for warning in site_warnings:
         click.echo(f"warning: {warning}", err=True)
     versions = ", ".join(sorted(r.folder for r in inputs.releases))

@@ -25,9 +25,14 @@ NAV_CHILDREN = 40
 
 
 #: When the pages are split in parts (:func:`version_pages`), the share of the task pages
-#: that go with every other page: at reference scale the other pages cost about a fifth of
-#: the task pages (tables included), so this balances two parts.
-FIRST_PART_TASKS = 0.4
+#: that go with every other page. Measured at reference scale (bench/run.py's release, one
+#: version, CPU seconds of ``version_pages`` per part, 2026-12-01): a task page costs about
+#: 7.5 ms (1,120 public tasks: 8.2 s), every other page together about 0.3 s once the
+#: templates are compiled, which each part pays (the worker forks before the parent
+#: renders). So an even cut balances two parts: 0.5 gave parts of 4.4 s and 4.3 s, 0.3 left
+#: the second at 5.7 s against 3.8 s; the 0.4 this replaced (tuned when every other page
+#: cost a fifth of the task pages) leaves the second part about 0.6 s longer.
+FIRST_PART_TASKS = 0.5
 
 
 def task_parts(tasks: Sequence[Task], parts: int) -> list[list[Task]]:

@@ -112,7 +112,7 @@ def tables_html(tables: list[Table], stem: str) -> dict[str, Markup]:
 
 def opaque(html: str) -> Markup:
     """A finished HTML block that Markdown must not read: an HTML comment carrying it in
-    base64, expanded in the final page by ``site_src/hooks.py``. Large tables then cost
+    base64, expanded in the final page by :mod:`generator.site.assemble`. Large tables then cost
     Python-Markdown and the search plugin one comment each instead of thousands of cells."""
     encoded = base64.b64encode(html.encode("utf-8")).decode("ascii")
     return Markup(f"\n<!--lg-html:{encoded}-->\n")
@@ -124,7 +124,7 @@ _BLOCK = re.compile(r"<!--lg-html:([A-Za-z0-9+/=]+)-->")
 def lift_blocks(markdown: str) -> tuple[str, list[str]]:
     """The page with each finished HTML block replaced by ``<!--lg-block:N-->``, and the
     blocks (still base64). mkdocs then reads a few bytes per table instead of the whole
-    table; ``site_src/hooks.py`` puts block N back from the page's side file."""
+    table; :mod:`generator.site.assemble` puts block N back from the page's side file."""
     blocks: list[str] = []
 
     def lift(match: re.Match[str]) -> str:

@@ -11,7 +11,6 @@ import datetime as dt
 import functools
 import gc
 import json
-import logging
 import os
 import re
 import shutil
@@ -21,7 +20,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import cast
 
-import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from generator.errors import GeneratorError
@@ -34,15 +32,11 @@ from generator.pages import (
     version_context,
     version_pages,
 )
-from generator.pages.render import lift_blocks
-from generator.pages.text import escape_html
 from generator.score.version import score_version
-from generator.site import cache, engine, forked
+from generator.site import assemble, cache, engines, forked
 from generator.site.forked import Send
 
-REPO = Path(__file__).resolve().parents[2]
-SITE_SRC = REPO / "site_src"
-BASE_CONFIG = REPO / "mkdocs.yml"
+SITE_SRC = engines.SITE_SRC
 
 Progress = Callable[[str], None]
 
@@ -81,21 +75,13 @@ def _environment(epoch: int) -> Iterator[None]:
 
 
 #: The parts a version's pages are rendered in (:func:`generator.pages.version_pages`):
-#: this process renders part 0, forked workers the others (see :mod:`forked`).
+#: this process renders part 0, a forked worker part 1 (see :mod:`forked`) meanwhile, each
+#: making the task tables of its own tasks. Measured at reference scale (bench/run.py's
+#: release, 2026-12-01): one process renders the version's pages in 11.1 s of CPU, two parts
+#: take 4.4-4.9 s each side by side, so on two cores the worker takes about 6 s off the
+#: build; on a machine shared with other builds (load 8-9), bench's full build took 116 s
+#: with it and 129 s without.
 PARTS = 2
-
-
-def _write_sources(pages: list[Page], docs: Path) -> None:
-    """Write what mkdocs builds of ``pages`` into ``docs``, their HTML blocks beside it."""
-    sources, blocks = {}, {}
-    for page in pages:
-        for rel, text in page.sources().items():
-            if rel == page.path:
-                text, lifted = lift_blocks(text)
-                blocks[f"{rel}.json"] = json.dumps(lifted)
-            sources[rel] = text
-    _write(docs, sources.items())
-    _write(_blocks(docs), blocks.items())
 
 
 def _write_downloads(pages: list[Page], folder: Path) -> None:
@@ -103,18 +89,12 @@ def _write_downloads(pages: list[Page], folder: Path) -> None:
 
 
 def _render_part(ctx: VersionContext, part: int, docs: Path, downloads: Path, send: Send) -> None:
-    """A worker's part of the pages: write their sources, send their paths (mkdocs may
-    start, and builds these pages in a process of its own), then write their downloads while
-    mkdocs runs."""
+    """A worker's part of the pages: write their sources, send which of them render a shared
+    navigation (the engine may start), then write their downloads while the engine runs."""
     pages, _ = version_pages(ctx, part, PARTS)
-    _write_sources(pages, docs)
-    send(frozenset(p.path for p in pages))
+    assemble.write_sources(pages, docs, _write)
+    send(assemble.nav_sources(pages))
     _write_downloads(pages, downloads)
-
-
-def _blocks(docs: Path) -> Path:
-    """Where the pages' HTML blocks wait for the mkdocs hook (beside docs, not in it)."""
-    return docs.parent / "blocks"
 
 
 def _write(folder: Path, files: Iterable[tuple[str, str]]) -> None:
@@ -131,67 +111,6 @@ def _write(folder: Path, files: Iterable[tuple[str, str]]) -> None:
             writes.append(pool.submit(path.write_text, text, encoding="utf-8"))
         for done in writes:
             done.result()  # a failed write fails the build
-
-
-def _config(
-    version: LoadedRelease, docs: Path, site: Path, nav: list[dict[str, object]], strict: bool
-) -> dict[str, object]:
-    assert version.release is not None
-    release = version.release.model
-    return {
-        "INHERIT": str(BASE_CONFIG),
-        "site_name": escape_html(f"{release.benchmark.name} {release.version}"),
-        "docs_dir": str(docs),
-        "site_dir": str(site),
-        "use_directory_urls": False,
-        "strict": strict,
-        "theme": {"name": "material", "custom_dir": str(SITE_SRC / "overrides"), "font": False},
-        "extra_css": ["assets/stylesheets/lg.css"],
-        "extra_javascript": ["assets/javascripts/lg-tables.js"],
-        "hooks": [str(SITE_SRC / "hooks.py")],
-        "extra": {
-            "version": {"provider": "mike", "default": "latest"},
-            "generator": False,
-            "lg_blocks": str(_blocks(docs)),
-        },
-        "nav": _escaped_nav(nav),
-    }
-
-
-def _escaped_nav(nav: object) -> object:
-    """The theme writes navigation titles into pages as HTML, unescaped: escape them here."""
-    if isinstance(nav, list):
-        return [_escaped_nav(item) for item in nav]
-    if isinstance(nav, dict):
-        return {escape_html(title): _escaped_nav(target) for title, target in nav.items()}
-    return nav
-
-
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
-def _mkdocs(config_file: Path, strict: bool, theirs: frozenset[str] = frozenset()) -> list[str]:
-    """Run one mkdocs build (the pages ``theirs`` in a forked process, see
-    :mod:`engine`); return its warnings (strict: fail on any)."""
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
-    handler = _Collect()
-    logger = logging.getLogger("mkdocs")
-    logger.addHandler(handler)
-    try:
-        engine.build(load_config(str(config_file), strict=strict), theirs)
-    except MkDocsException as exc:
-        raise BuildFailed(f"mkdocs failed: {exc}; " + "; ".join(handler.messages)) from exc
-    finally:
-        logger.removeHandler(handler)
-    return handler.messages
 
 
 def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
@@ -279,8 +198,11 @@ def _swap(staging: Path, out: Path) -> None:
         staging.rename(out)
 
 
-def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> list[str]:
-    """Build every published version of ``inputs`` into ``out``; return the warnings."""
+def build_site(
+    inputs: Inputs, out: Path, strict: bool, progress: Progress, engine: str = engines.ENGINES[0]
+) -> list[str]:
+    """Build every published version of ``inputs`` into ``out`` with ``engine``
+    (:data:`engines.ENGINES`); return the warnings."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     if out.exists() and not out.is_dir():
@@ -305,8 +227,8 @@ def build_site(inputs: Inputs, out: Path, strict: bool, progress: Progress) -> l
                 cache.reuse(out / version.folder, staging / version.folder)
                 continue
             with _environment(_epoch(version)):
-                warnings += _build_version(version, inputs, staging, work, strict, progress)
-            stamp = cache.version_digest(inputs.root, version.folder, strict)
+                warnings += _build_version(version, inputs, staging, work, strict, engine, progress)
+            stamp = cache.version_digest(inputs.root, version.folder, strict, engine)
             (staging / version.folder / cache.STAMP).write_text(stamp + "\n", encoding="utf-8")
         progress("landing page, then the previous site replaced")
         _landing(inputs, staging, order)
@@ -323,13 +245,14 @@ def _build_version(
     staging: Path,
     work: Path,
     strict: bool,
+    engine: str,
     progress: Progress,
 ) -> list[str]:
     """Score, write and build one version into ``staging/<version>``; return its warnings."""
     progress(f"{version.folder}: scoring")
     docs = work / version.folder / "docs"
     with _long_lived():
-        return _build_pages_and_site(version, inputs, staging, work, docs, strict, progress)
+        return _build_pages_and_site(version, inputs, staging, work, docs, strict, engine, progress)
 
 
 @contextlib.contextmanager
@@ -351,12 +274,13 @@ def _build_pages_and_site(
     work: Path,
     docs: Path,
     strict: bool,
+    engine: str,
     progress: Progress,
 ) -> list[str]:
     """Score the version, write its pages and build them; the task pages of parts 1.. are
-    rendered by forked workers, and every download is written into the site by one while
-    mkdocs builds into a folder of its own (it empties its folder first), whose files are
-    moved beside the downloads afterwards."""
+    rendered by forked workers, and every download is written into the site by one while the
+    engine builds into a folder of its own (it empties its folder first), whose files are
+    assembled (:mod:`assemble`) and moved beside the downloads afterwards."""
     with ThreadPoolExecutor(1) as side:  # pandas and Python, beside the reports' numpy
         cited = side.submit(cited_evidence, version)
         scored = score_version(version)
@@ -373,20 +297,22 @@ def _build_pages_and_site(
             if shares[n]
         ]
         pages, nav = version_pages(ctx, 0, PARTS)
-        _write_sources(pages, docs)
+        assemble.write_sources(pages, docs, _write)
         shutil.copytree(SITE_SRC / "assets", docs / "assets")
-        theirs: frozenset[str] = frozenset()
-        for worker in parts:
-            theirs |= cast(frozenset[str], worker.receive())  # its sources are written
+        nav_sources = assemble.nav_sources(pages)
+        for worker in parts:  # its sources are written
+            for key, path in cast(dict[str, str], worker.receive()).items():
+                nav_sources.setdefault(key, path)
         gc.freeze()  # the pages too: kept for the downloads
-        config = work / version.folder / "mkdocs.yml"
-        config.write_text(
-            yaml.safe_dump(_config(version, docs, built, nav, strict), sort_keys=False),
-            encoding="utf-8",
-        )
+        config = engines.configure(version, work / version.folder, nav, nav_sources, strict)
+        # The downloads of part 0 (1.9 s of CPU at reference scale) are written by a worker
+        # while the engine builds: the full build took 116 s with it, 130 s without (bench,
+        # shared machine, 2026-12-01).
         writer = workers.enter_context(forked.start(lambda _: _write_downloads(pages, site)))
         progress(f"{version.folder}: building the site")
-        warnings = [f"{version.folder}: {w}" for w in _mkdocs(config, strict, theirs)]
+        warnings = [f"{version.folder}: {w}" for w in engines.run(config, strict, engine)]
+        progress(f"{version.folder}: putting blocks and navigation into the pages")
+        assemble.assemble(built, docs, nav_sources)
         progress(f"{version.folder}: writing downloads")
         for worker in [*parts, writer]:
             worker.result()

@@ -20,8 +20,8 @@ from pathlib import Path
 
 STAMP = ".inputs-sha256"
 REPO = Path(__file__).resolve().parents[2]
-_PACKAGES = ("mkdocs", "mkdocs-material", "plotly", "markdown-it-py", "jinja2", "pandas",
-             "numpy", "pyarrow", "pydantic", "pyyaml")  # fmt: skip
+_PACKAGES = ("mkdocs", "mkdocs-material", "zensical", "plotly", "markdown-it-py", "jinja2",
+             "pandas", "numpy", "pyarrow", "pydantic", "pyyaml")  # fmt: skip
 _CHUNK = 1 << 20
 
 
@@ -55,17 +55,19 @@ def generator_digest() -> str:
     return digest.hexdigest()
 
 
-def version_digest(root: Path, folder: str, strict: bool) -> str:
-    """The stamp a build of ``results/<folder>`` under ``root`` would carry."""
+def version_digest(root: Path, folder: str, strict: bool, engine: str = "mkdocs") -> str:
+    """The stamp a build of ``results/<folder>`` under ``root`` with ``engine`` would carry."""
     digest = hashlib.sha256()
     digest.update(generator_digest().encode())
-    digest.update(f"strict={strict};epoch={os.environ.get('SOURCE_DATE_EPOCH', '')};".encode())
+    digest.update(
+        f"strict={strict};engine={engine};epoch={os.environ.get('SOURCE_DATE_EPOCH', '')};".encode()
+    )
     _feed(digest, root / "results" / folder, root)
     _feed(digest, root / "harnesscards", root)
     return digest.hexdigest()
 
 
-def reusable(root: Path, out: Path, strict: bool) -> dict[str, str]:
+def reusable(root: Path, out: Path, strict: bool, engine: str = "mkdocs") -> dict[str, str]:
     """Versions whose previous output in ``out`` is still exact: folder -> stamp."""
     results = root / "results"
     if not out.is_dir() or not results.is_dir() or os.environ.get("LG_BENCH_NO_CACHE"):
@@ -78,7 +80,7 @@ def reusable(root: Path, out: Path, strict: bool) -> dict[str, str]:
     generator_digest()  # once, before the threads
     # hashlib releases the GIL on large buffers: versions are hashed side by side.
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        digests = list(pool.map(lambda v: version_digest(root, v, strict), stamped))
+        digests = list(pool.map(lambda v: version_digest(root, v, strict, engine), stamped))
     return {
         version: digest
         for version, digest in zip(stamped, digests, strict=True)

@@ -98,7 +98,7 @@ class Branch:
     :meth:`result`, or stops the child (:meth:`stop`). Raises ``OSError`` if no process can be
     made."""
 
-    def __init__(self, nice: int = NICE) -> None:
+    def __init__(self) -> None:
         read, write = os.pipe()
         with warnings.catch_warnings():
             # Python 3.12+ warns that a fork beside running threads may deadlock the child;
@@ -118,9 +118,8 @@ class Branch:
             try:
                 os.close(read)
                 self._pipe: IO[bytes] = os.fdopen(write, "wb")
-                if nice:
-                    with contextlib.suppress(OSError):
-                        os.nice(nice)
+                with contextlib.suppress(OSError):
+                    os.nice(NICE)
             except BaseException:  # never back into the caller's code as a second parent
                 os._exit(2)
         else:

@@ -21,7 +21,7 @@ from generator.models import Task
 from generator.pages import Page
 from generator.score.report import build_report
 from generator.site import build as site_build
-from generator.site import build_site, forked
+from generator.site import build_site, engines, forked
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -212,12 +212,12 @@ def test_failed_build_leaves_the_previous_site(
     inputs: Inputs, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(*_: Any) -> list[str]:
-        raise site_build.BuildFailed("mkdocs failed: simulated")
+        raise engines.EngineFailed("mkdocs failed: simulated")
 
     def breaking() -> None:
-        monkeypatch.setattr(site_build, "_mkdocs", broken)
+        monkeypatch.setattr(engines, "run", broken)
 
-    _fails_and_keeps_the_site(inputs, tmp_path, breaking, site_build.BuildFailed)
+    _fails_and_keeps_the_site(inputs, tmp_path, breaking, engines.EngineFailed)
 
 
 def _fails_and_keeps_the_site(
