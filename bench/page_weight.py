@@ -161,8 +161,8 @@ def main() -> int:
         site = args.site
         if site is None:
             sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+            from generator.build import build_site
             from generator.load import load_inputs
-            from generator.site import build_site
 
             inputs, _ = load_inputs(Path(__file__).resolve().parents[1])
             site = Path(tmp) / "site"

@@ -94,9 +94,9 @@ def parse_floor(root: Path) -> float:
 def measure_build(root: Path, fresh: bool) -> dict[str, Any]:
     """One build with per-stage times, in this process; ``fresh``: into an empty output
     folder (else over the previous build, which it replaces)."""
+    from generator.build import build_site
     from generator.check import check_inputs
     from generator.load import load_inputs
-    from generator.site import build_site
     from generator.site.cache import reusable
 
     marks: list[tuple[str, float]] = []

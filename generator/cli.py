@@ -14,9 +14,9 @@ from typing import Any
 import click
 
 from generator import __version__
-from generator.check import check_inputs
+from generator.build import load_checked
 from generator.errors import InvalidInput, Problem, Refused, sort_problems
-from generator.load import Inputs, load_inputs
+from generator.load import Inputs
 from generator.models.schema import write_schemas
 from generator.score.render import RENDERERS
 from generator.score.report import build_report
@@ -35,12 +35,16 @@ root_option = click.option(
 )
 
 
+def _need_folder(root: Path) -> None:
+    if not root.is_dir():
+        raise click.BadParameter(f"{root} is not a folder", param_hint="--root")
+
+
 def checked_or_exit(
     root: Path, strict: bool, cached: Collection[str] = ()
 ) -> tuple[Inputs, list[Problem]]:
     """The checked inputs and their warnings; on invalid input, list every problem and exit."""
-    if not root.is_dir():
-        raise click.BadParameter(f"{root} is not a folder", param_hint="--root")
+    _need_folder(root)
     try:
         inputs, warnings = load_checked(root, strict, cached)
     except InvalidInput as exc:
@@ -49,21 +53,6 @@ def checked_or_exit(
     for problem in warnings:
         click.echo(str(problem), err=True)
     return inputs, warnings
-
-
-def load_checked(
-    root: Path, strict: bool, cached: Collection[str] = ()
-) -> tuple[Inputs, list[Problem]]:
-    """Load and check every input; raise InvalidInput on errors (or warnings when strict).
-
-    Versions named in ``cached`` are unchanged since the build that checked them.
-    """
-    inputs, problems = load_inputs(root, cached)
-    problems += check_inputs(inputs)
-    failing = [p for p in problems if p.severity == "error" or (strict and p.severity == "warning")]
-    if failing:
-        raise InvalidInput(problems)
-    return inputs, sort_problems(problems)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -196,23 +185,28 @@ def report(root: Path, versions: tuple[str, ...], domains: tuple[str, ...], fmt:
 )
 def build(root: Path, out: Path, strict: bool, engine: str) -> None:
     """Build the release site: one mkdocs-material site per version, plus a landing page."""
-    from generator.site import build_site
-    from generator.site.cache import reusable
+    from generator.build import build as build_all
 
-    unchanged = reusable(root, out, strict, engine)
-    inputs, warnings = checked_or_exit(root, strict, unchanged)
+    _need_folder(root)
     terminal = sys.stderr.isatty()
 
     def progress(message: str) -> None:
         if terminal:
             click.echo(f"… {message}", err=True)
 
-    site_warnings = build_site(inputs, out, strict, progress, engine)
-    for warning in site_warnings:
+    try:
+        built = build_all(root, out, strict, engine, progress)
+    except InvalidInput as exc:
+        exc.show()
+        raise SystemExit(exc.exit_code) from None
+    for problem in built.problems:
+        click.echo(str(problem), err=True)
+    for warning in built.warnings:
         click.echo(f"warning: {warning}", err=True)
+    inputs = built.inputs
     versions = ", ".join(sorted(r.folder for r in inputs.releases))
-    count = sum(1 for w in warnings if w.severity == "warning") + len(site_warnings)
-    reused = f"; unchanged, reused: {', '.join(sorted(unchanged))}" if unchanged else ""
+    count = sum(1 for w in built.problems if w.severity == "warning") + len(built.warnings)
+    reused = f"; unchanged, reused: {', '.join(sorted(built.reused))}" if built.reused else ""
     click.echo(f"built {out}: {versions}; {count} warning(s){_unpublished(inputs)}{reused}")
 
 

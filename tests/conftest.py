@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner, Result
 from hostile import poison
 
+from generator.build import build_site
 from generator.check import check_inputs
 from generator.cli import cli
 from generator.load import Inputs, load_inputs
-from generator.site import build_site
 
 REPO = Path(__file__).resolve().parent.parent
 

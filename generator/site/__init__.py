@@ -1,5 +1,5 @@
-"""Stage 5, site: one mkdocs-material build per version, a landing page, atomic replace."""
+"""Stage 5, site: one engine build per version, a landing page, atomic replace."""
 
-from generator.site.build import build_site
+from generator.site.build import BuildFailed, Staging
 
-__all__ = ["build_site"]
+__all__ = ["BuildFailed", "Staging"]

@@ -1,7 +1,9 @@
-"""Build every version into a staging folder, then swap it in for the output folder.
+"""The site stage: every version built into a staging folder, then swapped in for the output.
 
 The previous output is replaced only after everything succeeded; any failure leaves it
-exactly as it was.
+exactly as it was (:class:`Staging`). A version's site is its pages written as sources and
+downloads, built by the engine (:mod:`engines`), assembled (:mod:`assemble`) and moved
+beside the downloads (:meth:`Staging.add`).
 """
 
 from __future__ import annotations
@@ -27,12 +29,9 @@ from generator.load import Inputs, LoadedRelease
 from generator.pages import (
     Page,
     VersionContext,
-    cited_evidence,
     task_parts,
-    version_context,
     version_pages,
 )
-from generator.score.version import score_version
 from generator.site import assemble, cache, engines, forked
 from generator.site.forked import Send
 
@@ -198,96 +197,101 @@ def _swap(staging: Path, out: Path) -> None:
         staging.rename(out)
 
 
-def build_site(
-    inputs: Inputs, out: Path, strict: bool, progress: Progress, engine: str = engines.ENGINES[0]
-) -> list[str]:
-    """Build every published version of ``inputs`` into ``out`` with ``engine``
-    (:data:`engines.ENGINES`); return the warnings."""
-    out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if out.exists() and not out.is_dir():
-        raise BuildFailed(f"{out} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
-        raise BuildFailed(
-            f"{out} is a folder that this generator did not build (it has no {MARKER} file); "
-            "refusing to replace it: choose a new or empty folder"
+class Staging:
+    """The site being built in a folder beside ``out``, swapped in for it on success.
+
+    Use as a context manager: on leaving without an exception the landing page is written
+    and the staged site replaces ``out`` (warnings fail a ``strict`` build first); on an
+    exception nothing of ``out`` has changed.
+    """
+
+    def __init__(
+        self, inputs: Inputs, out: Path, strict: bool, engine: str, progress: Progress
+    ) -> None:
+        self.inputs, self.out, self.strict = inputs, out.resolve(), strict
+        self.engine, self.progress = engine, progress
+        self.warnings: list[str] = []
+        self._check_output()
+        self.order = sorted(
+            (v for v in inputs.releases if v.release is not None),
+            key=lambda v: _version_key(v.folder),
+            reverse=True,
         )
-    order = sorted(
-        (v for v in inputs.releases if v.release is not None),
-        key=lambda v: _version_key(v.folder),
-        reverse=True,
-    )
-    warnings: list[str] = []
-    with tempfile.TemporaryDirectory(prefix=f".{out.name}.build-", dir=out.parent) as tmp:
-        staging, work = Path(tmp) / "site", Path(tmp) / "work"
-        staging.mkdir()
-        for version in order:
-            if version.cached:
-                progress(f"{version.folder}: unchanged, from the cache")
-                cache.reuse(out / version.folder, staging / version.folder)
-                continue
-            with _environment(_epoch(version)):
-                warnings += _build_version(version, inputs, staging, work, strict, engine, progress)
-            stamp = cache.version_digest(inputs.root, version.folder, strict, engine)
-            (staging / version.folder / cache.STAMP).write_text(stamp + "\n", encoding="utf-8")
-        progress("landing page, then the previous site replaced")
-        _landing(inputs, staging, order)
-        (staging / MARKER).write_text("Built by python -m generator build.\n", encoding="utf-8")
-        if strict and warnings:
-            raise BuildFailed("strict build failed on warnings: " + "; ".join(warnings))
-        _swap(staging, out)
-    return warnings
+
+    def _check_output(self) -> None:
+        out = self.out
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.exists() and not out.is_dir():
+            raise BuildFailed(f"{out} exists and is not a folder")
+        if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+            raise BuildFailed(
+                f"{out} is a folder that this generator did not build (it has no {MARKER} "
+                "file); refusing to replace it: choose a new or empty folder"
+            )
+
+    def __enter__(self) -> Staging:
+        self._tmp = tempfile.TemporaryDirectory(
+            prefix=f".{self.out.name}.build-", dir=self.out.parent
+        )
+        tmp = Path(self._tmp.name)
+        self.site, self.work = tmp / "site", tmp / "work"
+        self.site.mkdir()
+        return self
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        try:
+            if kind is None:
+                self._finish()
+        finally:
+            self._tmp.cleanup()
+
+    def reuse(self, version: LoadedRelease) -> None:
+        """Take an unchanged version's pages over from the previous site."""
+        self.progress(f"{version.folder}: unchanged, from the cache")
+        cache.reuse(self.out / version.folder, self.site / version.folder)
+
+    @contextlib.contextmanager
+    def version(self, version: LoadedRelease) -> Iterator[None]:
+        """Around one version's scoring, pages and site: its date (:func:`_epoch`) for the
+        engine, and the objects made meanwhile kept out of the garbage collector's walks
+        (``gc.freeze``: at reference scale walking millions of them cost seconds)."""
+        self.progress(f"{version.folder}: scoring")
+        with _environment(_epoch(version)):
+            gc.freeze()
+            try:
+                yield
+            finally:
+                gc.unfreeze()
+        stamp = cache.version_digest(self.inputs.root, version.folder, self.strict, self.engine)
+        (self.site / version.folder / cache.STAMP).write_text(stamp + "\n", encoding="utf-8")
+
+    def add(self, ctx: VersionContext) -> None:
+        """Write a scored version's pages and build its site (:func:`_build_version`)."""
+        gc.freeze()  # the scores live to the end of the version's build
+        self.warnings += _build_version(
+            ctx, self.site, self.work, self.strict, self.engine, self.progress
+        )
+
+    def _finish(self) -> None:
+        self.progress("landing page, then the previous site replaced")
+        _landing(self.inputs, self.site, self.order)
+        (self.site / MARKER).write_text("Built by python -m generator build.\n", encoding="utf-8")
+        if self.strict and self.warnings:
+            raise BuildFailed("strict build failed on warnings: " + "; ".join(self.warnings))
+        _swap(self.site, self.out)
 
 
 def _build_version(
-    version: LoadedRelease,
-    inputs: Inputs,
-    staging: Path,
-    work: Path,
-    strict: bool,
-    engine: str,
-    progress: Progress,
+    ctx: VersionContext, staging: Path, work: Path, strict: bool, engine: str, progress: Progress
 ) -> list[str]:
-    """Score, write and build one version into ``staging/<version>``; return its warnings."""
-    progress(f"{version.folder}: scoring")
-    docs = work / version.folder / "docs"
-    with _long_lived():
-        return _build_pages_and_site(version, inputs, staging, work, docs, strict, engine, progress)
-
-
-@contextlib.contextmanager
-def _long_lived() -> Iterator[None]:
-    """Objects made so far live to the end of the version's build: the garbage collector
-    skips them (``gc.freeze``) instead of walking millions of them at every full collection
-    while pages and mkdocs allocate (at reference scale that walk cost seconds)."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
-def _build_pages_and_site(
-    version: LoadedRelease,
-    inputs: Inputs,
-    staging: Path,
-    work: Path,
-    docs: Path,
-    strict: bool,
-    engine: str,
-    progress: Progress,
-) -> list[str]:
-    """Score the version, write its pages and build them; the task pages of parts 1.. are
-    rendered by forked workers, and every download is written into the site by one while the
-    engine builds into a folder of its own (it empties its folder first), whose files are
-    assembled (:mod:`assemble`) and moved beside the downloads afterwards."""
-    with ThreadPoolExecutor(1) as side:  # pandas and Python, beside the reports' numpy
-        cited = side.submit(cited_evidence, version)
-        scored = score_version(version)
-    ctx = version_context(scored, inputs.cards, cited.result())
-    gc.freeze()  # the scores live to the end of the version's build (see _long_lived)
-    progress(f"{version.folder}: writing pages")
-    site, built = staging / version.folder, work / version.folder / "site"
+    """Write a version's pages and build them into ``staging/<version>``; return the engine's
+    warnings. The task pages of parts 1.. are rendered by forked workers, and every download
+    is written into the site by one while the engine builds into a folder of its own (it
+    empties its folder first), whose files are assembled (:mod:`assemble`) and moved beside
+    the downloads afterwards."""
+    folder = ctx.loaded.folder
+    progress(f"{folder}: writing pages")
+    site, built, docs = staging / folder, work / folder / "site", work / folder / "docs"
     site.mkdir(parents=True)
     shares = task_parts(ctx.public_tasks(), PARTS)
     with contextlib.ExitStack() as workers:
@@ -304,22 +308,22 @@ def _build_pages_and_site(
             for key, path in cast(dict[str, str], worker.receive()).items():
                 nav_sources.setdefault(key, path)
         gc.freeze()  # the pages too: kept for the downloads
-        config = engines.configure(version, work / version.folder, nav, nav_sources, strict)
+        config = engines.configure(ctx.loaded, work / folder, nav, nav_sources, strict)
         # The downloads of part 0 (1.9 s of CPU at reference scale) are written by a worker
         # while the engine builds: the full build took 116 s with it, 130 s without (bench,
         # shared machine, 2026-12-01).
         writer = workers.enter_context(forked.start(lambda _: _write_downloads(pages, site)))
-        progress(f"{version.folder}: building the site")
-        warnings = [f"{version.folder}: {w}" for w in engines.run(config, strict, engine)]
-        progress(f"{version.folder}: putting blocks and navigation into the pages")
+        progress(f"{folder}: building the site")
+        warnings = [f"{folder}: {w}" for w in engines.run(config, strict, engine)]
+        progress(f"{folder}: putting blocks and navigation into the pages")
         assemble.assemble(built, docs, nav_sources)
-        progress(f"{version.folder}: writing downloads")
+        progress(f"{folder}: writing downloads")
         for worker in [*parts, writer]:
             worker.result()
     # mkdocs writes 404.html with root-absolute links that only work at a site root.
     (built / "404.html").unlink(missing_ok=True)
     _move_into(built, site)
-    _sitemap(site, version.folder)
+    _sitemap(site, folder)
     return warnings
 
 

@@ -11,10 +11,10 @@ from playwright.sync_api import Page, expect
 from serve import serve
 from synthetic import make_release
 
+from generator.build import build_site
 from generator.check import check_inputs
 from generator.load import load_inputs
 from generator.pages.tasks import RUNS_INLINE
-from generator.site import build_site
 
 
 @pytest.fixture(scope="module")

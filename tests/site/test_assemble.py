@@ -9,10 +9,10 @@ import pytest
 from synthetic import make_release
 
 import generator.pages
+from generator.build import build_site
 from generator.check import check_inputs
 from generator.load import load_inputs
 from generator.pages import NAV_CHILDREN
-from generator.site import build_site
 
 
 def _files(site: Path) -> dict[str, bytes]:

@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 
 from generator import pages
+from generator.build import build_site
 from generator.disclosure.fingerprint import fingerprint
 from generator.load import Inputs, load_inputs
 from generator.models import Task
 from generator.pages import Page
 from generator.score.report import build_report
 from generator.site import build as site_build
-from generator.site import build_site, engines, forked
+from generator.site import engines, forked
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from synthetic import make_release
 
+from generator.build import build_site
 from generator.check import check_inputs
 from generator.load import Inputs, load_inputs
 from generator.pages import NAV_CHILDREN
-from generator.site import build_site
 
 _TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
 _CHART = re.compile(r"Plotly\.newPlot\(.*?</script>", re.DOTALL)

@@ -1,0 +1,69 @@
+"""The build as a whole: load → check → score → pages → site, from a root folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from synthetic import make_release
+
+from generator.build import build
+from generator.errors import InvalidInput
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small synthetic release of two versions."""
+    root = tmp_path_factory.mktemp("build") / "release"
+    make_release().write_release(
+        root, tasks_general=6, tasks_enterprise=6, combinations=2, runs=2, rules=2, judges=1
+    )
+    return root
+
+
+def test_each_version_is_scored_then_paged_then_built(root: Path, tmp_path: Path) -> None:
+    said: list[str] = []
+    built = build(root, tmp_path / "site", progress=said.append)
+    versions = sorted(v.folder for v in built.inputs.releases)
+    steps = [m.split(": ", 1) for m in said if ": " in m]
+    for version in versions:
+        order = [step for folder, step in steps if folder == version]
+        assert order[:3] == ["scoring", "writing pages", "building the site"], order
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert {p.name for p in (tmp_path / "site").iterdir() if p.is_dir()} >= set(versions)
+    assert built.reused == {}
+
+
+def test_a_second_build_reuses_every_unchanged_version_and_changes_no_byte(
+    root: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "site"
+    first = build(root, out)
+    before = _files(out)
+    second = build(root, out)
+    assert sorted(second.reused) == sorted(v.folder for v in first.inputs.releases)
+    assert _files(out) == before
+
+
+def test_bad_input_stops_the_build_before_any_page_and_leaves_the_output(
+    root: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "site"
+    build(root, out)
+    before = _files(out)
+    broken = tmp_path / "broken"
+    make_release().write_release(
+        broken, tasks_general=6, tasks_enterprise=6, combinations=2, runs=2, rules=2, judges=1
+    )
+    release = next(broken.glob("results/*/release.yaml"))
+    release.write_text(release.read_text(encoding="utf-8") + "unknown_field: 1\n", "utf-8")
+    said: list[str] = []
+    with pytest.raises(InvalidInput) as raised:
+        build(broken, out, progress=said.append)
+    assert any("unknown_field" in str(p) for p in raised.value.problems)
+    assert said == [], "nothing is scored or written once a check fails"
+    assert _files(out) == before
