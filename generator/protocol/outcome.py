@@ -35,7 +35,10 @@ class Items:
 class Verdicts:
     """Item verdicts of ``runs`` runs: ``row`` (its run, 0..runs-1), ``item`` (its declared
     item's key in :class:`Items`), ``kind`` (that item's kind), ``value`` (1/0 for a rule item,
-    the level g for a Judge item), ``failed`` (its run names the item's module as failed)."""
+    the level g for a Judge item), ``failed`` (its run names the item's module as failed).
+
+    At most one verdict per run and item (the checks see to it); an item without a verdict
+    counts as failed, at level 0."""
 
     runs: int
     row: np.ndarray

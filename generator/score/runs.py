@@ -76,7 +76,7 @@ def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray]:
         max_level=items["max_level"].to_numpy(),
         pass_level=items["pass_level"].to_numpy(),
     )
-    passed, credit = [np.zeros((0, KINDS))], [np.zeros((0, KINDS))]
+    passed, credit = np.zeros((len(frame.runs), KINDS)), np.zeros((len(frame.runs), KINDS))
     for part in frame.parts:
         item = part.item
         verdicts = Verdicts(
@@ -87,9 +87,10 @@ def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray]:
             value=part.value,
             failed=failed_verdicts(part, frame.failed, len(items), item),
         )
-        passed.append(passed_items(declared, verdicts))
-        credit.append(item_credit(declared, verdicts))
-    return np.concatenate(passed), np.concatenate(credit)
+        span = slice(part.start, part.start + part.runs)
+        passed[span] = passed_items(declared, verdicts)
+        credit[span] = item_credit(declared, verdicts)
+    return passed, credit
 
 
 def failed_verdicts(

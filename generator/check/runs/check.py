@@ -26,7 +26,7 @@ def check_runs(
     catalog (built here otherwise).
     """
     release_unused_memory()  # what the previous bundle's checks left behind (at 10x ~300 MB)
-    runs = run_checks(release, items or catalog_items(catalog), loaded)
+    runs = run_checks(release, catalog_items(catalog) if items is None else items, loaded)
     found = Found()
     keyed = check_keys(runs, found)
     open_ = check_fields(runs, keyed, found)

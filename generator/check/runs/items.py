@@ -73,12 +73,12 @@ def _failed_items(runs: RunChecks, named: list[tuple[int, str]]) -> FailedModule
         if keys is not None:
             rows.append(np.full(len(keys), row, np.int64))
             items.append(keys)
-    pairs = FailedModules(np.concatenate(rows), np.concatenate(items), np.empty(0, bool))
+    failed_rows, failed_items = np.concatenate(rows), np.concatenate(items)
     # an id no item of its task (-1) reads as item key ``width - 1``, which none has
     width = len(runs.catalog.index.kind) + 1
     verdicts = runs.verdicts
-    marked = in_failed_module(verdicts.row, verdicts.item, pairs.rows, pairs.items, width)
-    return FailedModules(pairs.rows, pairs.items, marked)
+    marked = in_failed_module(verdicts.row, verdicts.item, failed_rows, failed_items, width)
+    return FailedModules(failed_rows, failed_items, marked)
 
 
 def _check_ids(checks: ItemChecks, found: Found) -> None:
