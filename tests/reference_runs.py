@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+from outcome_oracle import run_outcome
+
 from generator.errors import Problem
 from generator.load import LoadedBundle
 from generator.models import Catalog, Release, RunRecord, Task
 from generator.models.runs import JudgeVerdict, RuleVerdict
-from generator.score.run import run_outcome
 
 _SHOWN = 10
 

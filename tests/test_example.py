@@ -10,10 +10,10 @@ from types import ModuleType
 
 import pytest
 from builders import read_records
+from outcome_oracle import run_outcome
 
 from generator.load import Inputs, LoadedRelease, load_inputs
 from generator.models.harnesscard import Withheld
-from generator.score.run import run_outcome
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -6,7 +6,7 @@ from generator.check.bundles import check_bundle, check_card
 from generator.check.catalog import check_catalog, check_deep_dives
 from generator.check.factors import check_factors
 from generator.check.release import check_one_benchmark, check_release
-from generator.check.runs import check_runs
+from generator.check.runs import catalog_items, check_runs
 from generator.errors import Problem
 from generator.load import Inputs
 
@@ -39,12 +39,13 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
             )
         if release is not None:
             problems += check_factors(release, version.bundles)
+        items = catalog_items(catalog.model) if catalog is not None and version.bundles else None
         for bundle in version.bundles:
             if release is None:
                 continue
             problems += check_bundle(release, bundle, inputs.cards, inputs.broken_cards)
             if catalog is not None:
-                problems += check_runs(release.model, catalog.model, bundle)
+                problems += check_runs(release.model, catalog.model, bundle, items)
     return problems
 
 

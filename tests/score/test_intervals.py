@@ -1,7 +1,7 @@
 """The task-clustered intervals against a literal recomputation from the run records.
 
 The reference below reads the run records one by one, scores them with the per-record
-formulas (:func:`generator.score.run.run_outcome`), draws each scope's tasks with the
+formulas (the oracle ``tests/outcome_oracle.py``), draws each scope's tasks with the
 documented seeding and computes every replicate by walking the drawn tasks: no table,
 figure or matrix of the engine is used. The engine must give the same intervals.
 """
@@ -14,12 +14,12 @@ from math import comb, sqrt
 import numpy as np
 import pytest
 from builders import bundle, catalog, release, run, task, version
+from outcome_oracle import run_outcome
 
 from generator.models import Release, RunRecord
 from generator.score.intervals import bounded_wilson, newcombe
 from generator.score.report import build_report
 from generator.score.results import CombinationScores, Report, ScopeResult
-from generator.score.run import run_outcome
 from generator.score.stats import seed_for, t_value, wilson, z_value
 
 TASKS = [

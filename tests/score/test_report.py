@@ -193,8 +193,7 @@ def _recomputed(version: Any, domain: str, group: str) -> dict[str, dict[str, fl
     from math import comb
 
     from builders import read_records
-
-    from generator.score.run import run_outcome
+    from outcome_oracle import run_outcome
 
     release, catalog = version.release.model, version.catalog.model
     tasks = {

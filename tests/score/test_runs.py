@@ -9,11 +9,11 @@ import numpy as np
 from builders import catalog, read_records, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from outcome_oracle import run_outcome
 
 from generator.load import load_inputs
 from generator.models import RunRecord
 from generator.score.frame import build_frame
-from generator.score.run import run_outcome
 from generator.score.runs import failed_verdicts, score_runs
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,7 +1,9 @@
-"""The score of one run, straight from the formulas of §4.2–4.3.
+"""The oracle of the run outcome: one record at a time, straight from the formulas of §4.2–4.3.
 
-This per-record form is the reference the vectorised engine is tested against, and what
-the validator uses to check a record's declared failure type against its outcome.
+The generator computes the outcome once, on whole columns (:mod:`generator.protocol.outcome`),
+for the checks and the scoring engine; this per-record form is what that implementation, the
+scores of :func:`generator.score.runs.score_runs` and the checks' per-record reference
+(``reference_runs.py``) are tested against.
 """
 
 from __future__ import annotations

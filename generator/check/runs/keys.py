@@ -1,0 +1,65 @@
+"""Section 1 of the run checks: each record's task is known, its (task, run) pair is new and
+its task lies in a scope the bundle covers (§4.2, §5.3)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from generator.check.runs.columns import Found, Records, RunChecks
+
+
+def check_keys(runs: RunChecks, found: Found) -> np.ndarray:
+    """Report unknown tasks, repeated (task, run) pairs and runs of uncovered scopes; return
+    the records that pass all three (their own fields are checked next)."""
+    records = runs.records
+    task = records.task
+    known = records.code >= 0
+    found.add(
+        np.flatnonzero(~known),
+        "task",
+        lambda r: f"{task[r]!r} is not a task of {runs.release.version}",
+    )
+    dup = known & _report_duplicates(records, found)
+    uncovered = known & ~dup & records.per_task(runs.uncovered)
+    found.add(
+        np.flatnonzero(uncovered),
+        "task",
+        lambda r: (
+            f"{task[r]!r} lies in a scope the bundle declares not covered; remove the "
+            "run or the declaration"
+        ),
+    )
+    keyed: np.ndarray = known & ~dup & ~uncovered
+    return keyed
+
+
+def _report_duplicates(records: Records, found: Found) -> np.ndarray:
+    """Report every record of a known task but the first of its (task, run); return them."""
+    nth, first_of = _groups(records.code, records.run)
+    dup = (records.code >= 0) & (nth > 0)
+    task, run, lines = records.task, records.run, records.line
+    found.add(
+        np.flatnonzero(dup),
+        "run",
+        lambda r: (
+            f"duplicate record for task {task[r]!r} run {run[r]} "
+            f"(first on line {lines[first_of[r]]}); one record per (combination, task, run)"
+        ),
+    )
+    return dup
+
+
+def _groups(code: np.ndarray, run: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per record: its rank among the records of its (task code, run), in file order, and
+    the row of the first of them. A known task's code stands for its id."""
+    n = len(code)
+    order = np.lexsort((run, code))
+    sorted_t, sorted_r = code[order], run[order]
+    starts = np.ones(n, dtype=bool)
+    starts[1:] = (sorted_t[1:] != sorted_t[:-1]) | (sorted_r[1:] != sorted_r[:-1])
+    group_start = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
+    nth = np.empty(n, np.int64)
+    nth[order] = np.arange(n) - group_start
+    first_of = np.empty(n, np.int64)
+    first_of[order] = order[group_start]
+    return nth, first_of
