@@ -40,6 +40,7 @@ With ``--scale 10x`` only the 10x figures are measured.
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import json
 import os
@@ -168,6 +169,33 @@ def measure_score(root: Path) -> dict[str, Any]:
     }
 
 
+#: The functions ``measure_breakdown`` times as the per-run part of scoring: the version's
+#: frame, each run's scores and the task means (module, function).
+PER_RUN = (
+    ("generator.score.version", "published_frame"),
+    ("generator.score.version", "score_runs"),
+    ("generator.score.report", "task_table"),
+)
+#: ... and as the bootstrap: the scopes' task draws and every figure's replicates and
+#: interval, in the scopes and in the contamination gap.
+BOOTSTRAP = (
+    ("generator.score.aggregate", "scope_weights"),
+    ("generator.score.aggregate", "intervals"),
+    ("generator.score.report", "scope_weights"),
+    ("generator.score.report", "replicates"),
+    ("generator.score.report", "task_variances"),
+)
+
+
+def resolve(where: tuple[str, str]) -> tuple[Any, str]:
+    """(module, name) of a function named in :data:`PER_RUN` or :data:`BOOTSTRAP`; fails when
+    scoring no longer calls it by that name (the breakdown would silently time nothing)."""
+    module = importlib.import_module(where[0])
+    if not callable(getattr(module, where[1], None)):
+        raise LookupError(f"{where[0]}.{where[1]} is not a function: update bench/run.py")
+    return module, where[1]
+
+
 def measure_breakdown(root: Path) -> dict[str, Any]:
     """Where load, check and score spend their time. Two parts of loading, each timed on its
     own: reading and validating the catalogs (``catalog_s``) and reading the runs files as
@@ -180,8 +208,6 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     percentiles, differences, business views, the reports' models, memory given back)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    import generator.score.aggregate as aggregate
-    import generator.score.report as report
     import generator.score.version as scoring
     from generator.check import check_inputs
     from generator.load import load_inputs
@@ -211,16 +237,8 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     problems += check_inputs(inputs)
     out["load_s"], out["check_s"] = loaded - start, time.perf_counter() - loaded
     spent: dict[str, float] = {}
-    parts = ((scoring, "published_frame"), (scoring, "score_runs"), (report, "task_table"))
-    # The bootstrap: the scopes' task draws and every figure's replicates and interval, in
-    # the scopes' threads and in the contamination gap (seconds summed over threads).
-    drawn = (
-        (aggregate, "scope_weights"),
-        (aggregate, "intervals"),
-        (report, "scope_weights"),
-        (report, "intervals"),
-        (report, "replicates"),
-    )
+    parts = tuple(resolve(where) for where in PER_RUN)
+    drawn = tuple(resolve(where) for where in BOOTSTRAP)
     timed = (*parts, *drawn)
     originals = {(module, name): getattr(module, name) for module, name in timed}
     for (module, name), function in originals.items():

@@ -1,0 +1,34 @@
+"""bench/run.py: the functions its breakdown times are the ones scoring calls."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "run.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_run", SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_timed_function_is_one_scoring_calls_by_that_name(bench: ModuleType) -> None:
+    for where in (*bench.PER_RUN, *bench.BOOTSTRAP):
+        module, name = bench.resolve(where)
+        assert callable(getattr(module, name))
+
+
+def test_a_name_scoring_no_longer_has_is_refused(bench: ModuleType) -> None:
+    with pytest.raises(LookupError, match=r"update bench/run\.py"):
+        bench.resolve(("generator.score.report", "intervals"))
