@@ -51,7 +51,7 @@ def test_labels_from_input_are_text_to_plotly_and_to_the_page() -> None:
     ]
     assert all("<" not in t and "&lt;a href" in t for t in texts)
     page = shown(markup)
-    assert "<a href=" not in page.replace("<a href=\"#", "")
+    assert "<a href=" not in page.replace('<a href="#', "")
     assert "<b>" not in page
 
 

@@ -24,7 +24,7 @@ HOSTILE = [
     "<script>alert(1)</script>",
     '"><img src=x onerror=alert(1)>',
     "[click](javascript:alert(1)) *bold* _it_ `code` #head |a|b| ~~s~~ {x} !+ \\",
-    "Tom & Jerry's \"quote\"",
+    'Tom & Jerry\'s "quote"',
 ]
 MARKUP = set("\\`*_{}[]()#+!|~<>\"'&")
 
@@ -87,7 +87,21 @@ def test_authored_markdown_renders_emphasis_and_lists() -> None:
 
 
 #: Written out independently of text.py.
-WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
 
 
 def test_counts_up_to_twelve_are_spelled_in_words() -> None:
