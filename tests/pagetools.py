@@ -43,8 +43,11 @@ COMBINATIONS = {
     "s": ("tok-a", 0, 400),
 }
 
+#: (combination, task, run) of the evaluation-incomplete runs: excluded, never scored 0.
+INCOMPLETE = {("q", "t3", 2), ("s", "e2", 1)}
 
-def _runs(passing: int, cost: int) -> list[RunRecord]:
+
+def _runs(combo: str, passing: int, cost: int) -> list[RunRecord]:
     out = []
     for n, t in enumerate(TASKS):
         items = t["scoring"]["rule_items"]
@@ -64,6 +67,7 @@ def _runs(passing: int, cost: int) -> list[RunRecord]:
                     duration=5.0 + n + i,
                     turns=1 + i,
                     failure=None if i <= passing else "wrong",
+                    valid=(combo, t["id"], i) not in INCOMPLETE,
                 )
             )
     return out
@@ -73,8 +77,8 @@ def small_version() -> VersionContext:
     """Four combinations over two tokenizers (``r`` not covered on ERP) and a fifth
     without consent, scored and made into a page context."""
     rel = release(groups={"public": 6, "held_out": 3, "min_held_out_aggregate": 2})
-    runs = {c: _runs(passing, cost) for c, (_, passing, cost) in COMBINATIONS.items()}
-    runs["hidden"] = _runs(2, 0)
+    runs = {c: _runs(c, passing, cost) for c, (_, passing, cost) in COMBINATIONS.items()}
+    runs["hidden"] = _runs("hidden", 2, 0)
     bundles = {
         c: bundle(
             c,

@@ -10,7 +10,7 @@ from pagetools import shown
 
 from generator.disclosure.diff import configuration_fields
 from generator.pages import VersionContext
-from generator.pages.diffs import diff_path, diff_pages, diffs_index, related
+from generator.pages.diffs import diff_pages, diff_path, diffs_index, related
 from generator.pages.render import Page
 
 
