@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from html.parser import HTMLParser
 from typing import Any, NamedTuple
 
 import yaml
@@ -73,12 +74,18 @@ def _runs(combo: str, passing: int, cost: int) -> list[RunRecord]:
     return out
 
 
+def small_runs() -> dict[str, list[RunRecord]]:
+    """The run records of the small version, by combination (``hidden`` has no consent)."""
+    runs = {c: _runs(c, passing, cost) for c, (_, passing, cost) in COMBINATIONS.items()}
+    runs["hidden"] = _runs("hidden", 2, 0)
+    return runs
+
+
 def small_version() -> VersionContext:
     """Four combinations over two tokenizers (``r`` not covered on ERP) and a fifth
     without consent, scored and made into a page context."""
     rel = release(groups={"public": 6, "held_out": 3, "min_held_out_aggregate": 2})
-    runs = {c: _runs(c, passing, cost) for c, (_, passing, cost) in COMBINATIONS.items()}
-    runs["hidden"] = _runs("hidden", 2, 0)
+    runs = small_runs()
     bundles = {
         c: bundle(
             c,
@@ -100,6 +107,35 @@ def shown(markdown: str | Page) -> str:
     """A page's Markdown with its finished HTML blocks (tables, charts) put back."""
     text = markdown.markdown if isinstance(markdown, Page) else markdown
     return _BLOCK.sub(lambda m: base64.b64decode(m.group(1)).decode("utf-8"), text)
+
+
+class _Rows(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[str]] = []
+        self._cell = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag == "td":
+            self.rows[-1].append("")
+            self._cell = True
+
+    def handle_endtag(self, tag: str) -> None:
+        self._cell = self._cell and tag != "td"
+
+    def handle_data(self, data: str) -> None:
+        if self._cell:
+            self.rows[-1][-1] += data
+
+
+def row_texts(html: str) -> list[list[str]]:
+    """The text of each data cell of each table row in ``html``."""
+    parser = _Rows()
+    parser.feed(html)
+    parser.close()
+    return [row for row in parser.rows if row]
 
 
 class Plot(NamedTuple):
@@ -126,4 +162,15 @@ def plots(html: str) -> list[Plot]:
     return found
 
 
-__all__ = ["CARD", "COMBINATIONS", "TASKS", "Plot", "plots", "shown", "small_version"]
+__all__ = [
+    "CARD",
+    "COMBINATIONS",
+    "INCOMPLETE",
+    "TASKS",
+    "Plot",
+    "plots",
+    "row_texts",
+    "shown",
+    "small_runs",
+    "small_version",
+]

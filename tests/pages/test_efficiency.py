@@ -23,6 +23,14 @@ def _charts(ctx: VersionContext) -> dict[str, Plot]:
     return {p.div: p for p in plots(efficiency_page(ctx).markdown)}
 
 
+def _xy(c: CombinationScores) -> tuple[float, float]:
+    assert c.efficiency is not None
+    assert c.efficiency.total_tokens is not None
+    assert c.task_score is not None
+    assert c.task_score.value is not None
+    return c.efficiency.total_tokens, c.task_score.value
+
+
 def _frontier(points: dict[str, tuple[float, float]]) -> list[str]:
     """The combinations no other one beats on both tokens (fewer) and score (higher), by
     tokens: written here on its own."""
@@ -75,12 +83,8 @@ def test_one_frontier_per_tokenizer_joins_the_unbeaten(ctx: VersionContext) -> N
         names = sorted({tokenizer[c.combination] for c in compared})
         assert sorted(lines) == [f"Pareto frontier ({n})" for n in names]
         for name in names:
-            points = {
-                c.combination: (c.efficiency.total_tokens, c.task_score.value)  # type: ignore[union-attr]
-                for c in compared
-                if tokenizer[c.combination] == name
-            }
-            front = _frontier(points)  # type: ignore[arg-type]
+            points = {c.combination: _xy(c) for c in compared if tokenizer[c.combination] == name}
+            front = _frontier(points)
             line = lines[f"Pareto frontier ({name})"]
             assert list(zip(line["x"], line["y"], strict=True)) == [points[n] for n in front]
 

@@ -6,7 +6,7 @@ import re
 
 from pagetools import TASKS
 
-from generator.models.catalog import JudgeItem
+from generator.models.catalog import JudgeItem, RuleItem
 from generator.pages import VersionContext
 from generator.pages.taskcard import (
     composition,
@@ -23,7 +23,10 @@ def test_the_scoring_table_has_every_item_of_its_kind(
     for ctx in [small, *contexts]:
         for task in ctx.public_tasks():
             table = scoring_table(task)
-            items = [*task.scoring.rule_items, *task.scoring.judge_items]
+            items: list[RuleItem | JudgeItem] = [
+                *task.scoring.rule_items,
+                *task.scoring.judge_items,
+            ]
             assert [r.record["item"] for r in table.rows] == [i.id for i in items]
             for row, item in zip(table.rows, items, strict=True):
                 if isinstance(item, JudgeItem):

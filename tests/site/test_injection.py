@@ -102,4 +102,3 @@ def test_search_index_holds_no_markup_from_input(site: Path, hostile_site: Hosti
         for doc in clean:
             expected += scan(doc["title"] + doc["text"]).active
         assert found == expected
-
