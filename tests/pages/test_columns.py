@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 import pytest
@@ -11,8 +10,6 @@ from generator.load import Inputs
 from generator.pages import VersionContext, version_context
 from generator.pages.cardtables import (
     EFFICIENCY,
-    LAYER,
-    LayerField,
     failures_spec,
     placed,
     reliability_points,
@@ -31,8 +28,6 @@ from generator.pages.contamination import gap_spec
 from generator.pages.results import business_spec, differences_spec, failure_spec, scope_spec
 from generator.pages.tables import Cell
 from generator.pages.taskcard import SCORING, results_spec
-from generator.pages.tasks import index_page
-from generator.pages.text import spelled
 from generator.score.results import Estimate
 from generator.score.version import score_version
 
@@ -141,24 +136,3 @@ def test_every_declared_field_holds_its_type_in_the_example(inputs: Inputs) -> N
                 assert types[name].accepts(value), (name, value, types[name].type)
             checked += 1
     assert checked
-
-
-def test_layer_rows_say_disclosed_or_withheld(inputs: Inputs) -> None:
-    for loaded in inputs.cards.values():
-        card = loaded.model
-        for name, layer in card.layers.items():
-            for key, field in layer.minimum_fields().items():
-                record = LAYER.row(LayerField(name, key, key, field)).record
-                assert record["status"] in ("disclosed", "withheld")
-                assert (record["reason"] is None) == (record["status"] == "disclosed")
-
-
-@pytest.mark.parametrize("keep", [1, 2, 3])
-def test_the_deep_dive_count_is_computed(inputs: Inputs, keep: int) -> None:
-    ctx = version_context(score_version(inputs.releases[0]), inputs.cards)
-    dives = ctx.release.deep_dives[:keep]
-    fewer = replace(ctx, release=ctx.release.model_copy(update={"deep_dives": dives}))
-    page = index_page(fewer, True)
-    assert len(page.tables[0].rows) == len(dives)
-    tasks = "public task" if len(dives) == 1 else "public tasks"
-    assert f"{spelled(len(dives)).capitalize()} {tasks} analysed" in page.markdown

@@ -13,8 +13,6 @@ from pathlib import Path
 
 from conftest import HostileSite
 
-from generator.pages.tables import Cell, Row, Table
-
 #: Elements that can run script, load something, or change the page when injected.
 ACTIVE = {
     "script", "style", "iframe", "frame", "object", "embed", "img", "svg", "math", "details",
@@ -104,13 +102,3 @@ def test_search_index_holds_no_markup_from_input(site: Path, hostile_site: Hosti
         for doc in clean:
             expected += scan(doc["title"] + doc["text"]).active
         assert found == expected
-
-
-def test_csv_cells_never_start_a_formula() -> None:
-    values = ('=HYPERLINK("x")', "+1", "-cmd", "@SUM(A1)", "plain", -2.5)
-    keys = ("a", "b", "c", "d", "e", "f")
-    row = Row(tuple(Cell(str(v)) for v in values), dict(zip(keys, values, strict=True)))
-    table = Table("t", "caption", keys, (row,))
-    assert (
-        table.to_csv().splitlines()[1] == '"\'=HYPERLINK(""x"")",\'+1,\'-cmd,\'@SUM(A1),plain,-2.5'
-    )

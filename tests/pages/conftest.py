@@ -1,0 +1,22 @@
+"""The page contexts the page tests share: the example's versions, and a small synthetic one."""
+
+from __future__ import annotations
+
+import pytest
+from pagetools import small_version
+
+from generator.load import Inputs
+from generator.pages import VersionContext, version_context
+from generator.score.version import score_version
+
+
+@pytest.fixture(scope="session")
+def contexts(inputs: Inputs) -> list[VersionContext]:
+    """Every version of the example, scored and made into a page context."""
+    return [version_context(score_version(r), inputs.cards) for r in inputs.releases]
+
+
+@pytest.fixture(scope="session")
+def small() -> VersionContext:
+    """The small version of ``pagetools``: two tokenizers, a withheld scope, no consent."""
+    return small_version()

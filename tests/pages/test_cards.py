@@ -1,0 +1,107 @@
+"""Result cards against the reports: the combination in every scope that shows numbers, its
+reliability@k charts, its run counts, and the configuration record its fingerprint is from."""
+
+from __future__ import annotations
+
+import html
+import json
+
+from pagetools import plots, shown
+
+from generator.models.harnesscard import Layers
+from generator.pages import VersionContext
+from generator.pages.cards import combination_page, combinations_index
+from generator.pages.text import spelled
+from generator.score.results import Estimate
+
+
+def _shown(e: Estimate) -> str:
+    mark = " †" if e.interval == "runs" else ""
+    return f"{e.value:.3f} [{e.low:.3f}, {e.high:.3f}]{mark}"
+
+
+def test_the_scores_table_has_every_scope_that_shows_the_combination(
+    contexts: list[VersionContext], small: VersionContext
+) -> None:
+    for ctx in [small, *contexts]:
+        for combo in ctx.frame.bundles:
+            page = combination_page(ctx, combo)
+            scores = next(t for t in page.tables if t.id == "scores")
+            want = [
+                (domain, scope, c)
+                for domain, report in ctx.reports.items()
+                for scope in report.scopes
+                for c in scope.combinations
+                if c.combination == combo and not scope.withheld
+            ]
+            assert [r.cells[0].text for r in scores.rows] == [s.title for _, s, _ in want]
+            for row, (domain, scope, c) in zip(scores.rows, want, strict=True):
+                assert (row.record["domain"], row.record["group"]) == (domain, scope.scope.group)
+                assert row.record["status"] == c.status
+                if c.task_score is not None and c.task_score.value is not None:
+                    assert row.cells[2].text == _shown(c.task_score)
+                else:
+                    assert row.cells[2].text == "—"
+            withheld = [s.title for r in ctx.reports.values() for s in r.scopes if s.withheld]
+            assert not set(withheld) & {r.cells[0].text for r in scores.rows}
+
+
+def test_a_reliability_chart_per_domain_with_values(small: VersionContext) -> None:
+    for combo in small.frame.bundles:
+        page = combination_page(small, combo)
+        charts = {p.div: p for p in plots(page.markdown)}
+        want = {}
+        for domain, report in small.reports.items():
+            c = next(x for x in report.scopes[0].combinations if x.combination == combo)
+            values = [r for r in c.reliability if r.value is not None]
+            if c.status == "scored" and values:
+                want[f"rel-{combo}-{domain}"] = values
+        assert sorted(charts) == sorted(want)
+        assert page.charts == bool(want)
+        for div, values in want.items():
+            (trace,) = charts[div].traces
+            assert (trace["x"], trace["y"]) == ([r.k for r in values], [r.value for r in values])
+    # r is not covered on ERP: no chart there, and the card says why
+    page = combination_page(small, "r")
+    assert not any(p.div.endswith("-erp") for p in plots(page.markdown))
+    assert "no ERP access" in html.unescape(shown(page))
+
+
+def test_the_card_counts_its_runs_and_carries_its_configuration_record(
+    small: VersionContext,
+) -> None:
+    for combo, bundle in small.frame.bundles.items():
+        page = combination_page(small, combo)
+        loaded = next(b for b in small.loaded.bundles if b.bundle.model.combination.id == combo)
+        status = loaded.runs.runs["status"]
+        text = " ".join(html.unescape(shown(page)).split())
+        valid = int((status == "valid").sum())
+        assert valid > 0
+        assert f"{valid} valid run(s), {len(status) - valid} evaluation-incomplete" in text
+        record = json.loads(page.extra_files[f"{combo}.configuration-record.json"])
+        assert record["combination"] == combo
+        assert record["fingerprint"] == small.fingerprints[combo]
+        assert record["evaluation"] == bundle.evaluation
+        assert page.path == f"combinations/{combo}.md"
+        assert page.title == bundle.combination.title
+
+
+def test_no_card_for_a_bundle_without_consent(small: VersionContext) -> None:
+    assert "hidden" in {b.bundle.model.combination.id for b in small.loaded.bundles}
+    assert "hidden" not in small.frame.bundles
+    index = combinations_index(small)
+    assert [r.record["combination"] for r in index.tables[0].rows] == sorted(small.frame.bundles)
+
+
+def test_the_index_lists_every_combination_and_counts_the_layers(
+    contexts: list[VersionContext],
+) -> None:
+    for ctx in contexts:
+        index = combinations_index(ctx)
+        (table,) = index.tables
+        assert [r.record["combination"] for r in table.rows] == sorted(ctx.frame.bundles)
+        for row in table.rows:
+            bundle = ctx.frame.bundles[row.record["combination"]]
+            assert row.record["harnesscard"] == bundle.combination.harnesscard
+            assert row.record["model"] == bundle.combination.model.name
+        assert f"({spelled(len(Layers.model_fields))} layers)" in index.markdown

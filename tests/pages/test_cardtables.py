@@ -1,0 +1,111 @@
+"""A result card's tables: the scopes it is placed in, reliability@k points, the configuration
+record and the HarnessCard's layers, each against its source."""
+
+from __future__ import annotations
+
+from pagetools import CARD
+
+from generator.load import Inputs
+from generator.models.harnesscard import Withheld
+from generator.pages import VersionContext
+from generator.pages.cardtables import (
+    EFFICIENCY,
+    LAYER,
+    LayerField,
+    card_tables,
+    config_table,
+    failures_spec,
+    placed,
+    reliability_points,
+)
+
+
+def test_placed_is_every_scope_that_shows_the_combination(small: VersionContext) -> None:
+    for combo in small.frame.bundles:
+        got = [(p.domain, p.scope.title) for p in placed(small, combo)]
+        want = [
+            (domain, scope.title)
+            for domain, report in small.reports.items()
+            for scope in report.scopes
+            if not scope.withheld and any(c.combination == combo for c in scope.combinations)
+        ]
+        assert got == want
+        whole = [p for p in placed(small, combo) if p.whole_domain]
+        for p in whole:
+            assert (p.scope.scope.subdivision, p.scope.scope.group) == (None, "all")
+            assert p.scores.status == "scored"
+    # r is not covered on ERP: placed there, but not as a scored whole domain
+    assert [p.domain for p in placed(small, "r") if p.whole_domain] == ["office"]
+    assert "erp" in {p.domain for p in placed(small, "r")}
+
+
+def test_reliability_points_are_the_whole_domain_s(small: VersionContext) -> None:
+    for combo in small.frame.bundles:
+        points = reliability_points(small, combo)
+        want = [
+            (domain, r.k, r.value)
+            for domain, report in small.reports.items()
+            for c in report.scopes[0].combinations
+            if c.combination == combo and not report.scopes[0].withheld
+            for r in c.reliability
+        ]
+        assert [(p.domain, p.value.k, p.value.value) for p in points] == want
+        assert [p.title for p in points] == [small.reports[p.domain].domain_title for p in points]
+
+
+def test_efficiency_and_failures_rows_are_the_scores(small: VersionContext) -> None:
+    for combo in small.frame.bundles:
+        domains = [p for p in placed(small, combo) if p.whole_domain]
+        for p in domains:
+            row = EFFICIENCY.row(p)
+            assert p.scores.efficiency is not None
+            assert row.record == {"domain": p.domain, **p.scores.efficiency.model_dump()}
+            failures = failures_spec(small).row(p)
+            assert {k: v for k, v in failures.record.items() if k != "domain"} == dict(
+                p.scores.failure_types
+            )
+            assert (failures.cells[1].text == "none") == (not p.scores.failure_types)
+
+
+def test_the_configuration_table_shows_the_bundle_s_settings(small: VersionContext) -> None:
+    for bundle in small.frame.bundles.values():
+        table = config_table(bundle)
+        values = {r.record["setting"]: r.record["value"] for r in table.rows}
+        cfg, budgets = bundle.configuration, bundle.budgets
+        assert values["Tokenizer"] == bundle.combination.model.tokenizer
+        assert values["Temperature"] == cfg.temperature
+        assert values["Budget: steps"] == budgets.max_steps
+        assert values["Environment snapshot"] == bundle.environment_snapshot
+        assert values["Run dates"] == (
+            f"{bundle.run_dates.start.isoformat()}/{bundle.run_dates.end.isoformat()}"
+        )
+        scorers = {k for k in values if k.startswith("Component: scorer ")}
+        assert scorers == {f"Component: scorer {n}" for n in cfg.pipeline_components.scorer}
+        assert len(values) == len(table.rows)  # no setting twice
+
+
+def test_a_table_per_layer_with_every_field_disclosed_or_withheld() -> None:
+    tables = card_tables(CARD)
+    assert [t.id for t in tables] == [f"layer-{name}" for name, _ in CARD.layers.items()]
+    for table, (name, layer) in zip(tables, CARD.layers.items(), strict=True):
+        fields = {**layer.minimum_fields(), **layer.additional}
+        assert [r.record["field"] for r in table.rows] == list(fields)
+        for row in table.rows:
+            field = fields[row.record["field"]]
+            if isinstance(field, Withheld):
+                assert (row.record["status"], row.record["reason"]) == ("withheld", field.withheld)
+                assert row.cells[2].text == field.withheld
+            else:
+                assert row.record["status"] == "disclosed"
+                assert row.record["value"] == field.value
+        assert {r.record["layer"] for r in table.rows} == {name}
+
+
+def test_layer_rows_say_disclosed_or_withheld(inputs: Inputs) -> None:
+    for loaded in inputs.cards.values():
+        card = loaded.model
+        for name, layer in card.layers.items():
+            for key, field in layer.minimum_fields().items():
+                record = LAYER.row(LayerField(name, key, key, field)).record
+                assert record["status"] in ("disclosed", "withheld")
+                assert (record["reason"] is None) == (record["status"] == "disclosed")

@@ -1,0 +1,136 @@
+"""The cells and notes result pages share: estimates, combination links, Judge and view cells."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+
+import pytest
+
+from generator.pages import VersionContext
+from generator.pages.cells import (
+    RUNS_MARK,
+    combination_link,
+    combo_cell,
+    estimate_cell,
+    estimate_record,
+    groups_note,
+    judge_cell,
+    rank_note,
+    release_notice,
+    runs_basis,
+    runs_note,
+    view_cell,
+)
+from generator.pages.text import render_markdown
+from generator.score.results import CombinationScores, Estimate, Rate, Reliability
+
+TASKS = Estimate(value=0.4321, low=0.3012, high=0.5987, tasks=9)
+RUNS = Estimate(value=0.75, low=0.5, high=0.875, tasks=2, interval="runs")
+
+
+def _bounds(text: str) -> tuple[float, float, float]:
+    value, rest = text.removesuffix(RUNS_MARK).split(" ", 1)
+    low, high = rest.strip("[]").split(", ")
+    return float(value), float(low), float(high)
+
+
+@pytest.mark.parametrize(
+    "e",
+    [
+        TASKS,
+        RUNS,
+        Rate(successes=3, trials=4, value=0.75, low=0.3, high=0.95, tasks=2),
+        Reliability(k=2, value=0.5, low=0.2, high=0.8, interval="runs"),
+    ],
+)
+def test_an_estimate_shows_its_value_and_interval_and_sorts_by_value(
+    e: Estimate | Rate | Reliability,
+) -> None:
+    cell = estimate_cell(e)
+    assert cell.sort == e.value
+    assert cell.text.endswith(RUNS_MARK) == (e.interval == "runs")
+    shown = _bounds(cell.text)
+    assert shown == pytest.approx((e.value, e.low, e.high), abs=5e-4)
+    record = estimate_record("x", e)
+    assert record == {"x": e.value, "x_low": e.low, "x_high": e.high, "x_interval": e.interval}
+
+
+def test_a_missing_estimate_is_a_dash_and_null_fields() -> None:
+    none = Estimate(value=None, low=None, high=None, tasks=0)
+    assert estimate_cell(None).text == estimate_cell(none).text == "—"
+    assert estimate_record("x", None) == {"x": None, "x_low": None, "x_high": None}
+
+
+def test_a_combination_link_escapes_its_id_and_climbs_to_the_version() -> None:
+    hostile = 'a"><script>x</script>'
+    link = combination_link(hostile, 2, "fp<1>", True)
+    assert "<script>" not in link
+    assert link.startswith('<a href="../../combinations/')
+    assert html.unescape(link.split('"')[1]) == f"../../combinations/{hostile}.html"
+    assert "fingerprint fp&#60;1&#62;" in link
+    assert "below the disclosure floor" in link
+    bare = combination_link("c", 0)
+    assert bare == '<a href="combinations/c.html">c</a>'
+
+
+def test_a_combination_cell_carries_its_fingerprint_and_floor(small: VersionContext) -> None:
+    combo = sorted(small.frame.bundles)[0]
+    cell = combo_cell(small, combo, 1)
+    assert (cell.sort, cell.html) == (combo, True)
+    assert small.fingerprints[combo] in cell.text
+    assert ("below the disclosure floor" in cell.text) == bool(small.below_floor.get(combo))
+    floored = replace(small, below_floor={combo: ["some field"]})
+    assert "below the disclosure floor" in combo_cell(floored, combo, 1).text
+
+
+def _scores(**update: object) -> CombinationScores:
+    return CombinationScores(combination="c", status="scored").model_copy(update=update)
+
+
+def test_a_judge_cell_shows_its_coverage_or_why_it_is_withheld() -> None:
+    shown = judge_cell(_scores(judge_score=TASKS, judge_coverage="2 of 3 tasks"))
+    assert shown.html
+    assert shown.sort == TASKS.value
+    assert "2 of 3 tasks" in shown.text
+    assert _bounds(html.unescape(shown.text.split("<br>")[0])) == pytest.approx(
+        (TASKS.value, TASKS.low, TASKS.high), abs=5e-4
+    )
+    withheld = judge_cell(_scores(judge_coverage="withheld: too few tasks"))
+    assert withheld.text == "withheld"
+    assert judge_cell(_scores(judge_coverage=None)).text == "—"
+
+
+def test_a_business_view_is_withheld_or_not_applicable() -> None:
+    assert view_cell(None, "fatal_error_rate", ["fatal_error_rate"]).text == "withheld"
+    assert view_cell(None, "fatal_error_rate", ["other"]).text == "not applicable"
+    assert view_cell(TASKS, "fatal_error_rate", []) == estimate_cell(TASKS)
+
+
+def test_runs_basis_finds_any_interval_of_run_noise() -> None:
+    assert not runs_basis(_scores(task_score=TASKS, rule_score=TASKS))
+    assert runs_basis(_scores(task_score=TASKS, judge_score=RUNS))
+    reliability = [Reliability(k=1, value=0.5, low=0.1, high=0.9, interval="runs")]
+    assert runs_basis(_scores(task_score=TASKS, reliability=reliability))
+
+
+@pytest.mark.parametrize(("minimum", "confidence"), [(5, 0.95), (12, 0.9)])
+def test_notes_say_the_release_s_own_figures(minimum: int, confidence: float) -> None:
+    assert f"fewer than {minimum} tasks" in runs_note(minimum)
+    rank = rank_note(minimum, confidence)
+    assert f"at least {minimum} common tasks" in rank
+    assert f"{round(confidence * 100)}% interval" in rank
+    groups = groups_note([["a", "b"], ["c"]], ("evaluator",))
+    assert "evaluator vary" in groups
+    assert "{a, b} · {c}" in groups
+
+
+def test_the_notice_shows_only_on_an_illustrative_release(contexts: list[VersionContext]) -> None:
+    ctx = contexts[0]
+    assert ctx.release.illustrative
+    assert ctx.release.notice
+    notice = str(release_notice(ctx))
+    assert "Illustrative release" in notice
+    assert render_markdown(ctx.release.notice) in notice
+    real = replace(ctx, release=ctx.release.model_copy(update={"illustrative": False}))
+    assert str(release_notice(real)) == ""

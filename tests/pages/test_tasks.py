@@ -1,0 +1,77 @@
+"""Public task pages and the deep dives: a page per public task, none for a held-out one, and
+the deep-dive index counts what it lists (§4.4, §5.2)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from pagetools import shown
+
+from generator.pages import VersionContext
+from generator.pages.tasks import index_page, task_entry, task_page, task_tables
+from generator.pages.text import render_markdown, spelled
+
+
+def test_the_index_lists_the_public_tasks_and_no_held_out_one(
+    contexts: list[VersionContext], small: VersionContext
+) -> None:
+    for ctx in [small, *contexts]:
+        page = index_page(ctx, False)
+        listed = [r.record["task"] for r in page.tables[0].rows]
+        public = sorted(t.id for t in ctx.catalog.tasks if t.group == "public")
+        assert listed == public
+        held_out = [t for t in ctx.catalog.tasks if t.group == "held-out"]
+        assert held_out
+        text = shown(page)
+        assert not [t.id for t in held_out if t.id in text and t.id not in public]
+        assert page.path == "tasks/index.md"
+
+
+def test_a_task_page_shows_its_tables_and_nothing_of_held_out_tasks(small: VersionContext) -> None:
+    bulk = task_tables(small)
+    held_out = {t.id: t.title for t in small.catalog.tasks if t.group == "held-out"}
+    for task in small.public_tasks():
+        page = task_page(small, task, False, bulk)
+        ids = [t.id for t in page.tables]
+        assert ids[:6] == ["metadata", "scoring", "results", "reconstruction", "runs", "efficiency"]
+        assert set(ids[6:]) <= {"cited", "evidence"}
+        assert (page.path, page.title) == (task_entry(task, False).path, task.title)
+        text = shown(page)
+        for t in page.tables:
+            assert t.to_html(task.id) in text
+        assert not [h for h in held_out if f">{h}<" in text or f"/{h}." in text]
+
+
+@pytest.mark.parametrize("keep", [1, 2, 3])
+def test_the_deep_dive_count_is_computed(contexts: list[VersionContext], keep: int) -> None:
+    ctx = contexts[0]
+    dives = ctx.release.deep_dives[:keep]
+    fewer = replace(ctx, release=ctx.release.model_copy(update={"deep_dives": dives}))
+    page = index_page(fewer, True)
+    assert len(page.tables[0].rows) == len(dives)
+    tasks = "public task" if len(dives) == 1 else "public tasks"
+    assert f"{spelled(len(dives)).capitalize()} {tasks} analysed" in page.markdown
+
+
+def test_a_deep_dive_shows_what_the_analysts_wrote(contexts: list[VersionContext]) -> None:
+    ctx = contexts[0]
+    bulk = task_tables(ctx)
+    noted = 0
+    for task_id in ctx.release.deep_dives:
+        dive = ctx.deep_dives[task_id]
+        page = task_page(ctx, ctx.tasks[task_id], True, bulk)
+        plain = task_page(ctx, ctx.tasks[task_id], False, bulk)
+        assert page.path == f"deep-dives/{task_id}.md"
+        assert [t.id for t in page.tables] == [t.id for t in plain.tables]
+        assert render_markdown(dive.interpretation) in page.markdown
+        assert render_markdown(dive.interpretation) not in plain.markdown
+        for combo, note in dive.differences.items():
+            assert render_markdown(note) in page.markdown
+            # a combination without consent (§7.2) keeps no note
+            bundles = {k: b for k, b in ctx.frame.bundles.items() if k != combo}
+            without = replace(ctx, frame=replace(ctx.frame, bundles=bundles))
+            again = task_page(without, ctx.tasks[task_id], True, bulk)
+            assert render_markdown(note) not in again.markdown
+            noted += 1
+    assert noted
