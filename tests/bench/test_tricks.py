@@ -1,0 +1,53 @@
+"""bench/tricks.py: each switch turns off something the build really uses."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "tricks.py"
+
+#: trick -> the module attribute its switch replaces
+TARGETS = {
+    "parallel-writes": ("generator.site.build", "ThreadPoolExecutor"),
+    "evidence-beside-scoring": ("generator.build", "ThreadPoolExecutor"),
+    "gc-freeze": ("generator.site.build", "gc"),
+    "shared-navigation": ("generator.pages", "replace"),
+    "page-worker": ("generator.site.build", "PARTS"),
+    "item-index-cache": ("generator.load.items", "_CACHE"),
+}
+
+
+@pytest.fixture(scope="module")
+def tricks() -> ModuleType:
+    sys.path.insert(0, str(SCRIPT.parent))
+    spec = importlib.util.spec_from_file_location("bench_tricks", SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_tricks"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_trick_is_named_with_what_it_replaces(tricks: ModuleType) -> None:
+    assert set(tricks.TRICKS) == set(TARGETS)
+
+
+@pytest.mark.parametrize("trick", sorted(TARGETS))
+def test_each_switch_replaces_a_name_the_build_uses(
+    tricks: ModuleType, trick: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module_name, attribute = TARGETS[trick]
+    module = importlib.import_module(module_name)
+    before = getattr(module, attribute)  # fails when the build no longer has it
+    monkeypatch.setattr(module, attribute, before)  # restored after the test
+    switch, stage = tricks.TRICKS[trick]
+    switch()
+    assert getattr(module, attribute) is not before
+    assert stage.endswith("_s")
