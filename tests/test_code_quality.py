@@ -40,16 +40,6 @@ TESTS = REPO / "tests"
 # entry is no longer needed.
 WITHOUT_TEST_MODULE = frozenset(
     {
-        "generator/check/runs/catalog.py",
-        "generator/check/runs/check.py",
-        "generator/check/runs/columns.py",
-        "generator/check/runs/completeness.py",
-        "generator/check/runs/evidence.py",
-        "generator/check/runs/fields.py",
-        "generator/check/runs/items.py",
-        "generator/check/runs/keys.py",
-        "generator/check/runs/missing.py",
-        "generator/check/runs/outcome.py",
         "generator/pages/cards.py",
         "generator/pages/cardtables.py",
         "generator/pages/cells.py",

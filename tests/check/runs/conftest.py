@@ -105,9 +105,7 @@ class Small:
         not_covered: list[dict[str, str]] | None = None,
         evaluation: str = "complete",
     ) -> LoadedBundle:
-        bundle: Bundle = builders.bundle(
-            "small", not_covered=not_covered, evaluation=evaluation
-        )
+        bundle: Bundle = builders.bundle("small", not_covered=not_covered, evaluation=evaluation)
         source = Source(BUNDLE_PATH, {("evaluation",): EVALUATION_LINE})
         columns = columns_from_records(list(records), self.lines(len(records)))
         return LoadedBundle("small", Loaded(bundle, source), columns, RUNS_PATH)

@@ -71,7 +71,10 @@ def test_the_cause_of_a_run_goes_with_its_status(small: Any) -> None:
 def test_a_failure_type_the_release_does_not_declare(small: Any) -> None:
     declared = sorted(f.id for f in small.release.enumerations.failure_types)
     assert failure_types(small.checks([])) == declared
-    records = [small.record("t1", failure_type=declared[0]), small.record("t1", failure_type="oops")]
+    records = [
+        small.record("t1", failure_type=declared[0]),
+        small.record("t1", failure_type="oops"),
+    ]
     problems, _ = _fields(small, records)
     [problem] = problems
     assert (problem.line, problem.field) == (3, "failure_type")

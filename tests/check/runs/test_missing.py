@@ -49,7 +49,8 @@ def test_each_list_names_the_items_it_lacks(small: Any) -> None:
     ]
     lacking = ["R2", "F1", "J1", "R1, R2", "J1, J2"]
     assert all(
-        f"missing verdicts for {ids};" in p.message for p, ids in zip(problems, lacking, strict=True)
+        f"missing verdicts for {ids};" in p.message
+        for p, ids in zip(problems, lacking, strict=True)
     )
 
 
