@@ -120,12 +120,14 @@ class Small:
 
     @staticmethod
     def reported(runs: RunChecks, found: Found) -> list[Problem]:
-        """The problems a section found, located as check_runs locates them."""
-        return [
+        """The problems a section found, located as check_runs locates them, in line order
+        (a record's own in the order found)."""
+        located = [
             Problem(runs.loaded.runs_path, int(runs.records.line[row]), field, message)
             for row, problems in found.by_row.items()
             for field, message in problems
         ]
+        return sorted(located, key=lambda p: p.line)
 
 
 @pytest.fixture(scope="session")

@@ -65,10 +65,17 @@ def test_runs_of_a_scope_declared_not_covered_are_refused(small: Any) -> None:
     assert found.by_row == {}
 
 
-def test_an_unknown_task_is_not_also_a_duplicate(small: Any) -> None:
-    """Each record gets the first key problem a reader would fix, once."""
+def test_each_record_gets_its_first_key_problem_only(small: Any) -> None:
+    """The first key problem a reader would fix, once: an unknown task is not also a
+    duplicate, and a duplicate in a scope not covered is reported as a duplicate."""
     records = [small.record("t1").model_copy(update={"task": "t9"})] * 2
-    runs = small.checks(records)
+    records += [small.record("t3"), small.record("t3")]
+    runs = small.checks(records, not_covered=[{"domain": "erp", "reason": "no adapter"}])
     found = Found()
     check_keys(runs, found)
-    assert [(p.line, p.field) for p in small.reported(runs, found)] == [(2, "task"), (3, "task")]
+    assert [(p.line, p.field) for p in small.reported(runs, found)] == [
+        (2, "task"),
+        (3, "task"),
+        (4, "task"),
+        (5, "run"),
+    ]

@@ -68,13 +68,18 @@ def test_items_of_a_failed_module_may_be_absent(small: Any) -> None:
 
 
 def test_runs_without_a_valid_judge_result_and_incomplete_runs(small: Any) -> None:
+    lacking: dict[str, Any] = {"delivery": False, "judge": [], "judge_valid": False}
     records = [
         # zeroed by D: may lack its Judge result, so its Judge list is not checked
-        small.record("t2", delivery=False, judge=[], judge_valid=False),
+        small.record("t2", **lacking),
+        # ... also when it lacks a rule verdict, which is reported alone
+        small.record("t2", 2, **lacking, rules=[small.rule("R1")]),
         # evaluation-incomplete: no valid result, nothing is required of its lists
         small.record("t1", status="incomplete", cause="crash", rules=[], fatal=[]),
     ]
-    assert _missing(small, records) == []
+    [problem] = _missing(small, records)
+    assert (problem.line, problem.field) == (3, "rules")
+    assert "missing verdicts for R2;" in problem.message
 
 
 def test_a_repeated_item_hides_no_missing_one(small: Any) -> None:
