@@ -1,7 +1,7 @@
 """The per-record form of the run rules, as they were before they ran on columns.
 
 Kept as the reference the column checks in :mod:`generator.check.runs` are tested against
-(tests/check/test_runs_columns.py): one record at a time, obviously in the right order.
+(tests/check/runs/test_check.py): one record at a time, obviously in the right order.
 """
 
 from __future__ import annotations

@@ -1,42 +1,44 @@
-"""The column checks of run records report exactly what the per-record rules report.
+"""The rules between run records, the task catalog and the bundle, section by section
+(:func:`generator.check.runs.check_runs`): each record is reported where it breaks a rule,
+at its line of the runs file; a record stopped by one section gets no problems of the later
+ones; the bundle's completeness is judged only when every record is clean.
 
 Hypothesis damages records of the example (which has fatal items, modules, designated
 evidence, rule-only and dual-channel tasks, not-covered scopes) in the ways a submitter's
-pipeline might, and both checkers must return the same problems, line by line.
+pipeline might, and the column checks must return what the per-record rules
+(tests/reference_runs.py) return, line by line.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from builders import read_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_runs import check_runs_reference
 
-from generator.check.runs import check_runs, repeat_counts
-from generator.load import LoadedBundle, load_inputs
+from generator.check.runs import catalog_items, check_runs
+from generator.errors import Problem
+from generator.load import Inputs, LoadedBundle
 from generator.load.records import columns_from_records
 from generator.models import RunRecord
 from generator.models.runs import JudgeVerdict, RuleVerdict
 
-REPO = Path(__file__).resolve().parents[2]
 IDS = ["R01", "R02", "R03", "R09", "R30", "F01", "F02", "J01", "J02", "J05", "E1", "E9"]
 MODULES = ["turn-1", "turn-2", "turn-3", "turn-9", "m1"]
 
 
 @pytest.fixture(scope="module")
-def example() -> Any:
-    inputs, _ = load_inputs(REPO)
+def example_v1(inputs: Inputs) -> Any:
+    """The example's v1.0: its release, catalog, bundles and each bundle's records."""
     version = next(v for v in inputs.releases if v.folder == "v1.0")
     assert version.release is not None
     assert version.catalog is not None
     bundles = {b.folder: b for b in version.bundles}
-    records = {name: read_records(REPO / b.runs_path) for name, b in bundles.items()}
+    records = {name: read_records(inputs.root / b.runs_path) for name, b in bundles.items()}
     return version.release.model, version.catalog.model, bundles, records
 
 
@@ -109,8 +111,8 @@ def _damage(record: RunRecord, draw: st.DrawFn, tasks: list[str]) -> RunRecord:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(st.data())
-def test_column_checks_equal_the_per_record_rules(example: Any, data: st.DataObject) -> None:
-    release, catalog, bundles, records_by_bundle = example
+def test_column_checks_equal_the_per_record_rules(example_v1: Any, data: st.DataObject) -> None:
+    release, catalog, bundles, records_by_bundle = example_v1
     name = data.draw(st.sampled_from(sorted(bundles)))
     loaded: LoadedBundle = bundles[name]
     records = list(records_by_bundle[name])
@@ -125,18 +127,18 @@ def test_column_checks_equal_the_per_record_rules(example: Any, data: st.DataObj
     assert found == expected
 
 
-def test_the_example_has_what_the_damage_needs(example: Any) -> None:
-    _, catalog, _, _ = example
+def test_the_example_has_what_the_damage_needs(example_v1: Any) -> None:
+    _, catalog, _, _ = example_v1
     assert any(t.scoring.modules for t in catalog.tasks)
     assert any(j.evidence for t in catalog.tasks for j in t.scoring.judge_items)
     assert any(i.fatal for t in catalog.tasks for i in t.scoring.rule_items)
 
 
 @pytest.mark.parametrize("length", [128, 300])
-def test_long_lists_are_checked_like_short_ones(example: Any, length: int) -> None:
+def test_long_lists_are_checked_like_short_ones(example_v1: Any, length: int) -> None:
     """Positions past 127 (stored in a wider integer type) name the right items, and
     evidence is matched to its verdict there too; 128 items is the edge of int8."""
-    release, catalog, bundles, records_by_bundle = example
+    release, catalog, bundles, records_by_bundle = example_v1
     cited = {(t.id, j.id): j.evidence for t in catalog.tasks for j in t.scoring.judge_items}
     name, i = next(
         (name, k)
@@ -163,12 +165,68 @@ def test_long_lists_are_checked_like_short_ones(example: Any, length: int) -> No
     assert any(p.field == f"rules[{length - 1}].id" for p in found)
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, 50), max_size=40), st.sampled_from([51, 10**9]))
-def test_repeat_counts_in_place_and_by_hashing(keys: list[int], scale: int) -> None:
-    """Both ways of counting repeats (a dense count for a small range of keys, hashing for
-    a large one) give each key's number of occurrences."""
-    values = np.array(keys, dtype=np.int64) * (scale // 51)
-    bound = 51 * (scale // 51)
-    expected = [keys.count(k) for k in keys]
-    assert repeat_counts(values, bound).tolist() == expected
+def test_items_passed_in_give_the_problems_of_items_built_here(example_v1: Any) -> None:
+    """One catalog_items for all bundles reports what each bundle's own would, here on a
+    bundle whose records name failed modules and repeat items."""
+    release, catalog, bundles, records_by_bundle = example_v1
+    items = catalog_items(catalog)
+    for name, loaded in sorted(bundles.items()):
+        records = list(records_by_bundle[name])
+        records[0] = records[0].model_copy(
+            update={"rules": (*records[0].rules, records[0].rules[0]), "modules_failed": ("x",)}
+        )
+        lines = list(range(2, len(records) + 2))
+        damaged = dataclasses.replace(loaded, runs=columns_from_records(records, lines))
+        shared = list(check_runs(release, catalog, damaged, items))
+        assert shared == list(check_runs(release, catalog, damaged))
+        assert shared
+
+
+def test_a_clean_bundle_has_no_problem(small: Any) -> None:
+    assert list(check_runs(small.release, small.catalog, small.loaded(small.full()))) == []
+
+
+def test_each_record_stops_at_the_first_section_it_fails(small: Any) -> None:
+    """Located at the runs file's line; an unknown task's items and a repeated run's fields
+    are not looked at, a dual-channel run without its Judge result gets no item or outcome
+    problem, and a record with an item problem no outcome problem."""
+    twice = [small.rule("R1"), small.rule("R1")]
+    failed = [small.rule("R1"), small.rule("R2", False)]
+    records = [
+        small.record("t1"),
+        small.record("t1", rules=twice).model_copy(update={"task": "t9"}),  # keys
+        small.record("t1", status="incomplete"),  # keys: (t1, 1) again, and no cause
+        small.record("t2", judge=[small.judge("J1", 9)], judge_valid=False),  # fields
+        small.record("t1", 2, rules=twice),  # items, and it did not succeed
+        small.record("t2", 2, rules=failed),  # outcome: no failure type
+    ]
+    problems = list(check_runs(small.release, small.catalog, small.loaded(records)))
+    assert [(p.path, p.line, p.field) for p in problems] == [
+        (small.runs_path, 3, "task"),
+        (small.runs_path, 4, "run"),
+        (small.runs_path, 5, "judge_valid"),
+        (small.runs_path, 6, "rules[0].id"),
+        (small.runs_path, 6, "rules[1].id"),
+        (small.runs_path, 6, "rules"),
+        (small.runs_path, 7, "failure_type"),
+    ]
+    assert all(isinstance(p, Problem) and p.severity == "error" for p in problems)
+
+
+def test_completeness_is_judged_only_for_clean_records(small: Any) -> None:
+    """A bundle short of runs is told so when its records are clean; while some record has
+    a problem, or lines of the runs file were rejected, the counts would be wrong."""
+    short = [r for r in small.full() if (r.task, r.run) != ("t1", 2)]
+    loaded = small.loaded(short)
+    [problem] = check_runs(small.release, small.catalog, loaded)
+    assert (problem.path, problem.line, problem.field) == (
+        small.bundle_path,
+        small.evaluation_line,
+        "evaluation",
+    )
+    rejected = dataclasses.replace(loaded, runs_clean=False)
+    assert list(check_runs(small.release, small.catalog, rejected)) == []
+    broken = [*short, small.record("t1", 2, cause="crash")]  # a valid run with a cause
+    assert [p.field for p in check_runs(small.release, small.catalog, small.loaded(broken))] == [
+        "cause"
+    ]
