@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -52,3 +53,47 @@ def test_the_methodology_shows_what_the_bench_wrote(bench: ModuleType) -> None:
     for i, setting in enumerate(coverage["settings"]):
         for name, f in setting["figures"].items():
             assert shown[name][i] == f"{f['rate']:.3f} ± {f['mc_se']:.3f}"
+
+
+def test_the_readme_summary_is_the_one_printed_from_the_results(bench: ModuleType) -> None:
+    root = SCRIPT.parents[1]
+    document = json.loads((root / "site_src" / "coverage.json").read_text(encoding="utf-8"))
+    block = bench.readme_block(document)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    start, end = bench.README_MARKS
+    assert readme.count(start) == 1
+    assert readme[readme.index(start) : readme.index(end) + len(end)] == block
+
+
+def test_the_readme_summary_follows_the_results(bench: ModuleType) -> None:
+    document = {
+        "true_task_scores": [0.5, 0.8],
+        "settings": [
+            {
+                "setting": "T=20, n=3",
+                "runs": 3,
+                "releases": 10,
+                "figures": {
+                    "coverage: Task Score": {"rate": 0.9, "mc_se": 0.01, "hits": 9, "trials": 10},
+                    "coverage: reliability@2": {
+                        "rate": 0.8,
+                        "mc_se": 0.02,
+                        "hits": 8,
+                        "trials": 10,
+                    },
+                    "false difference: tied pair called different": {
+                        "rate": 0.1,
+                        "mc_se": 0.03,
+                        "hits": 1,
+                        "trials": 10,
+                    },
+                },
+            }
+        ],
+    }
+    block = bench.readme_block(document)
+    assert "| Task Score | 0.900 |" in block
+    assert "| reliability@2 (n=3) or @3 (n=5) | 0.800 |" in block
+    assert "| success rate | — |" in block
+    assert "0.800–0.900" in block
+    assert "1 of 10 releases, 10.0% ± 9.5%" in block  # sqrt(0.1 · 0.9 / 10)
