@@ -1,4 +1,10 @@
-"""Rules inside one release manifest."""
+"""Rules inside one release manifest.
+
+:func:`check_release` reads as its rules: the version names its folder, every list of ids
+names each id once (the lists as data), every computed metric has a
+declared direction, the disclosure floor names HarnessCard fields, and each deep dive is
+listed once.
+"""
 
 from __future__ import annotations
 
@@ -17,71 +23,92 @@ def repeated(ids: Iterable[str]) -> list[str]:
 
 
 def check_release(folder: str, loaded: Loaded[Release]) -> Iterator[Problem]:
+    """Every rule inside one release manifest, in this order."""
+    yield from _named_as_its_folder(folder, loaded)
+    yield from _ids_once(loaded)
+    yield from _metric_directions(loaded)
+    yield from _floor_fields(loaded)
+    yield from _deep_dives_once(loaded)
+
+
+def _named_as_its_folder(folder: str, loaded: Loaded[Release]) -> Iterator[Problem]:
+    """One release per folder, named by its version (§7.2: versions are never mixed)."""
     release, src = loaded.model, loaded.source
-    path = src.path
     if release.version != folder:
         yield Problem(
-            path,
+            src.path,
             src.line("version"),
             "version",
             f"{release.version!r} differs from its folder name {folder!r}; "
             "one release per folder, named by its version",
         )
-    dupes = repeated(d.id for d in release.domains)
-    if dupes:
-        yield Problem(path, src.line("domains"), "domains", f"repeated domain ids: {dupes}")
+
+
+def _declared_ids(release: Release) -> Iterator[tuple[tuple[str | int, ...], str, str, list[str]]]:
+    """Each list of ids the release declares: (where, field, what its repeats are called,
+    the ids): the domains (§2.2), each domain's subdivisions and each enumeration (§2.5.2)."""
+    yield ("domains",), "domains", "repeated domain ids", [d.id for d in release.domains]
     for i, domain in enumerate(release.domains):
-        dupes = repeated(s.id for s in domain.subdivisions)
-        if dupes:
-            yield Problem(
-                path,
-                src.line("domains", i, "subdivisions"),
-                f"domains[{i}].subdivisions",
-                f"repeated ids: {dupes}",
-            )
+        where: tuple[str | int, ...] = ("domains", i, "subdivisions")
+        yield (
+            where,
+            f"domains[{i}].subdivisions",
+            "repeated ids",
+            [s.id for s in domain.subdivisions],
+        )
     for name in type(release.enumerations).model_fields:
-        dupes = repeated(v.id for v in getattr(release.enumerations, name))
+        ids = [v.id for v in getattr(release.enumerations, name)]
+        yield ("enumerations", name), f"enumerations.{name}", "repeated ids", ids
+
+
+def _ids_once(loaded: Loaded[Release]) -> Iterator[Problem]:
+    """Every declared id is declared once (:func:`_declared_ids`)."""
+    src = loaded.source
+    for where, field, what, ids in _declared_ids(loaded.model):
+        dupes = repeated(ids)
         if dupes:
-            yield Problem(
-                path,
-                src.line("enumerations", name),
-                f"enumerations.{name}",
-                f"repeated ids: {dupes}",
-            )
-    declared = [m.id for m in release.metrics]
+            yield Problem(src.path, src.line(*where), field, f"{what}: {dupes}")
+
+
+def _metric_directions(loaded: Loaded[Release]) -> Iterator[Problem]:
+    """Every computed metric has one declared direction, and only those (§4.2)."""
+    src = loaded.source
+    declared = [m.id for m in loaded.model.metrics]
     unknown = sorted(set(declared) - set(KNOWN_METRICS))
     missing = [m for m in KNOWN_METRICS if m not in declared]
     dupes = repeated(declared)
+    found = (
+        (unknown, f"unknown metric ids {unknown}; expected ids from: {', '.join(KNOWN_METRICS)}"),
+        (missing, f"direction not declared for {missing}; every computed metric needs one"),
+        (dupes, f"repeated metric ids: {dupes}"),
+    )
     line = src.line("metrics")
-    if unknown:
-        yield Problem(
-            path,
-            line,
-            "metrics",
-            f"unknown metric ids {unknown}; expected ids from: {', '.join(KNOWN_METRICS)}",
-        )
-    if missing:
-        yield Problem(
-            path,
-            line,
-            "metrics",
-            f"direction not declared for {missing}; every computed metric needs one",
-        )
-    if dupes:
-        yield Problem(path, line, "metrics", f"repeated metric ids: {dupes}")
+    for wrong, message in found:
+        if wrong:
+            yield Problem(src.path, line, "metrics", message)
+
+
+def _floor_fields(loaded: Loaded[Release]) -> Iterator[Problem]:
+    """The disclosure floor names minimum fields of the seven-layer HarnessCard (§5.1.2)."""
+    src = loaded.source
     known = {f"{name}.{field}" for name, fields in MINIMUM_FIELDS.items() for field in fields}
-    for i, ref in enumerate(release.disclosure_floor):
+    for i, ref in enumerate(loaded.model.disclosure_floor):
         if ref not in known:
             yield Problem(
-                path,
+                src.path,
                 src.line("disclosure_floor", i),
                 f"disclosure_floor[{i}]",
                 f"{ref!r} is not a minimum HarnessCard field; expected 'layer.field', "
                 "e.g. 'execution.sandboxing'",
             )
-    dupes = repeated(release.deep_dives)
+
+
+def _deep_dives_once(loaded: Loaded[Release]) -> Iterator[Problem]:
+    """Each deep-dive task is listed once (§5.2)."""
+    src = loaded.source
+    dupes = repeated(loaded.model.deep_dives)
     if dupes:
-        yield Problem(path, src.line("deep_dives"), "deep_dives", f"repeated tasks: {dupes}")
+        yield Problem(src.path, src.line("deep_dives"), "deep_dives", f"repeated tasks: {dupes}")
 
 
 def check_one_benchmark(releases: Sequence[Loaded[Release]]) -> Iterator[Problem]:

@@ -172,40 +172,57 @@ def _bundle_alone(root: Path, folder: Path) -> tuple[LoadedBundle | None, list[P
 
 
 def _load_release(root: Path, folder: Path, problems: list[Problem]) -> LoadedRelease:
+    """One version folder: its manifest, catalog, bundles and deep dives."""
     release = _load(Release, root, folder / "release.yaml", problems)
     catalog = _load(Catalog, root, folder / "tasks.yaml", problems)
-    bundles: list[LoadedBundle] = []
-    deep_dives: list[Loaded[DeepDive]] = []
+    bundles: tuple[LoadedBundle, ...] = ()
+    deep_dives: tuple[Loaded[DeepDive], ...] = ()
     for entry in _visible(root, folder, problems):
         if entry.name in {"release.yaml", "tasks.yaml"}:
             continue
         if entry.name == "bundles" and entry.is_dir():
-            folders = []
-            for bundle_dir in _visible(root, entry, problems):
-                if not bundle_dir.is_dir():
-                    problems.append(_stray(root, bundle_dir, "bundles/ holds one folder a bundle"))
-                    continue
-                folders.append(bundle_dir)
-            # Runs files are parsed by Arrow, which releases the GIL: read bundles side by side.
-            with ThreadPoolExecutor(max_workers=READERS) as pool:
-                for loaded, found in pool.map(lambda d: _bundle_alone(root, d), folders):
-                    problems.extend(found)
-                    if loaded is not None:
-                        bundles.append(loaded)
-            release_unused_memory()
+            bundles = _load_bundles(root, entry, problems)
         elif entry.name == "deepdives" and entry.is_dir():
-            for path in _visible(root, entry, problems):
-                if path.suffix != ".yaml" or not path.is_file():
-                    problems.append(_stray(root, path, "deepdives/ holds <task>.yaml files"))
-                    continue
-                dive = _load(DeepDive, root, path, problems)
-                if dive is not None:
-                    deep_dives.append(dive)
+            deep_dives = _load_deep_dives(root, entry, problems)
         else:
             problems.append(
                 _stray(root, entry, "expected release.yaml, tasks.yaml, bundles/, deepdives/")
             )
-    return LoadedRelease(folder.name, release, catalog, tuple(bundles), tuple(deep_dives))
+    return LoadedRelease(folder.name, release, catalog, bundles, deep_dives)
+
+
+def _load_bundles(root: Path, entry: Path, problems: list[Problem]) -> tuple[LoadedBundle, ...]:
+    """Every bundle folder under ``bundles/``."""
+    folders = []
+    for bundle_dir in _visible(root, entry, problems):
+        if not bundle_dir.is_dir():
+            problems.append(_stray(root, bundle_dir, "bundles/ holds one folder a bundle"))
+            continue
+        folders.append(bundle_dir)
+    bundles = []
+    # Runs files are parsed by Arrow, which releases the GIL: read bundles side by side.
+    with ThreadPoolExecutor(max_workers=READERS) as pool:
+        for loaded, found in pool.map(lambda d: _bundle_alone(root, d), folders):
+            problems.extend(found)
+            if loaded is not None:
+                bundles.append(loaded)
+    release_unused_memory()
+    return tuple(bundles)
+
+
+def _load_deep_dives(
+    root: Path, entry: Path, problems: list[Problem]
+) -> tuple[Loaded[DeepDive], ...]:
+    """Every narrative file under ``deepdives/``."""
+    deep_dives = []
+    for path in _visible(root, entry, problems):
+        if path.suffix != ".yaml" or not path.is_file():
+            problems.append(_stray(root, path, "deepdives/ holds <task>.yaml files"))
+            continue
+        dive = _load(DeepDive, root, path, problems)
+        if dive is not None:
+            deep_dives.append(dive)
+    return tuple(deep_dives)
 
 
 def load_inputs(root: Path, cached: Collection[str] = ()) -> tuple[Inputs, list[Problem]]:
@@ -216,14 +233,21 @@ def load_inputs(root: Path, cached: Collection[str] = ()) -> tuple[Inputs, list[
     """
     use_system_allocator()
     problems: list[Problem] = []
-    results = root / "results"
-    releases: list[LoadedRelease] = []
-    card_dir = root / "harnesscards"
+    results, card_dir = root / "results", root / "harnesscards"
     for top in (results, card_dir):
         escape = _escapes(root, top) if top.is_symlink() else None
         if escape is not None:
             problems.append(escape)
             return Inputs(root, (), {}, frozenset()), problems
+    releases = _load_releases(root, results, cached, problems)
+    cards, broken = _load_cards(root, card_dir, problems)
+    return Inputs(root, releases, cards, broken), problems
+
+
+def _load_releases(
+    root: Path, results: Path, cached: Collection[str], problems: list[Problem]
+) -> tuple[LoadedRelease, ...]:
+    """Every version folder under ``results/``; of those in ``cached``, the manifest only."""
     if not results.is_dir():
         problems.append(
             Problem(
@@ -233,34 +257,40 @@ def load_inputs(root: Path, cached: Collection[str] = ()) -> tuple[Inputs, list[
                 "folder not found; expected results/<version>/release.yaml under the root",
             )
         )
-    else:
-        for folder in _visible(root, results, problems):
-            if folder.is_dir():
-                if folder.name in cached:
-                    release = _load(Release, root, folder / "release.yaml", problems)
-                    releases.append(LoadedRelease(folder.name, release, None, (), (), True))
-                else:
-                    releases.append(_load_release(root, folder, problems))
-        if not releases:
-            problems.append(
-                Problem(
-                    "results",
-                    None,
-                    "",
-                    "no release folders; expected results/<version>/release.yaml",
-                )
+        return ()
+    releases: list[LoadedRelease] = []
+    for folder in _visible(root, results, problems):
+        if folder.is_dir():
+            if folder.name in cached:
+                release = _load(Release, root, folder / "release.yaml", problems)
+                releases.append(LoadedRelease(folder.name, release, None, (), (), True))
+            else:
+                releases.append(_load_release(root, folder, problems))
+    if not releases:
+        problems.append(
+            Problem(
+                "results", None, "", "no release folders; expected results/<version>/release.yaml"
             )
+        )
+    return tuple(releases)
+
+
+def _load_cards(
+    root: Path, card_dir: Path, problems: list[Problem]
+) -> tuple[dict[str, Loaded[HarnessCard]], frozenset[str]]:
+    """The HarnessCards by id, and the ids of card files present but invalid."""
     cards: dict[str, Loaded[HarnessCard]] = {}
     broken: set[str] = set()
-    if card_dir.is_dir():
-        for path in _visible(root, card_dir, problems):
-            if path.suffix != ".yaml" or not path.is_file():
-                if path.suffix in {".yml", ".json"}:
-                    problems.append(_stray(root, path, "HarnessCards are <id>.yaml files"))
-                continue
-            card = _load(HarnessCard, root, path, problems)
-            if card is not None:
-                cards[path.stem] = card
-            else:
-                broken.add(path.stem)
-    return Inputs(root, tuple(releases), cards, frozenset(broken)), problems
+    if not card_dir.is_dir():
+        return cards, frozenset()
+    for path in _visible(root, card_dir, problems):
+        if path.suffix != ".yaml" or not path.is_file():
+            if path.suffix in {".yml", ".json"}:
+                problems.append(_stray(root, path, "HarnessCards are <id>.yaml files"))
+            continue
+        card = _load(HarnessCard, root, path, problems)
+        if card is not None:
+            cards[path.stem] = card
+        else:
+            broken.add(path.stem)
+    return cards, frozenset(broken)

@@ -2,92 +2,40 @@
 macro-averages (§4.2), each with its task-clustered interval (:mod:`generator.score.intervals`).
 
 :func:`generator.score.plan.plan_combination` decides what a combination shows in a scope
-(coverage, withheld, not covered); :func:`figures` writes each of its aggregates as a ratio
-of sums over tasks; :func:`aggregate_scope` draws the scope's tasks once and turns the
-figures of every combination and every pair into the :class:`ScopeResult`.
+(coverage, withheld, not covered); :func:`generator.score.figures.figures` writes each of its
+aggregates as a ratio of sums over tasks; :func:`aggregate_scope` draws the scope's tasks once
+and turns the figures of every combination and every pair into the :class:`ScopeResult`
+(:func:`score_combination` for each scored combination).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
-from generator.score.intervals import Figure, Interval, figure, intervals, rate, task_weights
+from generator.score.figures import figures, nanmean, point_values
+from generator.score.intervals import Figure, Interval, intervals, task_weights
 from generator.score.plan import Plan, has_views, small_held_out
-from generator.score.ranking import differences, pair_figures, pareto, rank_ranges
+from generator.score.ranking import PairFigure, differences, pair_figures, pareto, rank_ranges
 from generator.score.results import (
     BusinessViews,
     CombinationScores,
+    Difference,
     Efficiency,
     Estimate,
     Rate,
     Reliability,
     ScopeResult,
 )
-from generator.score.stats import reliability_at, seed_for
-from generator.score.table import NAN, ScopeView, TaskTable
-
-# --- figures: every aggregate as a ratio of sums over the scope's tasks ----------------------
-
-
-def figures(
-    view: ScopeView, table: TaskTable, k: int, plan: Plan, release: Release
-) -> dict[str, Figure]:
-    """Combination k's aggregates in one scope as :class:`Figure` (§4.2, §4.3): the channels,
-    the risk-weighted score, the success rate, reliability@k and the business-view rates."""
-    rows, columns, n = view.rows, view.columns, release.runs_per_task
-    data, covered = plan.data, plan.covered
-    valid = np.where(covered, table.valid[k, rows], 0)
-    successes = np.where(covered, table.successes[k, rows], 0)
-    out = {
-        "score": figure(table.means["score"][k, rows], data, table.counts["score"][k, rows]),
-        "rule": figure(table.means["rule"][k, rows], data, table.counts["rule"][k, rows]),
-        "success": rate(successes, valid, covered),
-    }
-    if plan.judged is not None:
-        judge_runs = table.counts["judge"][k, rows]
-        out["judge"] = figure(table.means["judge"][k, rows], plan.judged, judge_runs)
-    for rk in release.reliability_k:
-        per_task = reliability_at(table.successes[k, rows], n, rk)
-        # A task's C(c, k) / C(n, k) counts like n / k binary trials: exactly so for k = 1 (a
-        # rate of n runs) and k = n (one all-k-pass trial); in between, interpolated.
-        found = figure(per_task, plan.full, np.full(len(rows), n / rk))
-        out[f"reliability@{rk}"] = dataclasses.replace(found, binary=True)
-    if has_views(release, view.scope):
-        weights = columns["risk_weight"].astype(float)
-        out["risk"] = figure(table.means["score"][k, rows], data, valid, weights)
-        chain = columns["chain"]
-        out["key_process"] = rate(successes, valid, chain != "")
-        for cid in sorted(set(chain[(chain != "") & (valid > 0)].tolist())):
-            out[f"chain:{cid}"] = rate(successes, valid, chain == cid)
-        fatal_failed = np.where(covered, table.fatal_failed[k, rows], 0)
-        out["fatal"] = rate(fatal_failed, valid, columns["n_fatal"] > 0)
-        out["boundary"] = rate(successes, valid, columns["boundary"].astype(bool))
-    return out
-
-
-# --- results -------------------------------------------------------------------------------
+from generator.score.stats import seed_for
+from generator.score.table import ScopeView, TaskTable
 
 
 def _none(x: float | None) -> float | None:
     return None if x is None or not np.isfinite(x) else float(x)
-
-
-def nanmean(values: np.ndarray) -> float:
-    """Mean of the non-NaN values, summed as pandas' ``Series.mean`` sums (NaN if none)."""
-    missing = np.isnan(values)
-    count = len(values) - int(missing.sum())
-    total = (np.where(missing, 0.0, values) if missing.any() else values).sum()
-    return float(total / float(count)) if count > 0 else NAN
-
-
-def _nansum(values: np.ndarray) -> float:
-    missing = np.isnan(values)
-    return float((np.where(missing, 0.0, values) if missing.any() else values).sum())
 
 
 Lookup = Mapping[str, Interval]
@@ -119,23 +67,6 @@ def _estimate(value: float, tasks: int, found: Interval) -> Estimate:
     )
 
 
-def point_values(
-    view: ScopeView, table: TaskTable, k: int, plan: Plan, figs: Mapping[str, Figure]
-) -> dict[str, float]:
-    """Each figure's published value: macro-averages summed as pandas sums them."""
-    out = {name: f.value for name, f in figs.items()}
-    for column in ("score", "rule", "judge"):
-        if column in figs:
-            mask = plan.data if column != "judge" else plan.judged
-            means = table.means[column][k, view.rows][mask]
-            out[column] = nanmean(means[~np.isnan(means)])
-    if "risk" in figs:
-        scores = table.means["score"][k, view.rows][plan.data]
-        weights = view.columns["risk_weight"].astype(float)[plan.data]
-        out["risk"] = _nansum(scores * weights) / _nansum(weights)
-    return out
-
-
 def score_combination(
     view: ScopeView,
     table: TaskTable,
@@ -147,63 +78,86 @@ def score_combination(
     release: Release,
 ) -> CombinationScores:
     """Every aggregate of scored combination k in one scope (§4.2)."""
-    data = plan.data
-
-    def of(column: str) -> np.ndarray:
-        values: np.ndarray = table.means[column][k, view.rows][data]
-        return values
 
     def estimate(column: str) -> Estimate:
         return _estimate(values[column], figs[column].tasks, found[column])
 
-    judge_coverage = (
-        f"{figs['judge'].tasks} of {int(data.sum())} tasks"
-        if "judge" in figs
-        else ("withheld: too few held-out tasks with the Judge enabled (§4.4)")
-    )
-    failures = {
-        f.id: int(table.failures[f.id][k, view.rows][plan.covered].sum())
-        for f in release.enumerations.failure_types
-        if f.id in table.failures
-    }
-    reliability = []
-    if plan.full.any():
-        for rk in release.reliability_k:
-            key = f"reliability@{rk}"
-            got = found[key]
-            reliability.append(
-                Reliability(
-                    k=rk,
-                    value=values[key],
-                    low=_none(got.low),
-                    high=_none(got.high),
-                    interval=got.basis,
-                )
-            )
     return CombinationScores(
         combination=table.combos[k],
         status="scored",
         task_score=estimate("score"),
         rule_score=estimate("rule"),
         judge_score=estimate("judge") if "judge" in figs else None,
-        judge_coverage=judge_coverage,
+        judge_coverage=_judge_coverage(plan, figs),
         success_rate=_rate(figs["success"], found["success"]),
-        reliability=reliability,
+        reliability=_reliability(plan, values, found, release),
         reliability_tasks=int(plan.full.sum()),
         reliability_excluded=int(plan.covered.sum() - plan.full.sum()),
-        efficiency=Efficiency(
-            input_tokens=_none(nanmean(of("input_tokens"))),
-            output_tokens=_none(nanmean(of("output_tokens"))),
-            total_tokens=_none(nanmean(of("input_tokens") + of("output_tokens"))),
-            duration_s=_none(nanmean(of("duration_s"))),
-            turns=_none(nanmean(of("turns"))),
-        ),
-        failure_types={f: c for f, c in failures.items() if c > 0},
+        efficiency=_efficiency(view, table, k, plan),
+        failure_types=_failure_types(view, table, k, plan, release),
         business=_business(view, plan, figs, values, found, release)
         if has_views(release, view.scope)
         else None,
         coverage=plan.coverage,
     )
+
+
+def _judge_coverage(plan: Plan, figs: Mapping[str, Figure]) -> str:
+    """The tasks the Judge score rests on: those that enable the channel (§4.2(1))."""
+    if "judge" not in figs:
+        return "withheld: too few held-out tasks with the Judge enabled (§4.4)"
+    return f"{figs['judge'].tasks} of {int(plan.data.sum())} tasks"
+
+
+def _reliability(
+    plan: Plan, values: Mapping[str, float], found: Lookup, release: Release
+) -> list[Reliability]:
+    """reliability@k for each k of the release, over the tasks with the prescribed valid
+    runs (§4.2(3)); none when no task has them."""
+    if not plan.full.any():
+        return []
+    out = []
+    for rk in release.reliability_k:
+        key = f"reliability@{rk}"
+        got = found[key]
+        out.append(
+            Reliability(
+                k=rk,
+                value=values[key],
+                low=_none(got.low),
+                high=_none(got.high),
+                interval=got.basis,
+            )
+        )
+    return out
+
+
+def _efficiency(view: ScopeView, table: TaskTable, k: int, plan: Plan) -> Efficiency:
+    """Tokens, duration and turns: means of the task means (§4.2(2))."""
+
+    def of(column: str) -> np.ndarray:
+        values: np.ndarray = table.means[column][k, view.rows][plan.data]
+        return values
+
+    return Efficiency(
+        input_tokens=_none(nanmean(of("input_tokens"))),
+        output_tokens=_none(nanmean(of("output_tokens"))),
+        total_tokens=_none(nanmean(of("input_tokens") + of("output_tokens"))),
+        duration_s=_none(nanmean(of("duration_s"))),
+        turns=_none(nanmean(of("turns"))),
+    )
+
+
+def _failure_types(
+    view: ScopeView, table: TaskTable, k: int, plan: Plan, release: Release
+) -> dict[str, int]:
+    """Runs per declared failure type, those that occur (§4.2(3): failure-type distribution)."""
+    failures = {
+        f.id: int(table.failures[f.id][k, view.rows][plan.covered].sum())
+        for f in release.enumerations.failure_types
+        if f.id in table.failures
+    }
+    return {f: c for f, c in failures.items() if c > 0}
 
 
 def _business(
@@ -220,48 +174,53 @@ def _business(
     held-out tasks; the risk-weighted score also when any risk class does (with the Task
     Score it would reveal that class's mean).
     """
-    columns = view.columns
     small = small_held_out(view, release)
-    weights = columns["risk_weight"].astype(float)
-    classes = [weights == w for w in sorted(set(weights.tolist()))]
-    risk = None
-    if plan.data.any() and not any(small(c) for c in classes):
+    withheld = [name for name, masks in _view_tasks(view).items() if any(map(small, masks))]
+    has_fatal = view.columns["n_fatal"] > 0
+    risk = fatal = None
+    if plan.data.any() and "risk_weighted_score" not in withheld:
         risk = _estimate(values["risk"], figs["risk"].tasks, found["risk"])
-    chain = columns["chain"]
-    on_chain = chain != ""
-    chains = {}
-    for name in figs:
-        if name.startswith("chain:") and not small(chain == name[6:]):
-            got = _rate(figs[name], found[name])
-            if got is not None:
-                chains[name[6:]] = got
-    has_fatal = columns["n_fatal"] > 0
-    fatal = None
-    if has_fatal.any() and not small(has_fatal):
+    if has_fatal.any() and "fatal_error_rate" not in withheld:
         fatal = _rate(figs["fatal"], found["fatal"])
-    boundary = columns["boundary"].astype(bool)
-    withheld = [
-        name
-        for name, hidden in (
-            ("risk_weighted_score", any(small(c) for c in classes)),
-            ("key_process_success", small(on_chain)),
-            ("fatal_error_rate", small(has_fatal)),
-            ("boundary_correctness", small(boundary)),
-        )
-        if hidden
-    ]
     return BusinessViews(
         risk_weighted_score=risk,
         key_process_success=None
         if "key_process_success" in withheld
         else _rate(figs["key_process"], found["key_process"]),
-        key_process_chains=chains,
+        key_process_chains=_chain_rates(view, figs, found, small),
         fatal_error_rate=fatal,
         boundary_correctness=None
         if "boundary_correctness" in withheld
         else _rate(figs["boundary"], found["boundary"]),
         withheld=withheld,
     )
+
+
+def _view_tasks(view: ScopeView) -> dict[str, list[np.ndarray]]:
+    """Per business view, the subsets of the scope's tasks it reveals (a mask each): the
+    risk classes, the key-process tasks, those with fatal items, the boundary tasks."""
+    columns = view.columns
+    weights = columns["risk_weight"].astype(float)
+    return {
+        "risk_weighted_score": [weights == w for w in sorted(set(weights.tolist()))],
+        "key_process_success": [columns["chain"] != ""],
+        "fatal_error_rate": [columns["n_fatal"] > 0],
+        "boundary_correctness": [columns["boundary"].astype(bool)],
+    }
+
+
+def _chain_rates(
+    view: ScopeView, figs: Mapping[str, Figure], found: Lookup, small: Callable[[np.ndarray], bool]
+) -> dict[str, Rate]:
+    """Key-process success per chain, each chain withheld on its own."""
+    chain = view.columns["chain"]
+    chains = {}
+    for name in figs:
+        if name.startswith("chain:") and not small(chain == name[6:]):
+            got = _rate(figs[name], found[name])
+            if got is not None:
+                chains[name[6:]] = got
+    return chains
 
 
 def scope_weights(view: ScopeView, release: Release) -> np.ndarray:
@@ -281,8 +240,8 @@ def aggregate_scope(
     release: Release,
     title: str,
 ) -> ScopeResult:
-    """All combinations' aggregates in one scope, their paired differences and rank ranges."""
-    stats = release.statistics
+    """All combinations' aggregates in one scope, their paired differences and rank ranges:
+    figures → one bootstrap for all of them → each combination's scores → ranks."""
     scored_plans = {k: p for k, p in plans.items() if p.result is None}
     figs = {k: figures(view, table, k, p, release) for k, p in scored_plans.items()}
     values = {k: point_values(view, table, k, p, figs[k]) for k, p in scored_plans.items()}
@@ -293,26 +252,70 @@ def aggregate_scope(
         for pair in pair_figures(view, table, {k: p.data for k, p in scored_plans.items()})
         if group_of[table.combos[pair.a]] == group_of[table.combos[pair.b]]
     ]
+    found, pair_found = _scope_intervals(view, release, figs, values, pairs)
+    every = {
+        table.combos[k]: plan.result
+        if plan.result is not None
+        else score_combination(view, table, k, plan, figs[k], values[k], found[k], release)
+        for k, plan in plans.items()
+    }
+    diffs = differences(table, pairs, pair_found, release.statistics.min_tasks_to_order)
+    groups = _comparison_groups(every, group_of)
+    return ScopeResult(
+        scope=view.scope,
+        title=title,
+        tasks=len(view.rows),
+        combinations=_ranked(every, diffs, groups, bundles, group_of),
+        differences=diffs,
+        comparison_groups=[names for _, names in sorted(groups.items())]
+        if release.varying()
+        else [],
+    )
+
+
+def _scope_intervals(
+    view: ScopeView,
+    release: Release,
+    figs: Mapping[int, Mapping[str, Figure]],
+    values: Mapping[int, Mapping[str, float]],
+    pairs: Sequence[PairFigure],
+) -> tuple[dict[int, dict[str, Interval]], list[Interval]]:
+    """The interval of every figure of the scope and of every pair, from one set of task
+    draws (:func:`scope_weights`): per combination its figures' intervals, then the pairs'."""
+    stats = release.statistics
     keys = [(k, name) for k in figs for name in figs[k]]
     flat = [figs[k][name] for k, name in keys] + [p.figure for p in pairs]
     flat_values = [values[k][name] for k, name in keys] + [p.value for p in pairs]
     weights = scope_weights(view, release) if flat else np.empty((0, 0))
     found = intervals(weights, flat, flat_values, stats.confidence, stats.min_tasks_to_resample)
     by_key = dict(zip(keys, found, strict=False))
-    pair_found = found[len(keys) :]
-    every = {
-        table.combos[k]: plan.result
-        if plan.result is not None
-        else score_combination(
-            view, table, k, plan, figs[k], values[k], {n: by_key[(k, n)] for n in figs[k]}, release
-        )
-        for k, plan in plans.items()
-    }
-    diffs = differences(table, pairs, pair_found, stats.min_tasks_to_order)
-    scored = {n: r for n, r in every.items() if r.status == "scored"}
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for name in sorted(scored):
+    per_combination = {k: {n: by_key[(k, n)] for n in figs[k]} for k in figs}
+    return per_combination, found[len(keys) :]
+
+
+Group = tuple[str, ...]
+
+
+def _comparison_groups(
+    every: Mapping[str, CombinationScores], group_of: Mapping[str, Group]
+) -> dict[Group, list[str]]:
+    """The scored combinations of each comparison group, sorted (§4.1)."""
+    groups: dict[Group, list[str]] = {}
+    for name in sorted(n for n, r in every.items() if r.status == "scored"):
         groups.setdefault(group_of[name], []).append(name)
+    return groups
+
+
+def _ranked(
+    every: Mapping[str, CombinationScores],
+    diffs: Sequence[Difference],
+    groups: Mapping[Group, list[str]],
+    bundles: Mapping[str, Bundle],
+    group_of: Mapping[str, Group],
+) -> list[CombinationScores]:
+    """Every combination in name order; a scored one with its rank range within its group
+    (§5.3: gaps inside the noise do not order) and its place on the Pareto frontier."""
+    scored = {n: r for n, r in every.items() if r.status == "scored"}
     ranks = {n: r for names in groups.values() for n, r in rank_ranges(names, diffs).items()}
     tokenizers = {
         n: "\x1f".join((b.combination.model.tokenizer, *group_of[n])) for n, b in bundles.items()
@@ -332,13 +335,4 @@ def aggregate_scope(
             on_front = (name in front) if name in comparable else None
             r = r.model_copy(update={"rank": best, "rank_worst": worst, "pareto": on_front})
         combos.append(r)
-    return ScopeResult(
-        scope=view.scope,
-        title=title,
-        tasks=len(view.rows),
-        combinations=combos,
-        differences=diffs,
-        comparison_groups=[names for _, names in sorted(groups.items())]
-        if release.varying()
-        else [],
-    )
+    return combos

@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from generator.load import LoadedRelease
-from generator.load.items import item_index
+from generator.load import LoadedBundle, LoadedRelease
+from generator.load.items import ItemIndex, item_index
 from generator.load.runcolumns import item_table
 from generator.memory import release_unused_memory
 from generator.models import Bundle, Catalog, Release
@@ -158,6 +158,7 @@ def build_frame(version: LoadedRelease, consented_only: bool = False) -> Version
 
 
 def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
+    """Each bundle's part of the columns, one after another, then the version's tables."""
     assert version.release is not None
     assert version.catalog is not None
     release, catalog = version.release.model, version.catalog.model
@@ -166,59 +167,58 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
     runs_parts: list[dict[str, Any]] = []
     parts: list[BundleVerdicts] = []
     failed_parts: list[pd.DataFrame] = []
-    rid = 0
     bundles = {}
     for loaded in version.bundles:
         bundle = loaded.bundle.model
         if consented_only and not bundle.consent.granted:
             continue
-        combo = bundle.combination.id
-        bundles[combo] = bundle
-        cols = loaded.runs
-        runs_parts.append(_runs(combo, cols.runs))
-        verdicts = cols.verdicts
-        task_of_row = cols.runs["task"]
-        part = BundleVerdicts(
-            combo,
-            rid,
-            len(cols.runs),
-            verdicts["row"].to_numpy(),
-            verdicts["value"].to_numpy(),
-            verdicts["id"].array.codes,
-            task_of_row.array.codes,
-            item_table(index, task_of_row, verdicts["id"]),
-        )
-        assert len(cols.runs) == 0 or (part.item >= 0).all(), "build_frame needs checked runs"
-        parts.append(part)
-        if len(cols.modules):
-            rows = cols.modules["row"].to_numpy()
-            failed_parts.append(
-                pd.DataFrame(
-                    {
-                        "rid": rows.astype(np.int64) + rid,
-                        "task": task_of_row.to_numpy()[rows].astype(str),
-                        "module": cols.modules["module"].astype(str).to_numpy(),
-                    }
-                )
-            )
-        rid += len(cols.runs)
-    runs = (
-        _concat_runs(runs_parts)
-        if runs_parts
-        else pd.DataFrame({c: pd.Series(dtype=t) for c, t in RUN_DTYPES.items()})
-    )
-    runs.index.name = "rid"
-    failed = _failed_items(items, failed_parts)
+        rid = sum(p.runs for p in parts)
+        bundles[bundle.combination.id] = bundle
+        runs_parts.append(_runs(bundle.combination.id, loaded.runs.runs))
+        parts.append(_verdicts(bundle.combination.id, loaded, rid, index))
+        failed_parts += _failed_modules(loaded, rid)
     return VersionFrame(
         release.version,
         release,
         bundles,
         _tasks(release, catalog),
         items,
-        runs,
+        _concat_runs(runs_parts),
         tuple(parts),
-        failed,
+        _failed_items(items, failed_parts),
     )
+
+
+def _verdicts(combo: str, loaded: LoadedBundle, rid: int, index: ItemIndex) -> BundleVerdicts:
+    """The bundle's verdicts, on the loader's arrays, each with its declared item."""
+    cols = loaded.runs
+    verdicts, task_of_row = cols.verdicts, cols.runs["task"]
+    part = BundleVerdicts(
+        combo,
+        rid,
+        len(cols.runs),
+        verdicts["row"].to_numpy(),
+        verdicts["value"].to_numpy(),
+        verdicts["id"].array.codes,
+        task_of_row.array.codes,
+        item_table(index, task_of_row, verdicts["id"]),
+    )
+    assert len(cols.runs) == 0 or (part.item >= 0).all(), "build_frame needs checked runs"
+    return part
+
+
+def _failed_modules(loaded: LoadedBundle, rid: int) -> list[pd.DataFrame]:
+    """(rid, task, module) of every module the bundle's runs name as failed, if any."""
+    cols = loaded.runs
+    if not len(cols.modules):
+        return []
+    rows = cols.modules["row"].to_numpy()
+    named = {
+        "rid": rows.astype(np.int64) + rid,
+        "task": cols.runs["task"].to_numpy()[rows].astype(str),
+        "module": cols.modules["module"].astype(str).to_numpy(),
+    }
+    return [pd.DataFrame(named)]
 
 
 def _runs(combo: str, runs: pd.DataFrame) -> dict[str, Any]:
@@ -261,7 +261,12 @@ def _str_categories(values: pd.Categorical) -> pd.Categorical:
 
 
 def _concat_runs(parts: list[dict[str, Any]]) -> pd.DataFrame:
-    """The bundles' columns, one after another, in the types of :data:`RUN_DTYPES`."""
+    """The bundles' columns, one after another, in the types of :data:`RUN_DTYPES` (index
+    ``rid``); typed empty columns when there are no bundles."""
+    if not parts:
+        empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in RUN_DTYPES.items()})
+        empty.index.name = "rid"
+        return empty
     columns: dict[str, Any] = {}
     for name, dtype in RUN_DTYPES.items():
         values = [p[name] for p in parts]
@@ -270,7 +275,9 @@ def _concat_runs(parts: list[dict[str, Any]]) -> pd.DataFrame:
             columns[name] = joined.astype(str)
         else:
             columns[name] = np.concatenate(values).astype(dtype, copy=False)
-    return pd.DataFrame(columns)
+    runs = pd.DataFrame(columns)
+    runs.index.name = "rid"
+    return runs
 
 
 def _failed_items(items: pd.DataFrame, parts: list[pd.DataFrame]) -> pd.DataFrame:

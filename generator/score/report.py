@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from generator.load import LoadedRelease
 from generator.models import Release
+from generator.models.release import Domain
 from generator.score.aggregate import aggregate_scope, scope_weights
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import Figure, figure, replicates, task_variances
@@ -63,7 +64,9 @@ def build_report(
     frame: VersionFrame | None = None,
     runs: pd.DataFrame | None = None,
 ) -> Report:
-    """Every number the site shows for one domain of one version.
+    """Every number the site shows for one domain of one version: the task table → the
+    scopes it is cut into → each scope's aggregates → the public tasks and the contamination
+    signal.
 
     ``frame`` and its scored ``runs`` may be passed in when already computed for the version.
     """
@@ -74,41 +77,7 @@ def build_report(
     whole = Scope(version=frame.version, domain=domain_id)
     table = task_table(frame.tasks, runs, sorted(frame.bundles), whole)
     withheld = withheld_scopes(table.tasks, release.groups.min_held_out_aggregate)
-    shown: list[ScopeResult | tuple[ScopeView, str]] = []
-    subs: list[tuple[str | None, str]] = [(None, domain.title)] + [
-        (s.id, f"{s.title} ({domain.subdivision_label})") for s in domain.subdivisions
-    ]
-    for sub, title in subs:
-        part = table.tasks if sub is None else table.tasks[table.tasks["subdivision"] == sub]
-        all_public = not (part["group"] == "held-out").any()
-        for group in GROUPS:
-            if all_public and group == "public":
-                continue  # the same tasks as "all tasks": shown once
-            scope = Scope(version=frame.version, domain=domain_id, subdivision=sub, group=group)
-            label = f"{title} — {GROUP_TITLES[group]}"
-            if all_public and group == "all":
-                label += " (all public)"
-            view = scope_view(table, scope)
-            if not len(view.rows):
-                continue
-            reason = withheld.get((sub, group))
-            if reason is not None:
-                shown.append(
-                    ScopeResult(scope=scope, title=label, withheld=reason, tasks=len(view.rows))
-                )
-                continue
-            shown.append((view, label))
-    views = [entry[0] for entry in shown if isinstance(entry, tuple)]
-    plans = {id(view): _plans(table, view, frame, release) for view in views}
-    # One scope after another: threads gained nothing (the matrix products use every core,
-    # the rest holds the GIL), measured on the reference release: 1.8 s against 2.0 s.
-    scopes = [
-        entry
-        if isinstance(entry, ScopeResult)
-        else aggregate_scope(entry[0], table, plans[id(entry[0])], frame.bundles, release, entry[1])
-        for entry in shown
-    ]
-    by_key = {view.scope.key: (view, plans[id(view)]) for view in views}
+    scopes, by_key = _aggregate_scopes(table, _scopes_shown(table, domain, withheld), frame)
     return Report(
         version=frame.version,
         domain=domain_id,
@@ -120,13 +89,60 @@ def build_report(
         scopes=scopes,
         tasks=_task_rows(frame, table),
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
-        contamination_note=None
-        if _has_both(by_key, frame.version, domain_id)
-        else (
-            withheld.get((None, "held-out"))
-            or "needs tasks in both the public and the held-out group"
-        ),
+        contamination_note=_contamination_note(by_key, table, withheld),
     )
+
+
+def _scopes_shown(
+    table: TaskTable, domain: Domain, withheld: Mapping[tuple[str | None, str], str]
+) -> list[ScopeResult | tuple[ScopeView, str]]:
+    """The scopes of the domain in the order shown, each group of the domain and then of each
+    subdivision (§4.2, §4.4): a withheld scope as its result, the others as (view, title) to
+    aggregate. A scope without tasks is left out; where all tasks are public, its public
+    group is the same as all its tasks and is shown once."""
+    version, shown = table.domain.version, []
+    subs: list[tuple[str | None, str]] = [(None, domain.title)] + [
+        (s.id, f"{s.title} ({domain.subdivision_label})") for s in domain.subdivisions
+    ]
+    for sub, title in subs:
+        part = table.tasks if sub is None else table.tasks[table.tasks["subdivision"] == sub]
+        all_public = not (part["group"] == "held-out").any()
+        for group in GROUPS:
+            if all_public and group == "public":
+                continue  # the same tasks as "all tasks": shown once
+            scope = Scope(version=version, domain=domain.id, subdivision=sub, group=group)
+            label = f"{title} — {GROUP_TITLES[group]}"
+            if all_public and group == "all":
+                label += " (all public)"
+            view = scope_view(table, scope)
+            if not len(view.rows):
+                continue
+            reason = withheld.get((sub, group))
+            entry = (
+                (view, label)
+                if reason is None
+                else ScopeResult(scope=scope, title=label, withheld=reason, tasks=len(view.rows))
+            )
+            shown.append(entry)
+    return shown
+
+
+def _aggregate_scopes(
+    table: TaskTable, shown: list[ScopeResult | tuple[ScopeView, str]], frame: VersionFrame
+) -> tuple[list[ScopeResult], Computed]:
+    """Each shown scope's result, and the views and plans of those aggregated, by key."""
+    release = frame.release
+    views = [entry[0] for entry in shown if isinstance(entry, tuple)]
+    plans = {id(view): _plans(table, view, frame, release) for view in views}
+    # One scope after another: threads gained nothing (the matrix products use every core,
+    # the rest holds the GIL), measured on the reference release: 1.8 s against 2.0 s.
+    scopes = [
+        entry
+        if isinstance(entry, ScopeResult)
+        else aggregate_scope(entry[0], table, plans[id(entry[0])], frame.bundles, release, entry[1])
+        for entry in shown
+    ]
+    return scopes, {view.scope.key: (view, plans[id(view)]) for view in views}
 
 
 def _plans(
@@ -225,52 +241,69 @@ def _contamination(
     version, domain = table.domain.version, table.domain.domain
     if not _has_both(computed, version, domain):
         return []
-    conf = release.statistics.confidence
     keys = [Scope(version=version, domain=domain, group=g).key for g in ("public", "held-out")]
     sides = [computed[key] for key in keys]
     shown = [{c.combination: c for c in results[key].combinations} for key in keys]
     weights = [scope_weights(view, release) for view, _ in sides]
+    public_rows = len(sides[0][0].rows)
     out = []
     for k, combo in enumerate(table.combos):
-        scores = [side[combo].task_score for side in shown]
+        public, held = (side[combo].task_score for side in shown)
         if any(plans[k].result is not None for _, plans in sides):
             continue
-        public, held = scores
         assert public is not None
         assert held is not None
-        assert public.value is not None
-        assert held.value is not None
-        value = public.value - held.value
-        if public.interval == held.interval == "tasks":
-            figs = [
-                figure(
-                    table.means["score"][k, view.rows],
-                    plans[k].data,
-                    table.counts["score"][k, view.rows],
-                )
-                for view, plans in sides
-            ]
-            gap, basis = _gap(weights, figs, value, conf), "tasks"
-        else:
-            bounds = [(_bound(e.low), _bound(e.high)) for e in (public, held)]
-            gap, basis = newcombe_interval(public.value, bounds[0], held.value, bounds[1]), "runs"
-        public_rows = len(sides[0][0].rows)
+        gap = _gap_estimate(table, k, sides, weights, (public, held), release)
+        note = (
+            None
+            if public.tasks == public_rows
+            else f"public side over {public.tasks} of {public_rows} public tasks "
+            "(incomplete or not covered); read the gap with care"
+        )
         out.append(
-            Contamination(
-                combination=combo,
-                public=public,
-                held_out=held,
-                gap=Estimate(
-                    value=value,
-                    low=gap[0],
-                    high=gap[1],
-                    tasks=public.tasks + held.tasks,
-                    interval=basis,
-                ),
-                note=None
-                if public.tasks == public_rows
-                else f"public side over {public.tasks} of {public_rows} public tasks "
-                "(incomplete or not covered); read the gap with care",
-            )
+            Contamination(combination=combo, public=public, held_out=held, gap=gap, note=note)
         )
     return out
+
+
+def _gap_estimate(
+    table: TaskTable,
+    k: int,
+    sides: Sequence[tuple[ScopeView, Mapping[int, Plan]]],
+    weights: list[np.ndarray],
+    scores: tuple[Estimate, Estimate],
+    release: Release,
+) -> Estimate:
+    """Combination k's public − held-out gap: over the tasks of both groups when both sides
+    resample tasks (:func:`_gap`), else Newcombe's interval from the two sides' bounds."""
+    public, held = scores
+    assert public.value is not None
+    assert held.value is not None
+    value = public.value - held.value
+    if public.interval == held.interval == "tasks":
+        figs = [
+            figure(
+                table.means["score"][k, view.rows],
+                plans[k].data,
+                table.counts["score"][k, view.rows],
+            )
+            for view, plans in sides
+        ]
+        gap, basis = _gap(weights, figs, value, release.statistics.confidence), "tasks"
+    else:
+        bounds = [(_bound(e.low), _bound(e.high)) for e in (public, held)]
+        gap, basis = newcombe_interval(public.value, bounds[0], held.value, bounds[1]), "runs"
+    return Estimate(
+        value=value, low=gap[0], high=gap[1], tasks=public.tasks + held.tasks, interval=basis
+    )
+
+
+def _contamination_note(
+    computed: Computed, table: TaskTable, withheld: Mapping[tuple[str | None, str], str]
+) -> str | None:
+    """Why the domain has no contamination signal, if it has none (§4.4)."""
+    if _has_both(computed, table.domain.version, table.domain.domain):
+        return None
+    return (
+        withheld.get((None, "held-out")) or "needs tasks in both the public and the held-out group"
+    )

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.score.aggregate import nanmean
+from generator.score.figures import nanmean
 from generator.score.ranking import SCORE_TOLERANCE, pareto, rank_ranges
 from generator.score.results import CombinationScores, Difference, Efficiency, Estimate
 

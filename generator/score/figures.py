@@ -1,0 +1,101 @@
+"""Every aggregate of one combination in one scope as a ratio of sums over the scope's tasks
+(§4.2, §4.3), and the value each publishes.
+
+:func:`figures` writes each aggregate as a :class:`~generator.score.intervals.Figure` (its
+tasks' numerators and denominators, which the task-clustered bootstrap resamples);
+:func:`point_values` gives each figure's published value, summed as pandas sums it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+import numpy as np
+
+from generator.models import Release
+from generator.score.intervals import Figure, figure, rate
+from generator.score.plan import Plan, has_views
+from generator.score.stats import reliability_at
+from generator.score.table import NAN, ScopeView, TaskTable
+
+
+def figures(
+    view: ScopeView, table: TaskTable, k: int, plan: Plan, release: Release
+) -> dict[str, Figure]:
+    """Combination k's aggregates in one scope as :class:`Figure` (§4.2, §4.3): the channels,
+    the success rate, reliability@k and, where the scope reports them, the business views."""
+    rows, n = view.rows, release.runs_per_task
+    data, covered = plan.data, plan.covered
+    valid = np.where(covered, table.valid[k, rows], 0)
+    successes = np.where(covered, table.successes[k, rows], 0)
+    out = {
+        "score": figure(table.means["score"][k, rows], data, table.counts["score"][k, rows]),
+        "rule": figure(table.means["rule"][k, rows], data, table.counts["rule"][k, rows]),
+        "success": rate(successes, valid, covered),
+    }
+    if plan.judged is not None:
+        judge_runs = table.counts["judge"][k, rows]
+        out["judge"] = figure(table.means["judge"][k, rows], plan.judged, judge_runs)
+    for rk in release.reliability_k:
+        per_task = reliability_at(table.successes[k, rows], n, rk)
+        # A task's C(c, k) / C(n, k) counts like n / k binary trials: exactly so for k = 1 (a
+        # rate of n runs) and k = n (one all-k-pass trial); in between, interpolated.
+        found = figure(per_task, plan.full, np.full(len(rows), n / rk))
+        out[f"reliability@{rk}"] = dataclasses.replace(found, binary=True)
+    if has_views(release, view.scope):
+        out |= _business_figures(view, table, k, plan, valid, successes)
+    return out
+
+
+def _business_figures(
+    view: ScopeView,
+    table: TaskTable,
+    k: int,
+    plan: Plan,
+    valid: np.ndarray,
+    successes: np.ndarray,
+) -> dict[str, Figure]:
+    """The four business views of §4.2 as figures: the risk-weighted score, key-process
+    success (overall and per chain), the fatal-error rate and boundary correctness."""
+    rows, columns = view.rows, view.columns
+    weights = columns["risk_weight"].astype(float)
+    out = {"risk": figure(table.means["score"][k, rows], plan.data, valid, weights)}
+    chain = columns["chain"]
+    out["key_process"] = rate(successes, valid, chain != "")
+    for cid in sorted(set(chain[(chain != "") & (valid > 0)].tolist())):
+        out[f"chain:{cid}"] = rate(successes, valid, chain == cid)
+    fatal_failed = np.where(plan.covered, table.fatal_failed[k, rows], 0)
+    out["fatal"] = rate(fatal_failed, valid, columns["n_fatal"] > 0)
+    out["boundary"] = rate(successes, valid, columns["boundary"].astype(bool))
+    return out
+
+
+def nanmean(values: np.ndarray) -> float:
+    """Mean of the non-NaN values, summed as pandas' ``Series.mean`` sums (NaN if none)."""
+    missing = np.isnan(values)
+    count = len(values) - int(missing.sum())
+    total = (np.where(missing, 0.0, values) if missing.any() else values).sum()
+    return float(total / float(count)) if count > 0 else NAN
+
+
+def _nansum(values: np.ndarray) -> float:
+    missing = np.isnan(values)
+    return float((np.where(missing, 0.0, values) if missing.any() else values).sum())
+
+
+def point_values(
+    view: ScopeView, table: TaskTable, k: int, plan: Plan, figs: Mapping[str, Figure]
+) -> dict[str, float]:
+    """Each figure's published value: macro-averages summed as pandas sums them."""
+    out = {name: f.value for name, f in figs.items()}
+    for column in ("score", "rule", "judge"):
+        if column in figs:
+            mask = plan.data if column != "judge" else plan.judged
+            means = table.means[column][k, view.rows][mask]
+            out[column] = nanmean(means[~np.isnan(means)])
+    if "risk" in figs:
+        scores = table.means["score"][k, view.rows][plan.data]
+        weights = view.columns["risk_weight"].astype(float)[plan.data]
+        out["risk"] = _nansum(scores * weights) / _nansum(weights)
+    return out

@@ -1,0 +1,238 @@
+"""The CSV form of a :class:`Report`: one long table, a row per (section, scope,
+combination, metric), in the columns of :data:`CSV_COLUMNS`.
+
+:func:`to_csv` writes the scopes (each combination's figures, then the paired
+differences), the public tasks and the contamination signal; :func:`metric_rows` lists the
+figures of one combination in one scope.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from typing import Any
+
+from generator.score.render_json import DECIMALS
+from generator.score.results import CombinationScores, Estimate, Rate, Report, ScopeResult
+
+CSV_COLUMNS = [
+    "section",
+    "scope",
+    "subdivision",
+    "group",
+    "combination",
+    "other",
+    "task",
+    "metric",
+    "value",
+    "low",
+    "high",
+    "n",
+    "note",
+]
+
+RUNS_BASIS = "interval over run noise only (too few tasks to resample)"
+
+#: (metric, value, low, high, n, note) of one figure.
+MetricRow = tuple[str, Any, Any, Any, Any, str]
+
+
+def _num(value: float | int | None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(round(value, DECIMALS))
+    return str(value)
+
+
+def _basis(note: str, interval: str) -> str:
+    """The note, with a word on what the interval covers when it is not the task population."""
+    if interval == "tasks":
+        return note
+    return f"{note}; {RUNS_BASIS}" if note else RUNS_BASIS
+
+
+def _row(**cells: Any) -> list[Any]:
+    """A row of :data:`CSV_COLUMNS`, the cells not given left empty."""
+    return [cells.get(column, "") for column in CSV_COLUMNS]
+
+
+def to_csv(report: Report) -> str:
+    """One long table: a row per (section, scope, combination, metric)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for s in report.scopes:
+        writer.writerows(_scope_rows(s))
+    writer.writerows(_task_rows(report))
+    writer.writerows(_contamination_rows(report))
+    return out.getvalue()
+
+
+def _scope_rows(s: ScopeResult) -> Iterator[list[Any]]:
+    """A withheld scope's one row, or every combination's figures and every difference."""
+    base = {
+        "section": "scope",
+        "scope": s.title,
+        "subdivision": s.scope.subdivision or "",
+        "group": s.scope.group,
+    }
+    if s.withheld:
+        yield _row(**base, metric="withheld", n=s.tasks, note=s.withheld)
+        return
+    for c in s.combinations:
+        for metric, value, low, high, n, note in metric_rows(c):
+            yield _row(
+                **base,
+                combination=c.combination,
+                metric=metric,
+                value=_num(value),
+                low=_num(low),
+                high=_num(high),
+                n=_num(n),
+                note=note,
+            )
+    for d in s.differences:
+        reading = "significant" if d.significant else "inside the noise"
+        yield _row(
+            **base,
+            combination=d.a,
+            other=d.b,
+            metric="difference",
+            value=_num(d.value),
+            low=_num(d.low),
+            high=_num(d.high),
+            n=d.tasks,
+            note=_basis(reading, d.interval),
+        )
+
+
+def _task_rows(report: Report) -> Iterator[list[Any]]:
+    """Score, rule and Judge of each public task and combination."""
+    for t in report.tasks:
+        for metric, value in (("score", t.score), ("rule", t.rule), ("judge", t.judge)):
+            yield _row(
+                section="task",
+                subdivision=t.subdivision,
+                group="public",
+                combination=t.combination,
+                task=t.task,
+                metric=metric,
+                value=_num(value),
+                n=t.valid_runs,
+                note=t.status,
+            )
+
+
+def _contamination_rows(report: Report) -> Iterator[list[Any]]:
+    """Public, held-out and their gap, per combination."""
+    for row in report.contamination:
+        for metric, e in (("public", row.public), ("held_out", row.held_out), ("gap", row.gap)):
+            yield _row(
+                section="contamination",
+                scope=report.domain_title,
+                combination=row.combination,
+                metric=metric,
+                value=_num(e.value),
+                low=_num(e.low),
+                high=_num(e.high),
+                n=e.tasks,
+            )
+
+
+def metric_rows(c: CombinationScores) -> list[MetricRow]:
+    """(metric, value, low, high, n, note) of one combination in one scope: its status when
+    not scored; else the channels, reliability@k, efficiency, failure types, business views,
+    coverage and its standing (rank range, Pareto frontier)."""
+    if c.status != "scored":
+        return [("status", None, None, None, None, f"{c.status}: {c.note or ''}".strip())]
+    return [
+        *_estimate("task_score", c.task_score),
+        *_estimate("rule_score", c.rule_score),
+        *_estimate("judge_score", c.judge_score, c.judge_coverage or ""),
+        *_rate("success_rate", c.success_rate),
+        *_reliability_rows(c),
+        *_efficiency_rows(c),
+        *_business_rows(c),
+        *_coverage_rows(c),
+        ("rank", c.rank, c.rank, c.rank_worst, None, RANK_NOTE),
+        ("pareto", c.pareto, None, None, None, "within its tokenizer"),
+    ]
+
+
+RANK_NOTE = "best to worst rank the significant paired differences allow"
+
+
+def _estimate(name: str, e: Estimate | None, note: str = "") -> list[MetricRow]:
+    if e is None:
+        return []
+    return [(name, e.value, e.low, e.high, e.tasks, _basis(note, e.interval))]
+
+
+def _rate(name: str, r: Rate | None) -> list[MetricRow]:
+    if r is None:
+        return []
+    note = _basis(f"{r.successes} of {r.trials}", r.interval)
+    return [(name, r.value, r.low, r.high, r.trials, note)]
+
+
+def _reliability_rows(c: CombinationScores) -> list[MetricRow]:
+    note = f"{c.reliability_excluded} task(s) excluded"
+    return [
+        (
+            f"reliability@{r.k}",
+            r.value,
+            r.low,
+            r.high,
+            c.reliability_tasks,
+            _basis(note, r.interval),
+        )
+        for r in c.reliability
+    ]
+
+
+def _efficiency_rows(c: CombinationScores) -> list[MetricRow]:
+    rows: list[MetricRow] = []
+    if c.efficiency is not None:
+        for name, value in c.efficiency.model_dump().items():
+            rows.append((name, value, None, None, None, "mean per task"))
+    for name, count in c.failure_types.items():
+        rows.append((f"failure_type:{name}", count, None, None, None, ""))
+    return rows
+
+
+def _business_rows(c: CombinationScores) -> list[MetricRow]:
+    b = c.business
+    if b is None:
+        return []
+    chains = [
+        row
+        for chain, chain_rate in b.key_process_chains.items()
+        for row in _rate(f"key_process_success:{chain}", chain_rate)
+    ]
+    return [
+        *_estimate("risk_weighted_score", b.risk_weighted_score),
+        *_rate("key_process_success", b.key_process_success),
+        *chains,
+        *_rate("fatal_error_rate", b.fatal_error_rate),
+        *_rate("boundary_correctness", b.boundary_correctness),
+    ]
+
+
+def _coverage_rows(c: CombinationScores) -> list[MetricRow]:
+    cov = c.coverage
+    if cov is None:
+        return []
+    note = (
+        "complete"
+        if cov.complete
+        else f"incomplete evaluation: {cov.valid_tasks} of {cov.covered_tasks} tasks "
+        f"with valid runs, {cov.incomplete_runs} incomplete run(s)"
+    )
+    return [
+        ("coverage", cov.valid_runs, None, None, cov.expected_runs, note),
+        *(("not_covered", None, None, None, None, n) for n in cov.not_covered),
+    ]

@@ -1,0 +1,211 @@
+"""The Markdown form of a :class:`Report`: readable tables of every aggregate.
+
+:func:`to_markdown` writes the header and settings, the combinations, each scope
+(:func:`scope_markdown`: its combinations' figures, the business views, the paired
+differences), the public tasks and the contamination signal.
+"""
+
+from __future__ import annotations
+
+from generator.score.results import (
+    CombinationScores,
+    Estimate,
+    Rate,
+    Reliability,
+    Report,
+    ScopeResult,
+)
+
+#: The legend under each scope's table of combinations.
+LEGEND = [
+    "Rank: best to worst rank the significant paired differences allow "
+    "(overlapping ranges: the data does not order them).",
+    "◆ on the score-against-tokens Pareto frontier of its tokenizer.",
+    "† interval over run noise only: too few tasks to resample.",
+]
+
+
+def _f(value: float | None, digits: int = 3) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _ci(e: Estimate | Rate | Reliability | None, digits: int = 3) -> str:
+    if e is None or e.value is None:
+        return "—"
+    mark = "†" if e.interval == "runs" else ""
+    return f"{_f(e.value, digits)} [{_f(e.low, digits)}, {_f(e.high, digits)}]{mark}"
+
+
+def _int(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown table: its header, the rule under it, a line per row."""
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return lines + ["| " + " | ".join(cells) + " |" for cells in rows]
+
+
+def to_markdown(report: Report) -> str:
+    """Readable tables of every aggregate."""
+    lines = [f"# {report.domain_title}, {report.version}", ""]
+    if report.illustrative and report.notice:
+        lines += ["> " + report.notice.replace("\n", " "), ""]
+    st = report.settings
+    lines += [
+        f"Intervals: {st.confidence:.0%}; bootstrap {st.bootstrap_samples:,} samples, "
+        f"seed {st.seed}; {st.runs_per_task} runs per task. No number here combines "
+        "versions or domains.",
+        "",
+        "## Combinations",
+        "",
+        *_combinations(report),
+        "",
+        "## Scopes",
+        "",
+    ]
+    for s in report.scopes:
+        lines += scope_markdown(s, st.reliability_k)
+    lines += ["## Public tasks", "", *_public_tasks(report), ""]
+    lines += ["## Contamination signal (public − held-out)", "", *_contamination(report)]
+    return "\n".join(lines) + "\n"
+
+
+def _combinations(report: Report) -> list[str]:
+    head = ["id", "title", "HarnessCard", "mode", "model", "evaluation"]
+    rows = [
+        [c.id, c.title, c.harnesscard, c.harness_mode or "—", c.model, c.evaluation]
+        for c in report.combinations
+    ]
+    return _table(head, rows)
+
+
+def _public_tasks(report: Report) -> list[str]:
+    head = ["task", "combination", "score", "rule", "Judge", "valid runs"]
+    rows = [
+        [
+            t.task,
+            t.combination,
+            _f(t.score) if t.status == "scored" else t.status.replace("-", " "),
+            _f(t.rule),
+            _f(t.judge),
+            str(t.valid_runs),
+        ]
+        for t in report.tasks
+    ]
+    return _table(head, rows)
+
+
+def _contamination(report: Report) -> list[str]:
+    if not report.contamination:
+        return [f"*Not available: {report.contamination_note}*"]
+    head = ["combination", "public [CI]", "held-out [CI]", "gap [CI]"]
+    rows = [
+        [row.combination, _ci(row.public), _ci(row.held_out), _ci(row.gap)]
+        for row in report.contamination
+    ]
+    return _table(head, rows)
+
+
+def scope_markdown(s: ScopeResult, ks: list[int]) -> list[str]:
+    """One scope: its title and task count, then (unless withheld) its combinations with the
+    legend, the business views where it has them and the paired differences."""
+    lines = [f"### {s.title}", "", f"{s.tasks} task(s).", ""]
+    if s.withheld:
+        return [*lines, f"*{s.withheld}*", ""]
+    lines += [*_scope_combinations(s, ks), "", *LEGEND]
+    if s.comparison_groups:
+        lines.append(
+            "Compared only within groups that share the settings varying by design: "
+            + " · ".join("{" + ", ".join(g) + "}" for g in s.comparison_groups)
+        )
+    lines.append("")
+    views = [c for c in s.combinations if c.business is not None]
+    if views:
+        lines += [*_business_views(views), ""]
+    if s.differences:
+        lines += [*_differences(s), ""]
+    return lines
+
+
+def _scope_combinations(s: ScopeResult, ks: list[int]) -> list[str]:
+    """A row per combination, best rank first."""
+    head = [
+        "rank",
+        "combination",
+        "Task Score [CI]",
+        "rule",
+        "Judge (tasks)",
+        "success [CI]",
+        *[f"rel@{k}" for k in ks],
+        "total tokens",
+        "duration s",
+        "turns",
+        "coverage",
+    ]
+    ranked = sorted(s.combinations, key=lambda c: (c.rank or 10**6, c.combination))
+    return _table(head, [_combination_cells(c, ks, len(head)) for c in ranked])
+
+
+def _combination_cells(c: CombinationScores, ks: list[int], width: int) -> list[str]:
+    """A combination's cells: its figures when scored, else its status and note."""
+    if c.status != "scored":
+        return ["—", c.combination, c.status.replace("-", " "), *["—"] * (width - 4), c.note or ""]
+    eff, cov = c.efficiency, c.coverage
+    covtext = (
+        "complete"
+        if cov is not None and cov.complete
+        else (f"incomplete: {cov.valid_runs}/{cov.expected_runs} runs" if cov else "—")
+    )
+    rels = {r.k: _ci(r) for r in c.reliability}
+    return [
+        c.rank_text or "—",
+        c.combination + (" ◆" if c.pareto else ""),
+        _ci(c.task_score),
+        _ci(c.rule_score),
+        f"{_ci(c.judge_score)} ({c.judge_coverage})",
+        _ci(c.success_rate),
+        *[rels.get(k, "—") for k in ks],
+        _int(eff.total_tokens if eff else None),
+        _f(eff.duration_s if eff else None, 1),
+        _f(eff.turns if eff else None, 1),
+        covtext,
+    ]
+
+
+def _business_views(views: list[CombinationScores]) -> list[str]:
+    head = [
+        "combination",
+        "risk-weighted [CI]",
+        "key-process success",
+        "fatal-error rate",
+        "boundary correctness",
+    ]
+    rows = []
+    for c in views:
+        b = c.business
+        assert b is not None
+        rows.append(
+            [
+                c.combination,
+                _ci(b.risk_weighted_score),
+                _ci(b.key_process_success),
+                _ci(b.fatal_error_rate),
+                _ci(b.boundary_correctness),
+            ]
+        )
+    return _table(head, rows)
+
+
+def _differences(s: ScopeResult) -> list[str]:
+    head = ["a − b", "difference [CI]", "tasks", "reading"]
+    rows = [
+        [
+            f"{d.a} − {d.b}",
+            f"{_f(d.value)} [{_f(d.low)}, {_f(d.high)}]",
+            str(d.tasks),
+            "significant" if d.significant else "inside the noise: no difference",
+        ]
+        for d in s.differences
+    ]
+    return _table(head, rows)

@@ -1,0 +1,69 @@
+"""The CSV form of a report (generator/score/render_csv.py): fixed columns, a row per figure,
+what the report holds and no more."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from generator.score.render_csv import CSV_COLUMNS, metric_rows, to_csv
+from generator.score.render_json import DECIMALS
+from generator.score.results import Report
+
+
+def test_csv_has_fixed_columns_and_one_row_per_figure(small_report: Report) -> None:
+    report = small_report
+    rows = list(csv.DictReader(io.StringIO(to_csv(report))))
+    assert list(rows[0]) == CSV_COLUMNS
+    shown = {s.title for s in report.scopes}
+    assert {r["scope"] for r in rows if r["section"] == "scope"} == shown
+    for s in report.scopes:
+        for c in s.combinations:
+            if c.task_score is None:
+                continue
+            row = next(
+                r
+                for r in rows
+                if r["scope"] == s.title
+                and r["combination"] == c.combination
+                and r["metric"] == "task_score"
+            )
+            assert c.task_score.value is not None
+            assert float(row["value"]) == pytest.approx(c.task_score.value, abs=10**-DECIMALS)
+        assert len(
+            [r for r in rows if r["scope"] == s.title and r["metric"] == "difference"]
+        ) == len(s.differences)
+    tasks = [r for r in rows if r["section"] == "task"]
+    assert len(tasks) == 3 * len(report.tasks)  # score, rule, judge of each task row
+    assert not [r for r in rows if r["task"].startswith("h")]  # held-out tasks never get a row
+
+
+def test_a_withheld_scope_is_one_row_without_value(small_report: Report) -> None:
+    withheld = [s for s in small_report.scopes if s.withheld]
+    assert withheld  # two held-out tasks: fewer than min_held_out_aggregate (§4.4)
+    rows = list(csv.DictReader(io.StringIO(to_csv(small_report))))
+    for s in withheld:
+        mine = [r for r in rows if r["scope"] == s.title]
+        assert [(r["metric"], r["value"], r["note"]) for r in mine] == [
+            ("withheld", "", s.withheld)
+        ]
+
+
+def test_each_combination_s_rows_are_its_metric_rows(small_report: Report) -> None:
+    rows = list(csv.DictReader(io.StringIO(to_csv(small_report))))
+    for s in small_report.scopes:
+        for c in s.combinations:
+            mine = [
+                r["metric"]
+                for r in rows
+                if r["scope"] == s.title and r["combination"] == c.combination and not r["other"]
+            ]
+            expected = [m[0] for m in metric_rows(c)]
+            assert mine == expected
+            assert expected[:2] == ["task_score", "rule_score"]
+            assert expected[-2:] == ["rank", "pareto"]
+            assert [m for m in expected if m.startswith("reliability@")] == [
+                f"reliability@{r.k}" for r in c.reliability
+            ]
