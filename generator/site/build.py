@@ -18,7 +18,6 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import cast
 
@@ -78,8 +77,8 @@ def _environment(epoch: int) -> Iterator[None]:
 #: making the task tables of its own tasks. Measured at reference scale (bench/run.py's
 #: release, 2026-12-01): one process renders the version's pages in 11.1 s of CPU, two parts
 #: take 4.4-4.9 s each side by side, so on two cores the worker takes about 6 s off the
-#: build; on a machine shared with other builds (load 8-9), bench's full build took 116 s
-#: with it and 129 s without.
+#: build; ``bench/tricks.py`` (2026-12-01, medians of four, alternating): the pages stage
+#: 5.5 s with it and 9.6 s without, the whole build 16.1 s and 21.1 s.
 PARTS = 2
 
 
@@ -97,19 +96,16 @@ def _render_part(ctx: VersionContext, part: int, docs: Path, downloads: Path, se
 
 
 def _write(folder: Path, files: Iterable[tuple[str, str]]) -> None:
-    """Write ``files`` under ``folder``; writing (which releases the GIL) overlaps making
-    the next files."""
+    """Write ``files`` under ``folder``, one after another. (A pool of writing threads did
+    not pay: the pages stage took 7.7 s with it and 6.5 s without, then 6.1 s and 5.4 s;
+    ``bench/tricks.py``, bench/results/2026-12-01-tricks.json.)"""
     made: set[Path] = set()
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        writes = []
-        for rel, text in files:
-            path = folder / rel
-            if path.parent not in made:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                made.add(path.parent)
-            writes.append(pool.submit(path.write_text, text, encoding="utf-8"))
-        for done in writes:
-            done.result()  # a failed write fails the build
+    for rel, text in files:
+        path = folder / rel
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
+        path.write_text(text, encoding="utf-8")
 
 
 def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
@@ -254,7 +250,8 @@ class Staging:
     def version(self, version: LoadedRelease) -> Iterator[None]:
         """Around one version's scoring, pages and site: its date (:func:`_epoch`) for the
         engine, and the objects made meanwhile kept out of the garbage collector's walks
-        (``gc.freeze``: at reference scale walking millions of them cost seconds)."""
+        (``gc.freeze``: the reference build took 23.7 s with it, 24.7 s without; medians of
+        three, ``bench/tricks.py``, bench/results/2026-12-01-tricks.json)."""
         self.progress(f"{version.folder}: scoring")
         with _environment(_epoch(version)):
             gc.freeze()

@@ -14,12 +14,10 @@ SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "tricks.py"
 
 #: trick -> the module attribute its switch replaces
 TARGETS = {
-    "parallel-writes": ("generator.site.build", "ThreadPoolExecutor"),
     "evidence-beside-scoring": ("generator.build", "ThreadPoolExecutor"),
     "gc-freeze": ("generator.site.build", "gc"),
     "shared-navigation": ("generator.pages", "replace"),
     "page-worker": ("generator.site.build", "PARTS"),
-    "item-index-cache": ("generator.load.items", "_CACHE"),
 }
 
 
