@@ -11,7 +11,7 @@ import yaml
 from generator.load import Loaded, LoadedBundle, LoadedRelease
 from generator.load.records import columns_from_records
 from generator.load.source import Source
-from generator.models import Bundle, Catalog, Release, RunRecord
+from generator.models import Bundle, Catalog, HarnessCard, Release, RunRecord
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 _RELEASE = yaml.safe_load((FIXTURES / "release" / "valid-minimal.yaml").read_text())
@@ -203,3 +203,16 @@ def read_records(path: Path) -> list[RunRecord]:
     """A runs file read one pydantic record a line, independently of the bulk loader."""
     lines = path.read_text(encoding="utf-8").splitlines()[1:]
     return [RunRecord.model_validate_json(line) for line in lines if line.strip()]
+
+
+def harnesscard(path: Path) -> HarnessCard:
+    """The HarnessCard of a YAML file."""
+    return HarnessCard.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def card_with(card: HarnessCard, layer: str, field: str, value: Any) -> HarnessCard:
+    """``card`` with one field of one layer replaced."""
+    layers = card.layers.model_copy(
+        update={layer: getattr(card.layers, layer).model_copy(update={field: value})}
+    )
+    return card.model_copy(update={"layers": layers})

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from synthetic import script
 
 from generator.pages.guide import coverage_table, measured_coverage
 
@@ -17,13 +16,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "coverage.py"
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_coverage", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_coverage"] = module
-    spec.loader.exec_module(module)
-    return module
+    return script(SCRIPT, "bench_coverage")
 
 
 def test_abilities_give_the_true_task_scores(bench: ModuleType) -> None:

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from synthetic import script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "run.py"
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_run", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_run"] = module
-    spec.loader.exec_module(module)
-    return module
+    return script(SCRIPT, "bench_run")
 
 
 def test_every_timed_function_is_one_scoring_calls_by_that_name(bench: ModuleType) -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from synthetic import script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "tricks.py"
 
@@ -23,14 +23,8 @@ TARGETS = {
 
 @pytest.fixture(scope="module")
 def tricks() -> ModuleType:
-    sys.path.insert(0, str(SCRIPT.parent))
-    spec = importlib.util.spec_from_file_location("bench_tricks", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_tricks"] = module
-    spec.loader.exec_module(module)
-    return module
+    sys.path.insert(0, str(SCRIPT.parent))  # tricks.py imports bench/run.py as ``run``
+    return script(SCRIPT, "bench_tricks")
 
 
 def test_every_trick_is_named_with_what_it_replaces(tricks: ModuleType) -> None:

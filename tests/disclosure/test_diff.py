@@ -3,32 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import yaml
-from builders import bundle
+from builders import bundle, card_with, harnesscard
 
 from generator.disclosure.diff import configuration_fields, diff
-from generator.models import HarnessCard
 from generator.models.harnesscard import Disclosed, Withheld
 
 LINGEE = Path(__file__).resolve().parents[2] / "harnesscards" / "lingee-2.3.yaml"
 
 
-def _card(path: Path) -> HarnessCard:
-    return HarnessCard.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-
-
-def _with(card: HarnessCard, layer: str, field: str, value: Any) -> HarnessCard:
-    layers = card.layers.model_copy(
-        update={layer: getattr(card.layers, layer).model_copy(update={field: value})}
-    )
-    return card.model_copy(update={"layers": layers})
-
-
 def test_diff_lists_exactly_the_differing_fields() -> None:
-    card, b = _card(LINGEE), bundle("x")
-    other_card = _with(card, "tool", "schema_style", Withheld(withheld="not shown"))
+    card, b = harnesscard(LINGEE), bundle("x")
+    other_card = card_with(card, "tool", "schema_style", Withheld(withheld="not shown"))
     other = b.model_copy(
         update={"configuration": b.configuration.model_copy(update={"temperature": 0.9})}
     )
@@ -49,7 +35,7 @@ def test_a_field_on_one_side_only_differs_as_absent() -> None:
 
 
 def test_configuration_fields_cover_card_and_record_as_text() -> None:
-    card, b = _card(LINGEE), bundle("x")
+    card, b = harnesscard(LINGEE), bundle("x")
     fields = configuration_fields(card, b)
     assert fields["harness"] == f"{card.harness.name} {card.harness.version}"
     for name, layer in card.layers.items():
@@ -60,7 +46,7 @@ def test_configuration_fields_cover_card_and_record_as_text() -> None:
     assert fields["configuration.runs_per_task"] == str(b.configuration.runs_per_task)
     assert fields["combination.harness_mode"] == "—"  # None reads as a dash
     assert fields["environment_snapshot"] == b.environment_snapshot
-    withheld = _with(card, "tool", "tool_list", Withheld(withheld="secret list"))
+    withheld = card_with(card, "tool", "tool_list", Withheld(withheld="secret list"))
     assert configuration_fields(withheld, b)["card.tool.tool_list"] == "withheld: secret list"
-    listed = _with(card, "tool", "tool_list", Disclosed(value=["a", "b"]))
+    listed = card_with(card, "tool", "tool_list", Disclosed(value=["a", "b"]))
     assert configuration_fields(listed, b)["card.tool.tool_list"] == "a, b"

@@ -9,29 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from builders import bundle
+from builders import bundle, card_with, harnesscard
 
 from generator.disclosure.fingerprint import LENGTH, fingerprint, fingerprint_document
-from generator.models import HarnessCard
 from generator.models.harnesscard import Disclosed, Withheld
 
 LINGEE = Path(__file__).resolve().parents[2] / "harnesscards" / "lingee-2.3.yaml"
 
 
-def _card(path: Path) -> HarnessCard:
-    return HarnessCard.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-
-
-def _with(card: HarnessCard, layer: str, field: str, value: Any) -> HarnessCard:
-    layers = card.layers.model_copy(
-        update={layer: getattr(card.layers, layer).model_copy(update={field: value})}
-    )
-    return card.model_copy(update={"layers": layers})
-
-
 def test_fingerprint_is_recomputable_from_its_document() -> None:
-    card, b = _card(LINGEE), bundle("x")
+    card, b = harnesscard(LINGEE), bundle("x")
     text = json.dumps(
         fingerprint_document(card, b), sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )
@@ -42,24 +29,24 @@ def test_fingerprint_is_recomputable_from_its_document() -> None:
 
 
 def test_fingerprint_changes_with_every_disclosed_field() -> None:
-    card, b = _card(LINGEE), bundle("x")
+    card, b = harnesscard(LINGEE), bundle("x")
     base = fingerprint(card, b)
     changed = 0
     for layer_name, layer in card.layers.items():
         for field_name, field in layer.minimum_fields().items():
             if isinstance(field, Disclosed):
-                other = _with(card, layer_name, field_name, Disclosed(value="something else"))
+                other = card_with(card, layer_name, field_name, Disclosed(value="something else"))
                 assert fingerprint(other, b) != base, (layer_name, field_name)
-                withheld = _with(card, layer_name, field_name, Withheld(withheld="secret"))
+                withheld = card_with(card, layer_name, field_name, Withheld(withheld="secret"))
                 assert fingerprint(withheld, b) != base, (layer_name, field_name)
                 changed += 1
     assert changed == 42
 
 
 def test_fingerprint_ignores_what_is_not_configuration() -> None:
-    card, b = _card(LINGEE), bundle("x")
+    card, b = harnesscard(LINGEE), bundle("x")
     base = fingerprint(card, b)
-    reason = _with(card, "verification", "anomaly_detection", Withheld(withheld="other reason"))
+    reason = card_with(card, "verification", "anomaly_detection", Withheld(withheld="other reason"))
     assert fingerprint(reason, b) == base
     assert fingerprint(card.model_copy(update={"notes": "new notes"}), b) == base
     dates = b.model_copy(
@@ -80,7 +67,7 @@ def test_fingerprint_ignores_what_is_not_configuration() -> None:
 def test_fingerprint_changes_with_the_configuration_record(
     part: str, field: str, value: Any
 ) -> None:
-    card, b = _card(LINGEE), bundle("x")
+    card, b = harnesscard(LINGEE), bundle("x")
     changed = b.model_copy(update={part: getattr(b, part).model_copy(update={field: value})})
     assert fingerprint(card, changed) != fingerprint(card, b)
     snapshot = b.model_copy(update={"environment_snapshot": "snap-2"})
