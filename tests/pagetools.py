@@ -16,6 +16,8 @@ from generator.load.source import Source
 from generator.models import HarnessCard, RunRecord
 from generator.pages import VersionContext, version_context
 from generator.pages.render import Page
+from generator.pages.text import decimals
+from generator.score.results import Estimate, Rate, Reliability
 from generator.score.version import score_version
 
 CARD = HarnessCard.model_validate(
@@ -174,3 +176,14 @@ __all__ = [
     "small_runs",
     "small_version",
 ]
+
+
+def shown_estimate(e: Estimate | Rate | Reliability) -> str:
+    """An estimate as a cell should show it, written out here: the value and its bounds to
+    the decimals the interval supports, joined by non-breaking spaces, † after run noise."""
+    mark = "\u00a0†" if e.interval == "runs" else ""
+    d = decimals(e.low, e.high)
+    assert e.value is not None
+    assert e.low is not None
+    assert e.high is not None
+    return f"{e.value:.{d}f}\u00a0[{e.low:.{d}f},\u00a0{e.high:.{d}f}]{mark}"

@@ -13,7 +13,7 @@ from generator.pages.cells import STATUS_TEXT, estimate_cell, judge_cell
 from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, pairs, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell, Table
-from generator.pages.text import count, one_decimal
+from generator.pages.text import kilo, one_decimal
 from generator.score.results import CombinationScores, Efficiency, Reliability, Report, ScopeResult
 
 
@@ -85,9 +85,9 @@ def _efficiency(name: str, text: Callable[[Any], str], header: str) -> Column[Pl
 EFFICIENCY: Spec[Placed] = Spec(
     (
         Column("Domain", lambda p: p.report.domain_title),
-        _efficiency("input_tokens", count, "Input tokens"),
-        _efficiency("output_tokens", count, "Output tokens"),
-        _efficiency("total_tokens", count, "Total tokens"),
+        _efficiency("input_tokens", kilo, "Input tokens"),
+        _efficiency("output_tokens", kilo, "Output tokens"),
+        _efficiency("total_tokens", kilo, "Total tokens"),
         _efficiency("duration_s", one_decimal, "Duration s"),
         _efficiency("turns", one_decimal, "Turns"),
     ),

@@ -11,11 +11,11 @@ from markupsafe import Markup
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell
 from generator.pages.text import (
+    NBSP,
     escape,
     escape_html,
-    interval,
+    estimate,
     render_markdown,
-    score,
 )
 from generator.score.results import (
     CombinationScores,
@@ -30,12 +30,18 @@ VIEWS = ("risk_weighted_score", "key_process_success", "fatal_error_rate", "boun
 def estimate_cell(e: Estimate | Rate | Reliability | None) -> Cell:
     if e is None or e.value is None:
         return Cell("—")
+    return Cell(estimate_text(e), e.value)
+
+
+def estimate_text(e: Estimate | Rate | Reliability) -> str:
+    """An estimate with its interval to the precision the interval supports, on one line,
+    and † when the interval covers run noise only."""
     mark = RUNS_MARK if e.interval == "runs" else ""
-    return Cell(f"{score(e.value)} {interval(e.low, e.high)}{mark}".strip(), e.value)
+    return estimate(e.value, e.low, e.high) + mark
 
 
 # Beside an interval over too few tasks to resample: it covers run-to-run noise only.
-RUNS_MARK = " †"
+RUNS_MARK = NBSP + "†"
 
 
 def runs_note(minimum: int) -> str:
@@ -57,28 +63,64 @@ def estimate_record(prefix: str, e: Estimate | Rate | Reliability | None) -> dic
     }
 
 
+def harness_name(ctx: VersionContext, combo: str) -> str:
+    """The combination's harness as readers know it: the HarnessCard's harness name, and the
+    title of the mode it ran in, if the card declares modes (§5.2)."""
+    c = ctx.frame.bundles[combo].combination
+    card = ctx.cards[c.harnesscard]
+    mode = next((m.title for m in card.modes if m.id == c.harness_mode), None)
+    return f"{card.harness.name} ({mode.lower()})" if mode else card.harness.name
+
+
+def model_name(ctx: VersionContext, combo: str) -> str:
+    """The combination's model by its name."""
+    return ctx.frame.bundles[combo].combination.model.name
+
+
 @lru_cache(maxsize=4096)
 def combination_link(
-    combo: str, depth: int, fingerprint: str | None = None, below_floor: bool = False
+    combo: str,
+    depth: int,
+    harness: str,
+    model: str,
+    fingerprint: str | None = None,
+    below_floor: bool = False,
 ) -> str:
-    """Link to a result card, with the configuration fingerprint beneath it (remembered:
-    every task page shows every combination)."""
+    """A combination in two short lines — its harness, linked to its result card, over
+    "× model" and its configuration fingerprint as a small badge (remembered: every task page
+    shows every combination)."""
     prefix = "../" * depth
-    link = f'<a href="{prefix}combinations/{escape(combo)}.html">{escape(combo)}</a>'
+    link = (
+        f'<a href="{prefix}combinations/{escape(combo)}.html">{escape(harness)}</a>'
+        f'<br><span class="lg-sub">×{NBSP}{escape(model)}</span>'
+    )
     if fingerprint:
-        link += f'<br><span class="lg-sub">fingerprint {escape(fingerprint)}</span>'
+        link += (
+            f' <span class="lg-badge" title="configuration fingerprint">'
+            f"{escape(fingerprint)}</span>"
+        )
     if below_floor:
         link += '<br><span class="lg-withheld">below the disclosure floor</span>'
     return link
 
 
 def combo_cell(ctx: VersionContext, combo: str, depth: int) -> Cell:
-    """A combination as every score table shows it: link, fingerprint, floor label."""
+    """A combination as every score table shows it: harness over model, fingerprint badge,
+    floor label; sorted by its harness and model. (A combination whose bundle the frame
+    left out shows its id.)"""
+    if combo not in ctx.frame.bundles:
+        return Cell(escape(combo), combo, html=True)
+    harness, model = harness_name(ctx, combo), model_name(ctx, combo)
     return Cell(
         combination_link(
-            combo, depth, ctx.fingerprints.get(combo), bool(ctx.below_floor.get(combo))
+            combo,
+            depth,
+            harness,
+            model,
+            ctx.fingerprints.get(combo),
+            bool(ctx.below_floor.get(combo)),
         ),
-        combo,
+        f"{harness} × {model}",
         html=True,
     )
 
@@ -122,8 +164,7 @@ def judge_cell(c: CombinationScores) -> Cell:
     coverage = c.judge_coverage or ""
     if c.judge_score is None or c.judge_score.value is None:
         return Cell("withheld" if coverage.startswith("withheld") else "—")
-    mark = RUNS_MARK if c.judge_score.interval == "runs" else ""
-    text = f"{score(c.judge_score.value)} {interval(c.judge_score.low, c.judge_score.high)}{mark}"
+    text = estimate_text(c.judge_score)
     return Cell(
         f'{escape_html(text)}<br><span class="lg-sub">{escape_html(coverage)}</span>',
         c.judge_score.value,

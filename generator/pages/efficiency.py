@@ -15,7 +15,7 @@ from generator.pages.columns import Column, Field, Spec, estimate_fields, fields
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
-from generator.pages.text import count, one_decimal, score
+from generator.pages.text import kilo, one_decimal, score
 from generator.score.results import CombinationScores, Efficiency, Report, ScopeResult
 
 
@@ -168,9 +168,9 @@ def efficiency_spec(ctx: VersionContext, tokenizer: dict[str, str]) -> Spec[Comb
             Column("Combination", combination, lambda k: combo_cell(ctx, k, 0)),
             Column("Tokenizer", lambda c: tokenizer[c.combination]),
             Column("Task Score", lambda c: c.task_score.value, sorted_as(score)),
-            _measure("Input tokens", "input_tokens", count),
-            _measure("Output tokens", "output_tokens", count),
-            _measure("Total tokens", "total_tokens", count),
+            _measure("Input tokens", "input_tokens", kilo),
+            _measure("Output tokens", "output_tokens", kilo),
+            _measure("Total tokens", "total_tokens", kilo),
             _measure("Duration s", "duration_s", one_decimal),
             _measure("Turns", "turns", one_decimal),
             Column("Pareto frontier", lambda c: PARETO[c.pareto]),

@@ -36,8 +36,8 @@ from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import (
-    count,
     interval,
+    kilo,
     one_decimal,
     score,
 )
@@ -124,7 +124,7 @@ def _score_columns(ctx: VersionContext, depth: int) -> tuple[Column[CombinationS
         scored("Judge score", whole, judge_cell),
         scored("Success rate", attrgetter("success_rate"), estimate_cell),
         scored("reliability@" + "/".join(map(str, ks)), whole, _reliability_cell(ks)),
-        scored("Tokens / task", _efficiency("total_tokens"), sorted_as(count)),
+        scored("Tokens / task", _efficiency("total_tokens"), sorted_as(kilo)),
         scored("Duration s", _efficiency("duration_s"), sorted_as(one_decimal)),
         scored("Turns", _efficiency("turns"), sorted_as(one_decimal)),
         scored("Coverage", _coverage_text, plain),

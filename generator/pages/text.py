@@ -8,6 +8,7 @@ relative targets).
 from __future__ import annotations
 
 import html
+import math
 import re
 
 from markdown_it import MarkdownIt
@@ -59,6 +60,40 @@ def interval(low: float | None, high: float | None) -> str:
     if low is None or high is None:
         return ""
     return f"[{low:.3f}, {high:.3f}]"
+
+
+#: A non-breaking space: a figure and its interval stay on one line.
+NBSP = "\u00a0"
+
+
+def decimals(low: float | None, high: float | None, least: int = 2, most: int = 4) -> int:
+    """Decimals an interval supports: enough to show its width to two significant digits
+    (width 0.21 → 2: ``0.84 [0.72, 0.93]``; 0.09 → 3), within ``least``..``most``. Without an
+    interval, or with a point one, ``most`` − 1 (three, as the downloads' readers expect)."""
+    if low is None or high is None or high <= low:
+        return most - 1
+    return max(least, min(most, 1 - math.floor(math.log10(high - low))))
+
+
+def estimate(value: float | None, low: float | None = None, high: float | None = None) -> str:
+    """A figure with its interval, to the precision the interval supports, on one line:
+    ``0.84 [0.72, 0.93]``."""
+    if value is None:
+        return "—"
+    d = decimals(low, high)
+    if low is None or high is None:
+        return f"{value:.{d}f}"
+    return f"{value:.{d}f}{NBSP}[{low:.{d}f},{NBSP}{high:.{d}f}]"
+
+
+def kilo(value: float | None) -> str:
+    """A token count in thousands: ``205k`` from 10,000 on, ``9.1k`` below, as every page
+    shows tokens."""
+    if value is None:
+        return "—"
+    if abs(value) >= 10_000:
+        return f"{value / 1000:,.0f}k"
+    return f"{value / 1000:.1f}k"
 
 
 def count(value: float | None) -> str:

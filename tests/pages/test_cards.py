@@ -6,18 +6,12 @@ from __future__ import annotations
 import html
 import json
 
-from pagetools import plots, shown
+from pagetools import plots, shown, shown_estimate
 
 from generator.models.harnesscard import Layers
 from generator.pages import VersionContext
 from generator.pages.cards import combination_page, combinations_index
 from generator.pages.text import spelled
-from generator.score.results import Estimate
-
-
-def _shown(e: Estimate) -> str:
-    mark = " †" if e.interval == "runs" else ""
-    return f"{e.value:.3f} [{e.low:.3f}, {e.high:.3f}]{mark}"
 
 
 def test_the_scores_table_has_every_scope_that_shows_the_combination(
@@ -39,7 +33,7 @@ def test_the_scores_table_has_every_scope_that_shows_the_combination(
                 assert (row.record["domain"], row.record["group"]) == (domain, scope.scope.group)
                 assert row.record["status"] == c.status
                 if c.task_score is not None and c.task_score.value is not None:
-                    assert row.cells[2].text == _shown(c.task_score)
+                    assert row.cells[2].text == shown_estimate(c.task_score)
                 else:
                     assert row.cells[2].text == "—"
             withheld = [s.title for r in ctx.reports.values() for s in r.scopes if s.withheld]

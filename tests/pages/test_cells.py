@@ -15,14 +15,16 @@ from generator.pages.cells import (
     estimate_cell,
     estimate_record,
     groups_note,
+    harness_name,
     judge_cell,
+    model_name,
     rank_note,
     release_notice,
     runs_basis,
     runs_note,
     view_cell,
 )
-from generator.pages.text import render_markdown
+from generator.pages.text import NBSP, decimals, render_markdown
 from generator.score.results import CombinationScores, Estimate, Rate, Reliability
 
 TASKS = Estimate(value=0.4321, low=0.3012, high=0.5987, tasks=9)
@@ -30,9 +32,16 @@ RUNS = Estimate(value=0.75, low=0.5, high=0.875, tasks=2, interval="runs")
 
 
 def _bounds(text: str) -> tuple[float, float, float]:
-    value, rest = text.removesuffix(RUNS_MARK).split(" ", 1)
-    low, high = rest.strip("[]").split(", ")
+    """The value and bounds a cell shows; the cell stays on one line (no plain space)."""
+    assert " " not in text
+    value, rest = text.removesuffix(RUNS_MARK).split(NBSP, 1)
+    low, high = rest.strip("[]").split("," + NBSP)
     return float(value), float(low), float(high)
+
+
+def _rounding(e: Estimate | Rate | Reliability) -> float:
+    """How far a shown figure may be from its value: half a unit of its last decimal."""
+    return 0.5 * 10.0 ** -decimals(e.low, e.high) + 1e-12
 
 
 @pytest.mark.parametrize(
@@ -51,7 +60,7 @@ def test_an_estimate_shows_its_value_and_interval_and_sorts_by_value(
     assert cell.sort == e.value
     assert cell.text.endswith(RUNS_MARK) == (e.interval == "runs")
     shown = _bounds(cell.text)
-    assert shown == pytest.approx((e.value, e.low, e.high), abs=5e-4)
+    assert shown == pytest.approx((e.value, e.low, e.high), abs=_rounding(e))
     record = estimate_record("x", e)
     assert record == {"x": e.value, "x_low": e.low, "x_high": e.high, "x_interval": e.interval}
 
@@ -62,22 +71,43 @@ def test_a_missing_estimate_is_a_dash_and_null_fields() -> None:
     assert estimate_record("x", None) == {"x": None, "x_low": None, "x_high": None}
 
 
-def test_a_combination_link_escapes_its_id_and_climbs_to_the_version() -> None:
+def test_a_combination_link_escapes_its_names_and_climbs_to_the_version() -> None:
     hostile = 'a"><script>x</script>'
-    link = combination_link(hostile, 2, "fp<1>", True)
+    link = combination_link(hostile, 2, hostile + "h", hostile + "m", "fp<1>", True)
     assert "<script>" not in link
     assert link.startswith('<a href="../../combinations/')
     assert html.unescape(link.split('"')[1]) == f"../../combinations/{hostile}.html"
-    assert "fingerprint fp&#60;1&#62;" in link
+    assert 'title="configuration fingerprint">fp&#60;1&#62;</span>' in link
     assert "below the disclosure floor" in link
-    bare = combination_link("c", 0)
-    assert bare == '<a href="combinations/c.html">c</a>'
+    bare = combination_link("c", 0, "Harness", "Model")
+    assert (
+        bare
+        == f'<a href="combinations/c.html">Harness</a><br><span class="lg-sub">×{NBSP}Model</span>'
+    )
+
+
+def test_a_combination_is_named_by_its_harness_mode_and_model(
+    contexts: list[VersionContext],
+) -> None:
+    for ctx in contexts:
+        for combo, bundle in ctx.frame.bundles.items():
+            c = bundle.combination
+            card = ctx.cards[c.harnesscard]
+            harness = harness_name(ctx, combo)
+            assert harness.startswith(card.harness.name)
+            modes = {m.id: m.title for m in card.modes}
+            assert (c.harness_mode in modes) == harness.endswith(")")
+            if c.harness_mode in modes:
+                assert modes[c.harness_mode].lower() in harness
+            assert model_name(ctx, combo) == c.model.name
+            cell = combo_cell(ctx, combo, 0)
+            assert cell.sort == f"{harness} × {c.model.name}"
 
 
 def test_a_combination_cell_carries_its_fingerprint_and_floor(small: VersionContext) -> None:
     combo = sorted(small.frame.bundles)[0]
     cell = combo_cell(small, combo, 1)
-    assert (cell.sort, cell.html) == (combo, True)
+    assert cell.html
     assert small.fingerprints[combo] in cell.text
     assert ("below the disclosure floor" in cell.text) == bool(small.below_floor.get(combo))
     floored = replace(small, below_floor={combo: ["some field"]})
@@ -94,7 +124,7 @@ def test_a_judge_cell_shows_its_coverage_or_why_it_is_withheld() -> None:
     assert shown.sort == TASKS.value
     assert "2 of 3 tasks" in shown.text
     assert _bounds(html.unescape(shown.text.split("<br>")[0])) == pytest.approx(
-        (TASKS.value, TASKS.low, TASKS.high), abs=5e-4
+        (TASKS.value, TASKS.low, TASKS.high), abs=_rounding(TASKS)
     )
     withheld = judge_cell(_scores(judge_coverage="withheld: too few tasks"))
     assert withheld.text == "withheld"

@@ -6,12 +6,12 @@ from __future__ import annotations
 import html
 
 import pytest
-from pagetools import shown
+from pagetools import shown, shown_estimate
 
 from generator.pages import VersionContext
 from generator.pages.results import DIFFERENCES_INLINE, domain_page
 from generator.pages.tables import Table
-from generator.score.results import CombinationScores, Estimate, ScopeResult
+from generator.score.results import CombinationScores, ScopeResult
 
 
 @pytest.fixture(params=["small", "v1.0", "v1.1"])
@@ -20,12 +20,6 @@ def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext
         return small
     found: list[VersionContext] = request.getfixturevalue("contexts")
     return next(c for c in found if c.version == request.param)
-
-
-def _shown_estimate(e: Estimate) -> str:
-    """An estimate as the pages write it, spelled out here on its own."""
-    mark = " †" if e.interval == "runs" else ""
-    return f"{e.value:.3f} [{e.low:.3f}, {e.high:.3f}]{mark}"
 
 
 def _by_caption(tables: tuple[Table, ...]) -> dict[str, Table]:
@@ -54,7 +48,7 @@ def test_every_combination_of_a_scope_shows_its_task_score(ctx: VersionContext) 
                 assert rows[c.combination].record["status"] == c.status
                 if c.status == "scored":
                     assert c.task_score is not None
-                    assert cell.text == _shown_estimate(c.task_score), (scope.title, c)
+                    assert cell.text == shown_estimate(c.task_score), (scope.title, c)
                     assert rows[c.combination].record["task_score"] == c.task_score.value
                 else:
                     assert cell.text.startswith(c.status.replace("-", " ")), cell

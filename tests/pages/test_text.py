@@ -9,11 +9,15 @@ from html.parser import HTMLParser
 import pytest
 
 from generator.pages.text import (
+    NBSP,
     attr,
     count,
+    decimals,
     escape,
     escape_html,
+    estimate,
     interval,
+    kilo,
     one_decimal,
     render_markdown,
     score,
@@ -131,3 +135,42 @@ def test_numbers_show_at_their_precision(value: float) -> None:
 def test_a_missing_number_shows_a_dash_and_no_interval() -> None:
     assert score(None) == count(None) == one_decimal(None) == "—"
     assert interval(None, 0.5) == interval(0.5, None) == ""
+
+
+@pytest.mark.parametrize(
+    ("low", "high"),
+    [(0.72, 0.93), (0.80, 0.89), (0.0, 1.0), (0.4, 0.41), (0.5, 0.5004), (0.123, 0.9)],
+)
+def test_decimals_reach_the_first_significant_digit_of_the_half_width_and_one_more(
+    low: float, high: float
+) -> None:
+    d = decimals(low, high)
+    half = (high - low) / 2
+    assert 2 <= d <= 4
+    # one decimal fewer would not show the half-width's first significant digit and the next
+    if 2 < d < 4:
+        assert half < 10.0 ** -(d - 2)
+    if d < 4:
+        assert half >= 10.0**-d
+
+
+def test_decimals_without_an_interval_or_of_a_point_are_three() -> None:
+    assert decimals(None, None) == decimals(0.5, 0.5) == decimals(None, 0.3) == 3
+
+
+def test_an_estimate_is_one_line_at_its_interval_s_precision() -> None:
+    assert estimate(0.8412, 0.7213, 0.9301) == f"0.84{NBSP}[0.72,{NBSP}0.93]"
+    assert estimate(0.8412, 0.8013, 0.8899) == f"0.841{NBSP}[0.801,{NBSP}0.890]"
+    assert estimate(0.674, 0.589, 0.749) == f"0.67{NBSP}[0.59,{NBSP}0.75]"
+    assert estimate(0.5) == "0.500"
+    assert estimate(None) == "—"
+    assert " " not in estimate(0.123456, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("value", [0, 999, 9_100, 9_999, 10_000, 204_515, 1_234_567])
+def test_tokens_show_in_thousands_close_to_their_count(value: int) -> None:
+    shown = kilo(value)
+    assert shown.endswith("k")
+    number = float(shown[:-1].replace(",", "")) * 1000
+    assert abs(number - value) <= (500 if value >= 10_000 else 50)
+    assert kilo(None) == "—"
