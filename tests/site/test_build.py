@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pagetools import shown_estimate
 
 from generator import pages
 from generator.build import build_site
@@ -114,10 +115,7 @@ def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
                     if c.task_score is None or c.task_score.value is None:
                         continue
                     assert float(row["task_score"]) == round(c.task_score.value, 6)
-                    shown = (
-                        f"{c.task_score.value:.3f} [{c.task_score.low:.3f}, "
-                        f"{c.task_score.high:.3f}]"
-                    )
+                    shown = shown_estimate(c.task_score)
                     assert shown in page, (scope.title, c.combination, shown)
 
 
