@@ -15,7 +15,7 @@ import click
 
 from generator import __version__
 from generator.build import load_checked
-from generator.errors import InvalidInput, Problem, Refused, sort_problems
+from generator.errors import InvalidInput, Problem, Refused, counted, sort_problems
 from generator.load import Inputs
 from generator.models.schema import write_schemas
 from generator.score.render import RENDERERS
@@ -74,7 +74,7 @@ def validate(root: Path, strict: bool) -> None:
     runs = sum(len(b.runs) for r in inputs.releases for b in r.bundles)
     click.echo(
         f"valid: {versions} version(s), {bundles} bundle(s), {runs:,} run(s), "
-        f"{len(inputs.cards)} HarnessCard(s); {len(warnings)} warning(s)"
+        f"{len(inputs.cards)} HarnessCard(s); {counted(warnings, errors=False)}"
     )
 
 
@@ -217,9 +217,9 @@ def build(root: Path, out: Path, strict: bool, engine: str) -> None:
         click.echo(f"warning: {warning}", err=True)
     inputs = built.inputs
     versions = ", ".join(sorted(r.folder for r in inputs.releases))
-    count = sum(1 for w in built.problems if w.severity == "warning") + len(built.warnings)
+    count = counted(built.problems, errors=False, more_warnings=len(built.warnings))
     reused = f"; unchanged, reused: {', '.join(sorted(built.reused))}" if built.reused else ""
-    click.echo(f"built {out}: {versions}; {count} warning(s){_unpublished(inputs)}{reused}")
+    click.echo(f"built {out}: {versions}; {count}{_unpublished(inputs)}{reused}")
 
 
 def _unpublished(inputs: Inputs) -> str:

@@ -73,6 +73,17 @@ def test_warning_passes_unless_strict(example: Path, run_cli: Any) -> None:
     assert strict.output.rstrip().endswith("Error: input is invalid: 0 error(s), 1 warning(s)")
 
 
+def test_a_bundle_without_consent_is_a_notice_not_a_warning(example: Path, run_cli: Any) -> None:
+    bundle = example / "results" / "v1.0" / "bundles" / "opencode" / "bundle.yaml"
+    bundle.write_text(bundle.read_text().replace("granted: true", "granted: false"))
+    for args in ((), ("--strict",)):
+        result = run_cli("validate", "--root", str(example), *args)
+        assert result.exit_code == 0, result.output
+        assert result.stdout.endswith("; 0 warning(s), 1 notice\n")
+        assert "opencode/bundle.yaml:" in result.stderr
+        assert ": notice: consent.granted: false: not published" in result.stderr
+
+
 def test_all_problems_in_one_pass(example: Path, run_cli: Any) -> None:
     (example / "harnesscards" / "opencode-0.9.yaml").write_text("format_version: 9\n")
     (example / "results" / "v1.1" / "tasks.yaml").write_text("")
