@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import difflib
+import datetime as dt
 from collections import defaultdict
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from generator.errors import Problem, shown
+from generator.errors import Problem, did_you_mean, shown
 from generator.load.source import Loc, Source, dotted
 from generator.models.base import FORMAT_VERSION
 
@@ -85,9 +85,29 @@ def _message(err: ErrorDetails, loc: Loc) -> str:
     if kind in {"value_error", "assertion_error", "card_field"}:
         return msg
     value = err.get("input")
+    if kind == "string_type" and isinstance(value, int | float | dt.date):
+        return f"{_as_written(value)} is not allowed: {msg[0].lower()}{msg[1:]}; {_quote(value)}"
     if isinstance(value, str | int | float | bool) and not isinstance(value, dict):
         return f"{shown(value)} is not allowed: {msg[0].lower()}{msg[1:]}"
     return msg[0].lower() + msg[1:]
+
+
+def _as_written(value: int | float | dt.date) -> str:
+    """A value as the file wrote it, near enough: true/false, a date as its ISO text."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return value.isoformat() if isinstance(value, dt.date) else shown(value)
+
+
+def _quote(value: int | float | dt.date) -> str:
+    """The hint for text that YAML (or JSON) read as another type: quote it."""
+    if isinstance(value, bool):
+        kind = "true/false"
+    elif isinstance(value, dt.date):
+        kind = "a date"
+    else:
+        kind = "a number"
+    return f'the unquoted value was read as {kind}: put it in quotes, e.g. "{_as_written(value)}"'
 
 
 def problems_from(exc: ValidationError, data: Any, source: Source, base: Loc = ()) -> list[Problem]:
@@ -121,9 +141,9 @@ def _suggest_spelling(grouped: dict[Loc, list[str]]) -> None:
             continue
         for i, message in enumerate(messages):
             if message.startswith(_UNKNOWN):
-                close = difflib.get_close_matches(loc[-1], missing.get(loc[:-1], []), n=1)
-                if close:
-                    messages[i] = f"{_UNKNOWN}; did you mean {close[0]!r}?"
+                hint = did_you_mean(loc[-1], missing.get(loc[:-1], []))
+                if hint:
+                    messages[i] = f"{_UNKNOWN}{hint}"
 
 
 def validate_as(model: type[M], data: Any, source: Source) -> M | list[Problem]:
