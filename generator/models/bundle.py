@@ -52,7 +52,7 @@ class Configuration(Contract):
     """The configuration record of §5.1.3."""
 
     temperature: Float = Field(ge=0, le=2)
-    top_p: Fraction
+    top_p: Fraction = Field(title="Top-p", description="Nucleus-sampling probability mass.")
     max_output_tokens: PosInt
     context_window: PosInt
     compression_threshold: PosInt | None = Field(
