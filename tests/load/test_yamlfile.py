@@ -102,4 +102,5 @@ def test_a_colon_inside_a_value_is_not_called_an_indentation_problem(tmp_path: P
     path.write_text("a: b: c\n")
     problem = read_yaml(path, "f.yaml")
     assert isinstance(problem, Problem)
-    assert "indentation" not in problem.message and "tab" not in problem.message
+    assert "indentation" not in problem.message
+    assert "tab" not in problem.message
