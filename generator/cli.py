@@ -6,6 +6,7 @@ command line; 3 a request the protocol refuses.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Collection
 from pathlib import Path
@@ -15,7 +16,16 @@ import click
 
 from generator import __version__
 from generator.build import load_checked
-from generator.errors import InvalidInput, Problem, Refused, counted, sort_problems
+from generator.disclosure.fingerprint import digest
+from generator.disclosure.fingerprint import fingerprint as fingerprint_of
+from generator.errors import (
+    EXIT_INVALID_INPUT,
+    InvalidInput,
+    Problem,
+    Refused,
+    counted,
+    sort_problems,
+)
 from generator.load import Inputs
 from generator.models.schema import write_schemas
 from generator.score.render import RENDERERS
@@ -220,6 +230,59 @@ def build(root: Path, out: Path, strict: bool, engine: str) -> None:
     count = counted(built.problems, errors=False, more_warnings=len(built.warnings))
     reused = f"; unchanged, reused: {', '.join(sorted(built.reused))}" if built.reused else ""
     click.echo(f"built {out}: {versions}; {count}{_unpublished(inputs)}{reused}")
+
+
+@cli.command()
+@root_option
+@click.option("--version", "versions", multiple=True, metavar="V", help="Only this version.")
+@click.option("--bundle", "bundles", multiple=True, metavar="COMBO", help="Only this bundle.")
+@click.argument("records", nargs=-1, type=click.Path(dir_okay=False, exists=True, path_type=Path))
+def fingerprint(
+    root: Path, versions: tuple[str, ...], bundles: tuple[str, ...], records: tuple[Path, ...]
+) -> None:
+    """Print configuration fingerprints: of the bundles under --root, or recomputed from
+    exported <combination>.configuration-record.json files (exit 1 if one differs from the
+    fingerprint it records)."""
+    if records:
+        if not all(_recomputed(path) for path in records):
+            raise SystemExit(EXIT_INVALID_INPUT)
+        return
+    inputs, _ = checked_or_exit(root, strict=False)
+    shown = 0
+    for version in sorted(inputs.releases, key=lambda v: v.folder):
+        if versions and version.folder not in versions:
+            continue
+        for loaded in version.bundles:
+            if bundles and loaded.folder not in bundles:
+                continue
+            bundle = loaded.bundle.model
+            card = inputs.cards[bundle.combination.harnesscard].model
+            click.echo(f"{fingerprint_of(card, bundle)}  {version.folder}/{loaded.folder}")
+            shown += 1
+    if not shown:
+        raise click.BadParameter(
+            f"no bundle under {root / 'results'} matches --version {list(versions)} "
+            f"--bundle {list(bundles)}",
+            param_hint="--version/--bundle",
+        )
+
+
+def _recomputed(path: Path) -> bool:
+    """Print the fingerprint of an exported configuration record; whether it matches the one
+    the record states (a bare fingerprint document states none)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise click.BadParameter(f"{path}: not a JSON file: {exc}", param_hint="RECORDS") from None
+    if not isinstance(record, dict):
+        raise click.BadParameter(f"{path}: expected a JSON object", param_hint="RECORDS")
+    value = digest(record.get("fingerprinted", record))
+    stated = record.get("fingerprint") if "fingerprinted" in record else None
+    if stated is None or stated == value:
+        click.echo(f"{value}  {path}")
+        return True
+    click.echo(f"{value}  {path}: differs from the recorded fingerprint {stated}", err=True)
+    return False
 
 
 def _unpublished(inputs: Inputs) -> str:

@@ -135,3 +135,37 @@ def test_schema_writes_one_schema_per_input_kind(tmp_path: Path, run_cli: Any) -
         schema = json.loads(path.read_text(encoding="utf-8"))
         assert schema["$schema"].endswith("2020-12/schema")
         assert schema["$id"] == path.name
+
+
+def test_fingerprint_prints_each_bundle_s_and_recomputes_an_exported_record(
+    example: Path, run_cli: Any, inputs: Any, tmp_path: Path
+) -> None:
+    from generator.disclosure import fingerprint, fingerprint_document
+
+    want = {
+        f"{v.folder}/{b.folder}": fingerprint(
+            inputs.cards[b.bundle.model.combination.harnesscard].model, b.bundle.model
+        )
+        for v in inputs.releases
+        for b in v.bundles
+    }
+    every = run_cli("fingerprint", "--root", str(example))
+    assert every.exit_code == 0, every.output
+    assert every.stdout.splitlines() == [f"{f}  {k}" for k, f in sorted(want.items())]
+    one = run_cli("fingerprint", "--root", str(example), "--version", "v1.0", "--bundle", "lingee")
+    assert one.stdout == f"{want['v1.0/lingee']}  v1.0/lingee\n"
+    none = run_cli("fingerprint", "--root", str(example), "--bundle", "absent")
+    assert none.exit_code == 2
+    # an exported record: recomputed, checked against the fingerprint it states
+    v10 = next(v for v in inputs.releases if v.folder == "v1.0")
+    bundle = next(b for b in v10.bundles if b.folder == "lingee").bundle.model
+    document = fingerprint_document(inputs.cards[bundle.combination.harnesscard].model, bundle)
+    path = tmp_path / "lingee.configuration-record.json"
+    path.write_text(json.dumps({"fingerprint": want["v1.0/lingee"], "fingerprinted": document}))
+    good = run_cli("fingerprint", str(path))
+    assert (good.exit_code, good.stdout) == (0, f"{want['v1.0/lingee']}  {path}\n")
+    document["budgets"]["max_steps"] += 1
+    path.write_text(json.dumps({"fingerprint": want["v1.0/lingee"], "fingerprinted": document}))
+    bad = run_cli("fingerprint", str(path))
+    assert bad.exit_code == 1
+    assert f"differs from the recorded fingerprint {want['v1.0/lingee']}" in bad.stderr
