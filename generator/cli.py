@@ -7,6 +7,7 @@ command line; 3 a request the protocol refuses.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Collection
 from pathlib import Path
@@ -27,11 +28,18 @@ from generator.errors import (
     sort_problems,
 )
 from generator.load import Inputs
+from generator.load.validate import validate_as
+from generator.load.yamlfile import read_yaml
+from generator.models import Release
 from generator.models.schema import write_schemas
+from generator.models.template import PLACEHOLDER, RUNS_HEADER, bundle_template
 from generator.score.render import RENDERERS
 from generator.score.report import build_report
 from generator.score.scope import CROSS_DOMAIN_RULE, CROSS_VERSION_RULE
 from generator.site.engines import ENGINES
+
+#: What an id may be (a combination, a version folder), as the models say.
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
 
 ROOT_HELP = "Folder holding results/ and harnesscards/ (default: the current folder)."
 
@@ -283,6 +291,53 @@ def _recomputed(path: Path) -> bool:
         return True
     click.echo(f"{value}  {path}: differs from the recorded fingerprint {stated}", err=True)
     return False
+
+
+@cli.command("new-bundle")
+@root_option
+@click.option("--version", required=True, metavar="V", help="The release version, e.g. v1.1.")
+@click.argument("combination")
+def new_bundle(root: Path, version: str, combination: str) -> None:
+    """Write a commented bundle template: results/V/bundles/COMBINATION/bundle.yaml, every
+    field described, and runs.jsonl with its header line."""
+    _need_folder(root)
+    for value, hint in ((combination, "COMBINATION"), (version, "--version")):
+        if not re.fullmatch(ID_PATTERN, value):
+            raise click.BadParameter(
+                f"{value!r} is not an id: letters, digits, '.', '_' and '-'", param_hint=hint
+            )
+    folder = root / "results" / version / "bundles" / combination
+    if folder.exists():
+        raise click.BadParameter(f"{folder} exists; a template never overwrites a bundle")
+    release = _release(root / "results" / version / "release.yaml", root)
+    if release is None:
+        click.echo(
+            f"notice: {root / 'results' / version / 'release.yaml'} could not be read: "
+            "runs_per_task and pipeline_components are left to fill in",
+            err=True,
+        )
+    folder.mkdir(parents=True)
+    (folder / "bundle.yaml").write_text(
+        bundle_template(version, combination, release), encoding="utf-8"
+    )
+    (folder / "runs.jsonl").write_text(RUNS_HEADER, encoding="utf-8")
+    click.echo(f"{folder / 'bundle.yaml'}\n{folder / 'runs.jsonl'}")
+    click.echo(
+        f"fill in every {PLACEHOLDER!r}, add the runs, then: python -m generator validate "
+        f"--root {root}",
+        err=True,
+    )
+
+
+def _release(path: Path, root: Path) -> Release | None:
+    """The release a template takes its fixed settings from, if it reads and validates."""
+    if not path.is_file():
+        return None
+    read = read_yaml(path, path.relative_to(root).as_posix())
+    if isinstance(read, Problem):
+        return None
+    valid = validate_as(Release, *read)
+    return valid if isinstance(valid, Release) else None
 
 
 def _unpublished(inputs: Inputs) -> str:

@@ -169,3 +169,33 @@ def test_fingerprint_prints_each_bundle_s_and_recomputes_an_exported_record(
     bad = run_cli("fingerprint", str(path))
     assert bad.exit_code == 1
     assert f"differs from the recorded fingerprint {want['v1.0/lingee']}" in bad.stderr
+
+
+def test_new_bundle_writes_a_template_that_validate_reports_as_not_filled_in(
+    example: Path, run_cli: Any
+) -> None:
+    from generator.models.template import PLACEHOLDER
+
+    made = run_cli("new-bundle", "--root", str(example), "--version", "v1.1", "my-agent")
+    assert made.exit_code == 0, made.output
+    folder = example / "results" / "v1.1" / "bundles" / "my-agent"
+    assert made.stdout.splitlines() == [str(folder / "bundle.yaml"), str(folder / "runs.jsonl")]
+    assert (folder / "runs.jsonl").read_text() == '{"format_version": 1}\n'
+    text = (folder / "bundle.yaml").read_text(encoding="utf-8")
+    left = [
+        n for n, line in enumerate(text.splitlines(), 1) if line.split("#")[0].count(PLACEHOLDER)
+    ]
+    result = run_cli("validate", "--root", str(example))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    rel = "results/v1.1/bundles/my-agent/bundle.yaml"
+    said = [line for line in result.stderr.splitlines() if line.startswith(rel)]
+    assert [int(line.split(":")[1]) for line in said] == left  # one per placeholder, its line
+    assert all(": not filled in yet; expected: " in line for line in said)
+    assert [line for line in result.stderr.splitlines() if line.startswith("results/")] == said
+    again = run_cli("new-bundle", "--root", str(example), "--version", "v1.1", "my-agent")
+    assert again.exit_code == 2
+    assert "never overwrites" in again.output
+    bad = run_cli("new-bundle", "--root", str(example), "--version", "v1.1", "../escape")
+    assert bad.exit_code == 2
+    assert "is not an id" in bad.output

@@ -12,6 +12,7 @@ from pydantic_core import ErrorDetails
 from generator.errors import Problem, did_you_mean, shown
 from generator.load.source import Loc, Source, dotted
 from generator.models.base import FORMAT_VERSION
+from generator.models.template import PLACEHOLDER, TEMPLATED, describe
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -151,7 +152,40 @@ def validate_as(model: type[M], data: Any, source: Source) -> M | list[Problem]:
     version_problem = check_format_version(data, source)
     if version_problem is not None:
         return [version_problem]
+    holes = placeholders(data) if model in TEMPLATED else []  # a walk: only where needed
     try:
-        return model.model_validate(data)
+        valid = model.model_validate(data)
     except ValidationError as exc:
-        return problems_from(exc, data, source)
+        found = problems_from(exc, data, source)
+        return _unfilled(model, holes, source) + [
+            p for p in found if not any(_under(p.field, dotted(h)) for h in holes)
+        ]
+    return _unfilled(model, holes, source) if holes else valid
+
+
+def placeholders(data: Any, loc: Loc = ()) -> list[Loc]:
+    """Where the bundle template's placeholder is still in ``data`` (as a value or a key)."""
+    if isinstance(data, dict):
+        out = [(*loc, k) for k in data if k == PLACEHOLDER]
+        for key, value in data.items():
+            out += placeholders(value, (*loc, key))
+        return out
+    if isinstance(data, list):
+        return [h for i, value in enumerate(data) for h in placeholders(value, (*loc, i))]
+    return [loc] if data == PLACEHOLDER else []
+
+
+def _under(field: str, hole: str) -> bool:
+    return field == hole or field.startswith((f"{hole}.", f"{hole}["))
+
+
+def _unfilled(model: type[BaseModel], holes: list[Loc], source: Source) -> list[Problem]:
+    """One problem per placeholder left: the field, and what it wants."""
+    problems = []
+    for hole in holes:
+        wanted = describe(model, hole)
+        expected = f"; expected: {wanted}" if wanted else ""
+        problems.append(
+            Problem(source.path, source.line(*hole), dotted(hole), f"not filled in yet{expected}")
+        )
+    return problems

@@ -28,7 +28,9 @@ from generator.models.release import Components
 
 class Model(Contract):
     name: Text = Field(description="Name of the model, e.g. 'GLM-5.3-Flash'.")
-    version: VersionString
+    version: VersionString = Field(
+        description="Version of the model, e.g. '2026-09-30'; quote it in YAML so it stays text."
+    )
     provider: Text = Field(description="Who serves the model.")
     tokenizer: Id = Field(
         description="Tokenizer family; token counts are compared only within one (§4.2(2))."
@@ -80,7 +82,9 @@ class BundleBudgets(Contract):
 class Clarification(Contract):
     """Clarification and human-assistance rules (§3.2, §5.1.5)."""
 
-    simulated_user_script_version: VersionString
+    simulated_user_script_version: VersionString = Field(
+        description="Version of the simulated-user script; quote it in YAML."
+    )
     waiting_cap_s: PosInt = Field(
         title="Waiting cap (s)", description="Longest wait for a clarification, in seconds."
     )
@@ -89,8 +93,12 @@ class Clarification(Contract):
 
 class Evaluator(Contract):
     judge_model: Text = Field(description="The Judge model, e.g. 'GLM-5.3'.")
-    judge_model_version: VersionString
-    prompt_version: VersionString
+    judge_model_version: VersionString = Field(
+        description="Version of the Judge model; quote it in YAML."
+    )
+    prompt_version: VersionString = Field(
+        description="Version of the Judge prompt; quote it in YAML."
+    )
     voting: Text = Field(description="Judge count and voting rule, e.g. 'single judge'.")
 
 

@@ -233,7 +233,9 @@ MINIMUM_FIELDS: dict[str, tuple[str, ...]] = {
 
 class Harness(Contract):
     name: Text = Field(description="Name of the harness, e.g. 'Lingee'.")
-    version: VersionString
+    version: VersionString = Field(
+        description="Version of the harness the card describes; quote it in YAML."
+    )
     vendor: Text = Field(description="Who makes the harness.")
 
 
