@@ -6,6 +6,8 @@ command line; 3 a request the protocol refuses.
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from collections.abc import Collection
 from pathlib import Path
@@ -15,13 +17,29 @@ import click
 
 from generator import __version__
 from generator.build import load_checked
-from generator.errors import InvalidInput, Problem, Refused, sort_problems
+from generator.disclosure.fingerprint import digest
+from generator.disclosure.fingerprint import fingerprint as fingerprint_of
+from generator.errors import (
+    EXIT_INVALID_INPUT,
+    InvalidInput,
+    Problem,
+    Refused,
+    counted,
+    sort_problems,
+)
 from generator.load import Inputs
+from generator.load.validate import validate_as
+from generator.load.yamlfile import read_yaml
+from generator.models import Release
 from generator.models.schema import write_schemas
+from generator.models.template import PLACEHOLDER, RUNS_HEADER, bundle_template
 from generator.score.render import RENDERERS
 from generator.score.report import build_report
 from generator.score.scope import CROSS_DOMAIN_RULE, CROSS_VERSION_RULE
 from generator.site.engines import ENGINES
+
+#: What an id may be (a combination, a version folder), as the models say.
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
 
 ROOT_HELP = "Folder holding results/ and harnesscards/ (default: the current folder)."
 
@@ -74,7 +92,7 @@ def validate(root: Path, strict: bool) -> None:
     runs = sum(len(b.runs) for r in inputs.releases for b in r.bundles)
     click.echo(
         f"valid: {versions} version(s), {bundles} bundle(s), {runs:,} run(s), "
-        f"{len(inputs.cards)} HarnessCard(s); {len(warnings)} warning(s)"
+        f"{len(inputs.cards)} HarnessCard(s); {counted(warnings, errors=False)}"
     )
 
 
@@ -217,9 +235,109 @@ def build(root: Path, out: Path, strict: bool, engine: str) -> None:
         click.echo(f"warning: {warning}", err=True)
     inputs = built.inputs
     versions = ", ".join(sorted(r.folder for r in inputs.releases))
-    count = sum(1 for w in built.problems if w.severity == "warning") + len(built.warnings)
+    count = counted(built.problems, errors=False, more_warnings=len(built.warnings))
     reused = f"; unchanged, reused: {', '.join(sorted(built.reused))}" if built.reused else ""
-    click.echo(f"built {out}: {versions}; {count} warning(s){_unpublished(inputs)}{reused}")
+    click.echo(f"built {out}: {versions}; {count}{_unpublished(inputs)}{reused}")
+
+
+@cli.command()
+@root_option
+@click.option("--version", "versions", multiple=True, metavar="V", help="Only this version.")
+@click.option("--bundle", "bundles", multiple=True, metavar="COMBO", help="Only this bundle.")
+@click.argument("records", nargs=-1, type=click.Path(dir_okay=False, exists=True, path_type=Path))
+def fingerprint(
+    root: Path, versions: tuple[str, ...], bundles: tuple[str, ...], records: tuple[Path, ...]
+) -> None:
+    """Print configuration fingerprints: of the bundles under --root, or recomputed from
+    exported <combination>.configuration-record.json files (exit 1 if one differs from the
+    fingerprint it records)."""
+    if records:
+        if not all(_recomputed(path) for path in records):
+            raise SystemExit(EXIT_INVALID_INPUT)
+        return
+    inputs, _ = checked_or_exit(root, strict=False)
+    shown = 0
+    for version in sorted(inputs.releases, key=lambda v: v.folder):
+        if versions and version.folder not in versions:
+            continue
+        for loaded in version.bundles:
+            if bundles and loaded.folder not in bundles:
+                continue
+            bundle = loaded.bundle.model
+            card = inputs.cards[bundle.combination.harnesscard].model
+            click.echo(f"{fingerprint_of(card, bundle)}  {version.folder}/{loaded.folder}")
+            shown += 1
+    if not shown:
+        raise click.BadParameter(
+            f"no bundle under {root / 'results'} matches --version {list(versions)} "
+            f"--bundle {list(bundles)}",
+            param_hint="--version/--bundle",
+        )
+
+
+def _recomputed(path: Path) -> bool:
+    """Print the fingerprint of an exported configuration record; whether it matches the one
+    the record states (a bare fingerprint document states none)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise click.BadParameter(f"{path}: not a JSON file: {exc}", param_hint="RECORDS") from None
+    if not isinstance(record, dict):
+        raise click.BadParameter(f"{path}: expected a JSON object", param_hint="RECORDS")
+    value = digest(record.get("fingerprinted", record))
+    stated = record.get("fingerprint") if "fingerprinted" in record else None
+    if stated is None or stated == value:
+        click.echo(f"{value}  {path}")
+        return True
+    click.echo(f"{value}  {path}: differs from the recorded fingerprint {stated}", err=True)
+    return False
+
+
+@cli.command("new-bundle")
+@root_option
+@click.option("--version", required=True, metavar="V", help="The release version, e.g. v1.1.")
+@click.argument("combination")
+def new_bundle(root: Path, version: str, combination: str) -> None:
+    """Write a commented bundle template: results/V/bundles/COMBINATION/bundle.yaml, every
+    field described, and runs.jsonl with its header line."""
+    _need_folder(root)
+    for value, hint in ((combination, "COMBINATION"), (version, "--version")):
+        if not re.fullmatch(ID_PATTERN, value):
+            raise click.BadParameter(
+                f"{value!r} is not an id: letters, digits, '.', '_' and '-'", param_hint=hint
+            )
+    folder = root / "results" / version / "bundles" / combination
+    if folder.exists():
+        raise click.BadParameter(f"{folder} exists; a template never overwrites a bundle")
+    release = _release(root / "results" / version / "release.yaml", root)
+    if release is None:
+        click.echo(
+            f"notice: {root / 'results' / version / 'release.yaml'} could not be read: "
+            "runs_per_task and pipeline_components are left to fill in",
+            err=True,
+        )
+    folder.mkdir(parents=True)
+    (folder / "bundle.yaml").write_text(
+        bundle_template(version, combination, release), encoding="utf-8"
+    )
+    (folder / "runs.jsonl").write_text(RUNS_HEADER, encoding="utf-8")
+    click.echo(f"{folder / 'bundle.yaml'}\n{folder / 'runs.jsonl'}")
+    click.echo(
+        f"fill in every {PLACEHOLDER!r}, add the runs, then: python -m generator validate "
+        f"--root {root}",
+        err=True,
+    )
+
+
+def _release(path: Path, root: Path) -> Release | None:
+    """The release a template takes its fixed settings from, if it reads and validates."""
+    if not path.is_file():
+        return None
+    read = read_yaml(path, path.relative_to(root).as_posix())
+    if isinstance(read, Problem):
+        return None
+    valid = validate_as(Release, *read)
+    return valid if isinstance(valid, Release) else None
 
 
 def _unpublished(inputs: Inputs) -> str:

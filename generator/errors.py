@@ -6,6 +6,7 @@ prints as a message (never a traceback) and turns into the exit code below.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import IO, Any, Literal
@@ -31,6 +32,12 @@ def printable(text: str) -> str:
     if not any(ord(c) in _UNPRINTABLE for c in text):
         return text
     return "".join(f"\\u{ord(c):04x}" if ord(c) in _UNPRINTABLE else c for c in text)
+
+
+def did_you_mean(value: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the choice closest to a mistyped ``value``, else ``""``."""
+    close = difflib.get_close_matches(value, list(choices), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 EXIT_INVALID_INPUT = 1
@@ -64,6 +71,22 @@ def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.path, p.line or 0, p.field, p.message))
 
 
+def counted(problems: Iterable[Problem], errors: bool = True, more_warnings: int = 0) -> str:
+    """How many problems of each severity, notices apart from warnings (they never fail a
+    build): "2 error(s), 1 warning(s)", with ", 1 notice" (or "n notices") when there are any.
+    Without ``errors`` the errors are not counted; ``more_warnings`` adds warnings that are
+    not problems of the input (e.g. the engine's)."""
+    problems = list(problems)
+    warnings = sum(1 for p in problems if p.severity == "warning") + more_warnings
+    notices = sum(1 for p in problems if p.severity == "notice")
+    text = f"{warnings} warning(s)"
+    if errors:
+        text = f"{sum(1 for p in problems if p.severity == 'error')} error(s), {text}"
+    if notices:
+        text += f", {notices} notice" + ("" if notices == 1 else "s")
+    return text
+
+
 class GeneratorError(click.ClickException):
     """Base of every error the generator reports to a user."""
 
@@ -75,9 +98,7 @@ class InvalidInput(GeneratorError):
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = sort_problems(problems)
-        errors = sum(1 for p in self.problems if p.severity == "error")
-        warnings = sum(1 for p in self.problems if p.severity == "warning")
-        super().__init__(f"input is invalid: {errors} error(s), {warnings} warning(s)")
+        super().__init__(f"input is invalid: {counted(self.problems)}")
 
     def show(self, file: IO[Any] | None = None) -> None:
         for problem in self.problems:

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 from outcome_oracle import run_outcome
 
-from generator.errors import Problem
+from generator.errors import Problem, did_you_mean
 from generator.load import LoadedBundle
 from generator.models import Catalog, Release, RunRecord, Task
 from generator.models.runs import JudgeVerdict, RuleVerdict
@@ -54,11 +54,12 @@ def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
                     if verdict.id in rule_ids
                     else ""
                 )
+                near = "" if other else did_you_mean(verdict.id, sorted(allowed))
                 yield (
                     f"{name}[{i}].id",
                     (
                         f"{verdict.id!r} is not {kind} of {task.id}{other}; "
-                        f"expected one of {sorted(allowed) or 'none'}"
+                        f"expected one of {sorted(allowed) or 'none'}{near}"
                     ),
                 )
             elif counts[verdict.id] > 1:
@@ -200,7 +201,8 @@ def check_runs_reference(
         task = tasks.get(record.task)
         key = (record.task, record.run)
         if task is None:
-            found.append(("task", f"{record.task!r} is not a task of {release.version}"))
+            near = did_you_mean(record.task, list(tasks))
+            found.append(("task", f"{record.task!r} is not a task of {release.version}{near}"))
         elif key in first_line:
             found.append(
                 (

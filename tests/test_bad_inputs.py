@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from edit import edit_runs, line_of, replace
 
+REPO = Path(__file__).resolve().parents[1]
 V1 = "results/v1.0"
 TASKS = f"{V1}/tasks.yaml"
 RELEASE = f"{V1}/release.yaml"
@@ -132,6 +134,50 @@ def runs_line(rel: str, number: int, content: str) -> Callable[[Path], None]:
     return go
 
 
+def trailing_comma(rel: str, task: str, run: int) -> Callable[[Path], None]:
+    """Write a comma before the closing brace of one run record."""
+
+    def go(root: Path) -> None:
+        path = root / rel
+        needle = '"task":"' + task + '","run":' + str(run) + ","
+        lines = path.read_text(encoding="utf-8").splitlines()
+        number = line_of(path, needle)
+        lines[number - 1] = lines[number - 1][:-1] + ",}"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    return go
+
+
+def trailing_comma_expected(rel: str, task: str, run: int) -> Callable[[Path], str]:
+    """The file's line and the column within it: the closing brace, the comma before it."""
+
+    def expect(root: Path) -> str:
+        needle = '"task":"' + task + '","run":' + str(run) + ","
+        number = line_of(root / rel, needle)
+        width = len((root / rel).read_text(encoding="utf-8").splitlines()[number - 1])
+        return (
+            f"{rel}:{number}: invalid JSON at column {width}: Expecting property name enclosed "
+            f"in double quotes (a trailing comma at column {width - 1}: remove it)"
+        )
+
+    return expect
+
+
+def tasks_of(rel: str) -> set[str]:
+    return {t["id"] for t in yaml.safe_load((REPO / rel).read_text(encoding="utf-8"))["tasks"]}
+
+
+def ordinary_items(task: str) -> list[str]:
+    """The ordinary rule items a v1.0 task declares, sorted."""
+    tasks = yaml.safe_load((REPO / TASKS).read_text(encoding="utf-8"))["tasks"]
+    scoring = next(t for t in tasks if t["id"] == task)["scoring"]
+    return sorted(i["id"] for i in scoring["rule_items"] if not i.get("fatal"))
+
+
+#: A task of v1.1 that v1.0 does not have.
+ONLY_V11 = sorted(tasks_of("results/v1.1/tasks.yaml") - tasks_of(TASKS))[0]
+
+
 ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
     f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
@@ -142,6 +188,26 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
 CASES = [
     # --- syntax and encoding
     Case("malformed-yaml", text(RELEASE, "title: Lingee", "title: [Lingee"), f"{RELEASE}:"),
+    Case(
+        "tab-in-indentation",
+        text(f"{LINGEE}/bundle.yaml", "  top_p: 0.95", "\ttop_p: 0.95"),
+        lambda root: (
+            f"{LINGEE}/bundle.yaml:{line_of(root / LINGEE / 'bundle.yaml', chr(9) + 'top_p')}: "
+            "invalid YAML: while scanning a plain scalar found a tab character that violates "
+            f"indentation; line {line_of(root / LINGEE / 'bundle.yaml', chr(9) + 'top_p')} has "
+            "a tab character in its indentation: YAML indents with spaces only"
+        ),
+    ),
+    Case(
+        "bad-indent",
+        text(f"{LINGEE}/bundle.yaml", "  top_p: 0.95", " top_p: 0.95"),
+        lambda root: (
+            f"{LINGEE}/bundle.yaml:{line_of(root / LINGEE / 'bundle.yaml', ' top_p')}: invalid "
+            "YAML: while parsing a block mapping did not find expected key; check the "
+            f"indentation: line {line_of(root / LINGEE / 'bundle.yaml', ' top_p')} is indented "
+            "by 1 space(s), the line above by 2"
+        ),
+    ),
     Case("empty-file", write(TASKS, ""), f"{TASKS}: file is empty; expected a YAML mapping"),
     Case("not-utf8", write(CARD, b"format_version: 1\nid: \xff\xfe\n"), f"{CARD}: not UTF-8 text"),
     Case(
@@ -309,7 +375,18 @@ CASES = [
         at(
             CARD,
             "version: 2.3",
-            "harness.version: 2.3 is not allowed: input should be a valid string",
+            "harness.version: 2.3 is not allowed: input should be a valid string; the unquoted "
+            'value was read as a number: put it in quotes, e.g. "2.3"',
+        ),
+    ),
+    Case(
+        "unquoted-date-as-text",
+        text(f"{LINGEE}/bundle.yaml", "version: '2026-09-30'", "version: 2026-09-30"),
+        at(
+            f"{LINGEE}/bundle.yaml",
+            "version: 2026-09-30",
+            "combination.model.version: 2026-09-30 is not allowed: input should be a valid "
+            'string; the unquoted value was read as a date: put it in quotes, e.g. "2026-09-30"',
         ),
     ),
     Case(
@@ -451,6 +528,42 @@ CASES = [
         "unknown-task",
         runs_of(LINGEE, set_in(FA20, 2, task="finance-zz-99")),
         "task: 'finance-zz-99' is not a task of v1.0",
+    ),
+    Case(
+        "mistyped-task",
+        runs_of(LINGEE, set_in(FA20, 2, task="finance-fa20")),
+        run_line(
+            f"{LINGEE}/runs.jsonl",
+            "finance-fa20",
+            2,
+            "task: 'finance-fa20' is not a task of v1.0; did you mean 'finance-fa-20'?",
+        ),
+    ),
+    Case(
+        "task-of-another-version",
+        runs_of(LINGEE, set_in(FA20, 2, task=ONLY_V11)),
+        run_line(
+            f"{LINGEE}/runs.jsonl",
+            ONLY_V11,
+            2,
+            f"task: {ONLY_V11!r} is not a task of v1.0: it is a task of v1.1",
+        ),
+    ),
+    Case(
+        "mistyped-item",
+        runs_of(LINGEE, lambda rs: first(FA20)(rs)["rules"][0].update(id="R1")),
+        run_line(
+            f"{LINGEE}/runs.jsonl",
+            FA20,
+            1,
+            "rules[0].id: 'R1' is not an ordinary rule item of finance-fa-20; expected one of "
+            f"{ordinary_items(FA20)}; did you mean 'R01'?",
+        ),
+    ),
+    Case(
+        "trailing-comma-in-runs-line",
+        trailing_comma(f"{LINGEE}/runs.jsonl", FA20, 1),
+        trailing_comma_expected(f"{LINGEE}/runs.jsonl", FA20, 1),
     ),
     Case(
         "unknown-item",

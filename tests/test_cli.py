@@ -73,6 +73,17 @@ def test_warning_passes_unless_strict(example: Path, run_cli: Any) -> None:
     assert strict.output.rstrip().endswith("Error: input is invalid: 0 error(s), 1 warning(s)")
 
 
+def test_a_bundle_without_consent_is_a_notice_not_a_warning(example: Path, run_cli: Any) -> None:
+    bundle = example / "results" / "v1.0" / "bundles" / "opencode" / "bundle.yaml"
+    bundle.write_text(bundle.read_text().replace("granted: true", "granted: false"))
+    for args in ((), ("--strict",)):
+        result = run_cli("validate", "--root", str(example), *args)
+        assert result.exit_code == 0, result.output
+        assert result.stdout.endswith("; 0 warning(s), 1 notice\n")
+        assert "opencode/bundle.yaml:" in result.stderr
+        assert ": notice: consent.granted: false: not published" in result.stderr
+
+
 def test_all_problems_in_one_pass(example: Path, run_cli: Any) -> None:
     (example / "harnesscards" / "opencode-0.9.yaml").write_text("format_version: 9\n")
     (example / "results" / "v1.1" / "tasks.yaml").write_text("")
@@ -124,3 +135,67 @@ def test_schema_writes_one_schema_per_input_kind(tmp_path: Path, run_cli: Any) -
         schema = json.loads(path.read_text(encoding="utf-8"))
         assert schema["$schema"].endswith("2020-12/schema")
         assert schema["$id"] == path.name
+
+
+def test_fingerprint_prints_each_bundle_s_and_recomputes_an_exported_record(
+    example: Path, run_cli: Any, inputs: Any, tmp_path: Path
+) -> None:
+    from generator.disclosure import fingerprint, fingerprint_document
+
+    want = {
+        f"{v.folder}/{b.folder}": fingerprint(
+            inputs.cards[b.bundle.model.combination.harnesscard].model, b.bundle.model
+        )
+        for v in inputs.releases
+        for b in v.bundles
+    }
+    every = run_cli("fingerprint", "--root", str(example))
+    assert every.exit_code == 0, every.output
+    assert every.stdout.splitlines() == [f"{f}  {k}" for k, f in sorted(want.items())]
+    one = run_cli("fingerprint", "--root", str(example), "--version", "v1.0", "--bundle", "lingee")
+    assert one.stdout == f"{want['v1.0/lingee']}  v1.0/lingee\n"
+    none = run_cli("fingerprint", "--root", str(example), "--bundle", "absent")
+    assert none.exit_code == 2
+    # an exported record: recomputed, checked against the fingerprint it states
+    v10 = next(v for v in inputs.releases if v.folder == "v1.0")
+    bundle = next(b for b in v10.bundles if b.folder == "lingee").bundle.model
+    document = fingerprint_document(inputs.cards[bundle.combination.harnesscard].model, bundle)
+    path = tmp_path / "lingee.configuration-record.json"
+    path.write_text(json.dumps({"fingerprint": want["v1.0/lingee"], "fingerprinted": document}))
+    good = run_cli("fingerprint", str(path))
+    assert (good.exit_code, good.stdout) == (0, f"{want['v1.0/lingee']}  {path}\n")
+    document["budgets"]["max_steps"] += 1
+    path.write_text(json.dumps({"fingerprint": want["v1.0/lingee"], "fingerprinted": document}))
+    bad = run_cli("fingerprint", str(path))
+    assert bad.exit_code == 1
+    assert f"differs from the recorded fingerprint {want['v1.0/lingee']}" in bad.stderr
+
+
+def test_new_bundle_writes_a_template_that_validate_reports_as_not_filled_in(
+    example: Path, run_cli: Any
+) -> None:
+    from generator.models.template import PLACEHOLDER
+
+    made = run_cli("new-bundle", "--root", str(example), "--version", "v1.1", "my-agent")
+    assert made.exit_code == 0, made.output
+    folder = example / "results" / "v1.1" / "bundles" / "my-agent"
+    assert made.stdout.splitlines() == [str(folder / "bundle.yaml"), str(folder / "runs.jsonl")]
+    assert (folder / "runs.jsonl").read_text() == '{"format_version": 1}\n'
+    text = (folder / "bundle.yaml").read_text(encoding="utf-8")
+    left = [
+        n for n, line in enumerate(text.splitlines(), 1) if line.split("#")[0].count(PLACEHOLDER)
+    ]
+    result = run_cli("validate", "--root", str(example))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    rel = "results/v1.1/bundles/my-agent/bundle.yaml"
+    said = [line for line in result.stderr.splitlines() if line.startswith(rel)]
+    assert [int(line.split(":")[1]) for line in said] == left  # one per placeholder, its line
+    assert all(": not filled in yet; expected: " in line for line in said)
+    assert [line for line in result.stderr.splitlines() if line.startswith("results/")] == said
+    again = run_cli("new-bundle", "--root", str(example), "--version", "v1.1", "my-agent")
+    assert again.exit_code == 2
+    assert "never overwrites" in again.output
+    bad = run_cli("new-bundle", "--root", str(example), "--version", "v1.1", "../escape")
+    assert bad.exit_code == 2
+    assert "is not an id" in bad.output

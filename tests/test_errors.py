@@ -16,6 +16,8 @@ from generator.errors import (
     InvalidInput,
     Problem,
     Refused,
+    counted,
+    did_you_mean,
     printable,
     shown,
     sort_problems,
@@ -99,3 +101,22 @@ def test_exit_codes_are_distinct_and_every_error_is_a_click_exception() -> None:
     assert Refused("no").exit_code == EXIT_REFUSED
     assert GeneratorError("x").exit_code == EXIT_INVALID_INPUT
     assert isinstance(InvalidInput([]), GeneratorError)
+
+
+def test_counted_keeps_notices_apart_from_warnings() -> None:
+    problems = [
+        Problem("a.yaml", 1, "f", "bad"),
+        Problem("a.yaml", 2, "g", "odd", "warning"),
+        Problem("b.yaml", 3, "consent.granted", "kept back", "notice"),
+    ]
+    assert counted(problems) == "1 error(s), 1 warning(s), 1 notice"
+    assert counted(problems[1:], errors=False) == "1 warning(s), 1 notice"
+    assert counted([*problems, problems[2]], errors=False) == "1 warning(s), 2 notices"
+    assert counted(problems[:1], errors=False, more_warnings=2) == "2 warning(s)"
+    assert InvalidInput(problems).format_message().endswith(", 1 notice")
+
+
+def test_did_you_mean_names_the_closest_choice_or_nothing() -> None:
+    choices = ["finance-fa-20", "finance-ap-33", "IMG-single"]
+    assert did_you_mean("finance-fa-02", choices) == "; did you mean 'finance-fa-20'?"
+    assert did_you_mean("zzz", choices) == ""

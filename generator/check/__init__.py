@@ -17,6 +17,7 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
     for card_id, card in sorted(inputs.cards.items()):
         problems += check_card(card_id, card)
     problems += check_one_benchmark([v.release for v in inputs.releases if v.release is not None])
+    tasks = _tasks_by_version(inputs)
     for version in inputs.releases:
         if version.cached:
             continue  # checked by the build that made its pages; its files have not changed
@@ -45,8 +46,23 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
                 continue
             problems += check_bundle(release, bundle, inputs.cards, inputs.broken_cards)
             if catalog is not None:
-                problems += check_runs(release.model, catalog.model, bundle, items)
+                elsewhere = {t: v for t, v in tasks.items() if v != release.model.version}
+                problems += check_runs(release.model, catalog.model, bundle, items, elsewhere)
     return problems
+
+
+def _tasks_by_version(inputs: Inputs) -> dict[str, str]:
+    """Each task id of the loaded catalogs with the version it belongs to (the newest, when
+    versions share an id: those are never reported as another version's)."""
+    out: dict[str, str] = {}
+    for version in sorted(inputs.releases, key=lambda v: v.folder):
+        if version.catalog is not None and version.release is not None:
+            out.update(
+                dict.fromkeys(
+                    (t.id for t in version.catalog.model.tasks), version.release.model.version
+                )
+            )
+    return out
 
 
 __all__ = ["check_inputs"]

@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
 from generator.models import Bundle, HarnessCard
-from generator.models.harnesscard import Disclosed
+from generator.models.harnesscard import Disclosed, Layers
+
+#: Between the parts of a field's label: "HarnessCard › Execution › Runtime substrate".
+SEPARATOR = " › "
 
 
 def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
@@ -42,6 +48,38 @@ def configuration_fields(card: HarnessCard, bundle: Bundle) -> dict[str, str]:
         _flatten(part, getattr(bundle, part).model_dump(mode="json"), out)
     out["environment_snapshot"] = bundle.environment_snapshot
     return out
+
+
+def _title(info: FieldInfo | None, name: str) -> str:
+    """A field's title in its model, else its name as words ("max_steps": "Max steps")."""
+    if info is not None and info.title:
+        return info.title
+    words = name.replace("_", " ").replace("-", " ")
+    return words[:1].upper() + words[1:]
+
+
+def _model(info: FieldInfo | None) -> type[BaseModel] | None:
+    kind = None if info is None else info.annotation
+    return kind if isinstance(kind, type) and issubclass(kind, BaseModel) else None
+
+
+def field_label(key: str) -> str:
+    """The readable label of a key of :func:`configuration_fields`, from the models' field
+    titles (a field without one reads as its name in words): ``card.execution.max_steps`` is
+    "HarnessCard › Execution › Maximum steps", ``configuration.top_p`` "Configuration › Top-p".
+    A vendor's additional card field, or a scorer component, reads as its own name."""
+    parts = key.split(".")
+    model: type[BaseModel] | None = Bundle
+    names: list[str] = []
+    if parts[0] == "card":
+        model, names, parts = Layers, ["HarnessCard"], parts[1:]
+    elif parts == ["harness"]:
+        model, names = HarnessCard, ["HarnessCard"]
+    for part in parts:
+        info = None if model is None else model.model_fields.get(part)
+        names.append(_title(info, part))
+        model = _model(info)
+    return SEPARATOR.join(names)
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,11 @@ version), the configuration record, budgets, clarification rules, environment sn
 evaluator. It changes when any disclosed setting changes, and only then: a withheld field
 counts as "withheld" whatever its reason, and the card's date and notes do not count.
 
-Recompute it: build :func:`fingerprint_document`, serialise it as JSON with sorted keys,
-separators ``(",", ":")`` and UTF-8 (no ASCII escaping), take its SHA-256 and keep the first
-12 hexadecimal digits.
+Recompute it: build :func:`fingerprint_document` (each result card exports it as the
+``fingerprinted`` member of ``<combination>.configuration-record.json``), serialise it as JSON
+with :data:`CANONICAL_JSON` (sorted keys, separators ``(",", ":")``, non-ASCII characters kept
+as they are, not escaped), encode that text as UTF-8, take its SHA-256 and keep the first 12
+hexadecimal digits (:func:`digest`); ``python -m generator fingerprint`` does it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,14 @@ from generator.models import Bundle, HarnessCard
 from generator.models.harnesscard import Disclosed
 
 LENGTH = 12
+
+#: The settings of :func:`json.dumps` that make the hashed text: with ``ensure_ascii=True``
+#: (Python's default) a name such as "Zhipu AI × GLM" would hash to another fingerprint.
+CANONICAL_JSON: dict[str, Any] = {
+    "sort_keys": True,
+    "separators": (",", ":"),
+    "ensure_ascii": False,
+}
 
 
 def _card(card: HarnessCard) -> dict[str, Any]:
@@ -52,12 +62,13 @@ def fingerprint_document(card: HarnessCard, bundle: Bundle) -> dict[str, Any]:
     }
 
 
+def digest(document: Any) -> str:
+    """The first :data:`LENGTH` hexadecimal digits of the SHA-256 of ``document`` written
+    as JSON with :data:`CANONICAL_JSON` and encoded as UTF-8."""
+    text = json.dumps(document, **CANONICAL_JSON)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:LENGTH]
+
+
 def fingerprint(card: HarnessCard, bundle: Bundle) -> str:
     """12 hexadecimal digits of the SHA-256 of the canonical fingerprint document."""
-    text = json.dumps(
-        fingerprint_document(card, bundle),
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:LENGTH]
+    return digest(fingerprint_document(card, bundle))

@@ -45,6 +45,19 @@ def _finite(text: str) -> float:
     return value
 
 
+def json_error(exc: ValueError, text: str) -> str:
+    """A JSON error of one line, located by its column in that line (the file's line is the
+    problem's), with the text around it and the likely cause of the commonest mistakes."""
+    if not isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON: {exc}"
+    before = text[: exc.pos].rstrip()
+    cause = ""
+    if before.endswith(",") and text[exc.pos : exc.pos + 1] in "}]":
+        cause = f" (a trailing comma at column {len(before)}: remove it)"
+    near = text[max(exc.pos - 20, 0) : exc.pos + 20]
+    return f"invalid JSON at column {exc.colno}: {exc.msg}{cause}, near {shown(near)}"
+
+
 def parse_json(text: str) -> Any:
     """Strict JSON: no duplicate keys, no NaN, Infinity or numbers that overflow."""
     return json.loads(
@@ -100,7 +113,7 @@ def _header(line: bytes, rel: str, number: int) -> list[Problem]:
     except UnicodeDecodeError:
         return [Problem(rel, number, "", "not UTF-8 text")]
     except (_BadJson, ValueError) as exc:
-        return [Problem(rel, number, "", f"invalid JSON: {exc}")]
+        return [Problem(rel, number, "", json_error(exc, line.decode("utf-8")))]
     except RecursionError:
         return [Problem(rel, number, "", "invalid JSON: nested too deeply")]
     source = Source(rel, {(): number})
@@ -141,12 +154,13 @@ def _line_by_line(
             problems.append(Problem(rel, number, "", f"line longer than {MAX_LINE_BYTES:,} bytes"))
             continue
         try:
-            data = parse_json(line.decode("utf-8"))
+            text = line.decode("utf-8")
+            data = parse_json(text)
         except UnicodeDecodeError:
             problems.append(Problem(rel, number, "", "not UTF-8 text"))
             continue
         except (_BadJson, ValueError) as exc:
-            problems.append(Problem(rel, number, "", f"invalid JSON: {exc}"))
+            problems.append(Problem(rel, number, "", json_error(exc, text)))
             continue
         except RecursionError:
             problems.append(Problem(rel, number, "", "invalid JSON: nested too deeply"))

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import difflib
+import datetime as dt
 from collections import defaultdict
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from generator.errors import Problem, shown
+from generator.errors import Problem, did_you_mean, shown
 from generator.load.source import Loc, Source, dotted
 from generator.models.base import FORMAT_VERSION
+from generator.models.template import PLACEHOLDER, TEMPLATED, describe
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -85,9 +86,29 @@ def _message(err: ErrorDetails, loc: Loc) -> str:
     if kind in {"value_error", "assertion_error", "card_field"}:
         return msg
     value = err.get("input")
+    if kind == "string_type" and isinstance(value, int | float | dt.date):
+        return f"{_as_written(value)} is not allowed: {msg[0].lower()}{msg[1:]}; {_quote(value)}"
     if isinstance(value, str | int | float | bool) and not isinstance(value, dict):
         return f"{shown(value)} is not allowed: {msg[0].lower()}{msg[1:]}"
     return msg[0].lower() + msg[1:]
+
+
+def _as_written(value: int | float | dt.date) -> str:
+    """A value as the file wrote it, near enough: true/false, a date as its ISO text."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return value.isoformat() if isinstance(value, dt.date) else shown(value)
+
+
+def _quote(value: int | float | dt.date) -> str:
+    """The hint for text that YAML (or JSON) read as another type: quote it."""
+    if isinstance(value, bool):
+        kind = "true/false"
+    elif isinstance(value, dt.date):
+        kind = "a date"
+    else:
+        kind = "a number"
+    return f'the unquoted value was read as {kind}: put it in quotes, e.g. "{_as_written(value)}"'
 
 
 def problems_from(exc: ValidationError, data: Any, source: Source, base: Loc = ()) -> list[Problem]:
@@ -121,9 +142,9 @@ def _suggest_spelling(grouped: dict[Loc, list[str]]) -> None:
             continue
         for i, message in enumerate(messages):
             if message.startswith(_UNKNOWN):
-                close = difflib.get_close_matches(loc[-1], missing.get(loc[:-1], []), n=1)
-                if close:
-                    messages[i] = f"{_UNKNOWN}; did you mean {close[0]!r}?"
+                hint = did_you_mean(loc[-1], missing.get(loc[:-1], []))
+                if hint:
+                    messages[i] = f"{_UNKNOWN}{hint}"
 
 
 def validate_as(model: type[M], data: Any, source: Source) -> M | list[Problem]:
@@ -131,7 +152,40 @@ def validate_as(model: type[M], data: Any, source: Source) -> M | list[Problem]:
     version_problem = check_format_version(data, source)
     if version_problem is not None:
         return [version_problem]
+    holes = placeholders(data) if model in TEMPLATED else []  # a walk: only where needed
     try:
-        return model.model_validate(data)
+        valid = model.model_validate(data)
     except ValidationError as exc:
-        return problems_from(exc, data, source)
+        found = problems_from(exc, data, source)
+        return _unfilled(model, holes, source) + [
+            p for p in found if not any(_under(p.field, dotted(h)) for h in holes)
+        ]
+    return _unfilled(model, holes, source) if holes else valid
+
+
+def placeholders(data: Any, loc: Loc = ()) -> list[Loc]:
+    """Where the bundle template's placeholder is still in ``data`` (as a value or a key)."""
+    if isinstance(data, dict):
+        out = [(*loc, k) for k in data if k == PLACEHOLDER]
+        for key, value in data.items():
+            out += placeholders(value, (*loc, key))
+        return out
+    if isinstance(data, list):
+        return [h for i, value in enumerate(data) for h in placeholders(value, (*loc, i))]
+    return [loc] if data == PLACEHOLDER else []
+
+
+def _under(field: str, hole: str) -> bool:
+    return field == hole or field.startswith((f"{hole}.", f"{hole}["))
+
+
+def _unfilled(model: type[BaseModel], holes: list[Loc], source: Source) -> list[Problem]:
+    """One problem per placeholder left: the field, and what it wants."""
+    problems = []
+    for hole in holes:
+        wanted = describe(model, hole)
+        expected = f"; expected: {wanted}" if wanted else ""
+        problems.append(
+            Problem(source.path, source.line(*hole), dotted(hole), f"not filled in yet{expected}")
+        )
+    return problems

@@ -120,6 +120,46 @@ def read_yaml(path: Path, rel: str) -> tuple[Any, Source] | Problem:
     return full[0], Source(rel, full[1].lines, full_reader=fast.reason)
 
 
+#: PyYAML's words for a block that ends or goes on where the indentation says otherwise.
+_BLOCK_ERRORS = (
+    "mapping values are not allowed",
+    "did not find expected key",
+    "expected <block end>",
+    "did not find expected '-' indicator",
+)
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _layout_hint(text: str, line: int | None, what: str) -> str:
+    """What PyYAML's message means when a tab or the indentation caused it: YAML indents
+    with spaces only, and a line's indentation says which block it belongs to."""
+    if line is None:
+        return ""
+    lines = text.splitlines()
+    near = lines[max(line - 2, 0) : line]  # PyYAML may point at the line after the culprit
+    for offset, row in enumerate(near):
+        if "\t" in _indent(row) or ("\t" in row and "tab" in what):
+            number = max(line - 2, 0) + offset + 1
+            return (
+                f"; line {number} has a tab character in its indentation: YAML indents "
+                "with spaces only (replace the tab by spaces)"
+            )
+    if not any(error in what for error in _BLOCK_ERRORS) or line > len(lines):
+        return ""
+    above = [row for row in lines[: line - 1] if row.strip() and not row.lstrip().startswith("#")]
+    width = len(_indent(lines[line - 1]))
+    if not above or len(_indent(above[-1])) == width:
+        return ""  # e.g. 'a: b: c', a colon inside a value
+    return (
+        f"; check the indentation: line {line} is indented by {width} space(s), the line "
+        f"above by {len(_indent(above[-1]))}, and "
+        "fields of one mapping (or items of one list) line up at the same column"
+    )
+
+
 class LinesOnDemand(Mapping[Loc, int]):
     """The line map of a text the fast path read, made by the full path when first used.
 
@@ -171,7 +211,7 @@ def read_text(text: str, rel: str) -> tuple[Any, Source] | Problem:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         what = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        return Problem(rel, line, "", f"invalid YAML: {what}")
+        return Problem(rel, line, "", f"invalid YAML: {what}{_layout_hint(text, line, what)}")
     except yaml.YAMLError as exc:
         return Problem(rel, None, "", f"invalid YAML: {exc}")
     except (ValueError, OverflowError) as exc:  # e.g. a timestamp out of range

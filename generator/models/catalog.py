@@ -29,22 +29,24 @@ class Family(Contract):
     """A task family: template variants that count as one scenario (§2.3)."""
 
     id: Id
-    title: Text
-    domain: Id
-    description: Text | None = None
+    title: Text = Field(description="Display name of the family.")
+    domain: Id = Field(description="The domain of the family's tasks.")
+    description: Text | None = Field(default=None, description="What the family's tasks share.")
 
 
 class Module(Contract):
     """An independently scored module; its items score 0 when it is missing (§4.2)."""
 
     id: Id
-    title: Text
+    title: Text = Field(description="What the module delivers.")
 
 
 class RuleItem(Contract):
     id: Id
-    title: Text
-    module: Id | None = None
+    title: Text = Field(description="What the rule item checks.")
+    module: Id | None = Field(
+        default=None, description="The module the item belongs to; none for task-level items."
+    )
     fatal: Bool = Field(
         default=False,
         description="A fatal item zeroes the run when it fails and stays out of R's denominator.",
@@ -55,14 +57,14 @@ class Evidence(Contract):
     """Frozen evidence bound to Judge items: source + location + original text (§4.3)."""
 
     id: Id
-    source: Text
-    location: Text
-    excerpt: Text
+    source: Text = Field(description="The document or system the evidence comes from.")
+    location: Text = Field(description="Where in the source, e.g. a page, sheet or record id.")
+    excerpt: Text = Field(description="The original text at that location.")
 
 
 class JudgeItem(Contract):
     id: Id
-    title: Text
+    title: Text = Field(description="What the Judge item assesses.")
     max_level: StrictInt = Field(
         ge=1, le=100, description="G: levels run 0..G; a pass/fail item has max_level 1."
     )
@@ -70,7 +72,9 @@ class JudgeItem(Contract):
         default=None,
         description="Lowest level that counts as a pass for success (§4.2(3)); default max_level.",
     )
-    module: Id | None = None
+    module: Id | None = Field(
+        default=None, description="The module the item belongs to; none for task-level items."
+    )
     evidence: tuple[Id, ...] = Field(default=(), description="Designated evidence ids.")
 
     @model_validator(mode="after")
@@ -87,16 +91,30 @@ class JudgeItem(Contract):
 class Scoring(Contract):
     """A task's scoring configuration, frozen before evaluation (§4.3(3))."""
 
-    mode: ScoringMode
+    mode: ScoringMode = Field(
+        description="'rule-only', or 'dual-channel' (rule and Judge channels, §4.3)."
+    )
     rule_weight: Fraction | None = Field(
         default=None, description="w: the rule channel's weight; required for dual-channel tasks."
     )
-    rule_scoring: Literal["itemized", "all-or-nothing"] = "itemized"
+    rule_scoring: Literal["itemized", "all-or-nothing"] = Field(
+        default="itemized",
+        description="'itemized': R is the share of ordinary items passed; 'all-or-nothing': R "
+        "is 1 only when all pass.",
+    )
     core_delivery: Text = Field(description="What the core delivery threshold D checks.")
-    modules: tuple[Module, ...] = ()
-    rule_items: tuple[RuleItem, ...] = Field(min_length=1)
-    judge_items: tuple[JudgeItem, ...] = ()
-    evidence: tuple[Evidence, ...] = ()
+    modules: tuple[Module, ...] = Field(
+        default=(), description="Independently scored modules of the task (§4.2)."
+    )
+    rule_items: tuple[RuleItem, ...] = Field(
+        min_length=1, description="Rule items: at least one ordinary (non-fatal) item."
+    )
+    judge_items: tuple[JudgeItem, ...] = Field(
+        default=(), description="Judge items; dual-channel tasks only."
+    )
+    evidence: tuple[Evidence, ...] = Field(
+        default=(), description="Frozen evidence the Judge items designate."
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Scoring:
@@ -138,55 +156,63 @@ class Scoring(Contract):
 
 
 class Budgets(Contract):
-    timeout_s: PosInt
-    max_steps: PosInt
-    max_tokens: PosInt
+    timeout_s: PosInt = Field(title="Timeout (s)", description="Wall-clock limit in seconds.")
+    max_steps: PosInt = Field(description="Most agent steps a run may take.")
+    max_tokens: PosInt = Field(description="Most tokens a run may use.")
 
 
 class TaskCard(Contract):
     """The five-element task card of §2.4.3 (score composition is generated)."""
 
-    description: Markdown
-    input_assets: Markdown | None = None
-    checkpoints: Markdown | None = None
-    underspecification: Markdown | None = None
+    description: Markdown = Field(description="The task as the agent receives it, in short.")
+    input_assets: Markdown | None = Field(default=None, description="The inputs it works on.")
+    checkpoints: Markdown | None = Field(default=None, description="What is checked along the way.")
+    underspecification: Markdown | None = Field(
+        default=None, description="What is left open on purpose, and how it may be clarified."
+    )
 
 
 class Task(Contract):
     id: Id
-    title: Text
-    domain: Id
+    title: Text = Field(description="Display name of the task.")
+    domain: Id = Field(description="The release domain the task belongs to.")
     subdivision: Id = Field(description="Category (general) or dimension (enterprise).")
-    family: Id
+    family: Id = Field(description="The task family (one of this catalog's families).")
     variant: Text | None = Field(default=None, description="Label of this variant in its family.")
-    scenario_category: Id
-    operation_type: Id
-    difficulty: Id
-    interaction: Literal["single-turn", "multi-turn"]
-    group: Group
-    industry: Text
-    company_size: Text
-    role: Text
-    process_stage: Text
-    risk_level: Id
-    key_process_chain: Id | None = None
+    scenario_category: Id = Field(description="One of the release's scenario_categories.")
+    operation_type: Id = Field(description="One of the release's operation_types.")
+    difficulty: Id = Field(description="One of the release's difficulty_tiers.")
+    interaction: Literal["single-turn", "multi-turn"] = Field(
+        description="Whether the task is one request or a conversation."
+    )
+    group: Group = Field(description="'public', or 'held-out' (never shown per task, §4.4).")
+    industry: Text = Field(description="Industry of the task's business setting.")
+    company_size: Text = Field(description="Size of the company in the setting.")
+    role: Text = Field(description="The role the agent acts for.")
+    process_stage: Text = Field(description="The business process stage.")
+    risk_level: Id = Field(description="One of the release's risk_levels.")
+    key_process_chain: Id | None = Field(
+        default=None, description="One of the release's key_process_chains, if any."
+    )
     functional_boundary: Bool = Field(
         default=False,
         description="The correct behaviour is to refuse or redirect an unsupported request.",
     )
-    exception_class: Id | None = None
-    scoring: Scoring
-    budgets: Budgets
+    exception_class: Id | None = Field(
+        default=None, description="One of the release's exception_classes, if any."
+    )
+    scoring: Scoring = Field(description="The task's frozen scoring configuration (§4.3).")
+    budgets: Budgets = Field(description="The task's run budgets.")
     multi_solution: Text = Field(description="Statement of allowed multiple solutions.")
-    known_limitations: Text
-    source: Text
-    licence: Text
-    card: TaskCard
+    known_limitations: Text = Field(description="Known limitations of the task.")
+    source: Text = Field(description="Where the task comes from.")
+    licence: Text = Field(description="Licence of the task and its assets.")
+    card: TaskCard = Field(description="The task card (§2.4.3).")
 
 
 class Catalog(Versioned):
     """``results/<version>/tasks.yaml``: task families and tasks, frozen with the release."""
 
     release: Id = Field(description="The release version this catalog belongs to.")
-    families: tuple[Family, ...] = Field(min_length=1)
-    tasks: tuple[Task, ...] = Field(min_length=1)
+    families: tuple[Family, ...] = Field(min_length=1, description="The task families.")
+    tasks: tuple[Task, ...] = Field(min_length=1, description="The tasks of the release.")

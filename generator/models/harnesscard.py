@@ -49,8 +49,11 @@ CardField = Annotated[
 ]
 
 
-def _f(title: str) -> Any:
-    return Field(title=title)
+def _f(title: str, description: str) -> Any:
+    return Field(
+        title=title,
+        description=f"{description} Disclosed ({{value: ...}}) or withheld ({{withheld: reason}}).",
+    )
 
 
 class Layer(Contract):
@@ -68,77 +71,145 @@ class Layer(Contract):
 
 
 class ExecutionLayer(Layer):
-    runtime_substrate: CardField = _f("Runtime substrate")
-    sandboxing: CardField = _f("Sandboxing")
-    filesystem_access: CardField = _f("Filesystem access")
-    network_access: CardField = _f("Network access")
-    task_timeout: CardField = _f("Task timeout")
-    step_timeout: CardField = _f("Step timeout")
-    max_steps: CardField = _f("Maximum steps")
-    evaluation_entry_point: CardField = _f("Evaluation entry point")
+    runtime_substrate: CardField = _f(
+        "Runtime substrate",
+        "Where the agent runs: container image, VM or host, and what runs beside it.",
+    )
+    sandboxing: CardField = _f(
+        "Sandboxing", "How the run is isolated from the host and from other runs."
+    )
+    filesystem_access: CardField = _f(
+        "Filesystem access", "Which files and folders the agent may read and write."
+    )
+    network_access: CardField = _f(
+        "Network access", "Which hosts or endpoints the agent may reach."
+    )
+    task_timeout: CardField = _f("Task timeout", "Wall-clock limit of a whole task run.")
+    step_timeout: CardField = _f("Step timeout", "Time limit of one agent step or tool call.")
+    max_steps: CardField = _f("Maximum steps", "Most steps the harness lets the agent take.")
+    evaluation_entry_point: CardField = _f(
+        "Evaluation entry point", "How the evaluator is invoked when the run ends."
+    )
 
 
 class ToolLayer(Layer):
-    tool_list: CardField = _f("Tool list")
-    schema_style: CardField = _f("Schema style")
-    tool_selection_policy: CardField = _f("Tool-selection policy")
-    error_format: CardField = _f("Error format")
-    retryable_error_classes: CardField = _f("Retryable error classes")
-    tool_visibility: CardField = _f("Tools visible to the model or hidden middleware")
+    tool_list: CardField = _f("Tool list", "The tools offered to the model.")
+    schema_style: CardField = _f(
+        "Schema style", "How tools are described to the model, e.g. JSON Schema function calling."
+    )
+    tool_selection_policy: CardField = _f(
+        "Tool-selection policy", "How tools are chosen or filtered per step."
+    )
+    error_format: CardField = _f("Error format", "How tool errors are reported back to the model.")
+    retryable_error_classes: CardField = _f(
+        "Retryable error classes", "Which tool errors the harness retries on its own."
+    )
+    tool_visibility: CardField = _f(
+        "Tools visible to the model or hidden middleware",
+        "Whether the model sees every tool, or middleware acts unseen.",
+    )
 
 
 class ContextLayer(Layer):
-    context_cap: CardField = _f("Context cap")
-    ordering_policy: CardField = _f("Ordering policy")
-    summarization_policy: CardField = _f("Summarization/compression policy")
-    retrieval_method: CardField = _f("Retrieval method")
-    persistent_memory: CardField = _f("Persistent memory")
-    cache_policy: CardField = _f("Cache policy")
+    context_cap: CardField = _f("Context cap", "Most tokens of context the model is given.")
+    ordering_policy: CardField = _f(
+        "Ordering policy", "In which order instructions, history and tool output are placed."
+    )
+    summarization_policy: CardField = _f(
+        "Summarization/compression policy", "When and how the history is summarised or compressed."
+    )
+    retrieval_method: CardField = _f(
+        "Retrieval method", "How documents or memories are retrieved into the context."
+    )
+    persistent_memory: CardField = _f(
+        "Persistent memory", "What is kept across steps or tasks outside the context."
+    )
+    cache_policy: CardField = _f("Cache policy", "How prompt or tool results are cached.")
 
 
 class SchedulingLayer(Layer):
-    agent_loop: CardField = _f("Agent loop")
-    stopping_rule: CardField = _f("Stopping rule")
-    retry_policy: CardField = _f("Retry policy")
-    escalation_behaviour: CardField = _f("Escalation behaviour")
-    delegation_policy: CardField = _f("Delegation policy (sub-agents)")
-    rollback_behaviour: CardField = _f("Rollback behaviour")
+    agent_loop: CardField = _f(
+        "Agent loop", "The loop that drives the agent, e.g. ReAct or plan-and-execute."
+    )
+    stopping_rule: CardField = _f("Stopping rule", "When the harness ends a run.")
+    retry_policy: CardField = _f("Retry policy", "How failed steps or calls are retried.")
+    escalation_behaviour: CardField = _f(
+        "Escalation behaviour", "When and how the agent asks the user or a human for help."
+    )
+    delegation_policy: CardField = _f(
+        "Delegation policy (sub-agents)", "Whether and how sub-agents are started."
+    )
+    rollback_behaviour: CardField = _f(
+        "Rollback behaviour", "How side effects are undone after a failure."
+    )
 
 
 class ObservabilityLayer(Layer):
-    logged_artifacts: CardField = _f("Logged artifacts")
-    trajectory_format: CardField = _f("Trajectory format")
-    checkpoints: CardField = _f("Checkpoints")
-    traces: CardField = _f("Traces")
-    validation_logs: CardField = _f("Validation logs")
-    auditable_after_run: CardField = _f("Auditable after the run")
+    logged_artifacts: CardField = _f("Logged artifacts", "What the harness records of each run.")
+    trajectory_format: CardField = _f("Trajectory format", "Format of the recorded trajectory.")
+    checkpoints: CardField = _f("Checkpoints", "Which intermediate states are saved.")
+    traces: CardField = _f("Traces", "Which traces (spans, tool calls, model calls) are kept.")
+    validation_logs: CardField = _f("Validation logs", "Logs of the harness's own checks.")
+    auditable_after_run: CardField = _f(
+        "Auditable after the run", "Whether a run can be audited afterwards, and how."
+    )
 
 
 class VerificationLayer(Layer):
-    output_parser: CardField = _f("Output parser")
-    schema_validation: CardField = _f("Schema validation")
-    self_checking: CardField = _f("Self-checking")
-    test_execution: CardField = _f("Test execution")
-    anomaly_detection: CardField = _f("Anomaly detection")
-    final_output_validation: CardField = _f("Final-output validation")
+    output_parser: CardField = _f("Output parser", "How the model's output is parsed into actions.")
+    schema_validation: CardField = _f(
+        "Schema validation", "Whether tool calls and outputs are checked against schemas."
+    )
+    self_checking: CardField = _f(
+        "Self-checking", "Whether the agent reviews its own work before finishing."
+    )
+    test_execution: CardField = _f(
+        "Test execution", "Whether the harness runs tests on the result."
+    )
+    anomaly_detection: CardField = _f(
+        "Anomaly detection", "How unusual behaviour is detected during a run."
+    )
+    final_output_validation: CardField = _f(
+        "Final-output validation", "How the final output is checked before delivery."
+    )
 
 
 class GovernanceLayer(Layer):
-    permission_model: CardField = _f("Permission model")
-    allow_deny_rules: CardField = _f("Allow/deny rules")
-    side_effect_boundaries: CardField = _f("Side-effect boundaries")
-    secret_handling: CardField = _f("Secret handling")
-    human_approval_points: CardField = _f("Human approval points")
+    permission_model: CardField = _f("Permission model", "What the agent may do without asking.")
+    allow_deny_rules: CardField = _f(
+        "Allow/deny rules", "Explicit allow and deny rules for actions."
+    )
+    side_effect_boundaries: CardField = _f(
+        "Side-effect boundaries", "Limits on side effects outside the task workspace."
+    )
+    secret_handling: CardField = _f(
+        "Secret handling", "How credentials and secrets are given and protected."
+    )
+    human_approval_points: CardField = _f(
+        "Human approval points", "Actions that need a human's approval."
+    )
 
 
 class Layers(Contract):
-    execution: ExecutionLayer = Field(title="Execution")
-    tool: ToolLayer = Field(title="Tool")
-    context: ContextLayer = Field(title="Context")
-    scheduling: SchedulingLayer = Field(title="Scheduling")
-    observability: ObservabilityLayer = Field(title="Observability")
-    verification: VerificationLayer = Field(title="Verification")
-    governance: GovernanceLayer = Field(title="Governance")
+    execution: ExecutionLayer = Field(
+        title="Execution", description="Where and within which limits the agent runs."
+    )
+    tool: ToolLayer = Field(title="Tool", description="The tools and how they are offered.")
+    context: ContextLayer = Field(
+        title="Context", description="What the model sees, and how the context is managed."
+    )
+    scheduling: SchedulingLayer = Field(
+        title="Scheduling", description="The agent loop: stopping, retries, escalation."
+    )
+    observability: ObservabilityLayer = Field(
+        title="Observability", description="What is recorded of a run."
+    )
+    verification: VerificationLayer = Field(
+        title="Verification", description="How actions and outputs are checked."
+    )
+    governance: GovernanceLayer = Field(
+        title="Governance", description="Permissions, approvals and side-effect limits."
+    )
 
     def items(self) -> list[tuple[str, Layer]]:
         """The seven layers in the checklist's order."""
@@ -161,28 +232,30 @@ MINIMUM_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 class Harness(Contract):
-    name: Text
-    version: VersionString
-    vendor: Text
+    name: Text = Field(description="Name of the harness, e.g. 'Lingee'.")
+    version: VersionString = Field(
+        description="Version of the harness the card describes; quote it in YAML."
+    )
+    vendor: Text = Field(description="Who makes the harness.")
 
 
 class HarnessMode(Contract):
     """A mode the harness can run in (e.g. a tool-calling style, §5.2)."""
 
     id: Id
-    title: Text
-    description: Text
+    title: Text = Field(description="Display name of the mode.")
+    description: Text = Field(description="What the mode changes.")
 
 
 class HarnessCard(Versioned):
     """``harnesscards/<id>.yaml``: one harness version's seven-layer disclosure (§5.1.2)."""
 
     id: Id = Field(description="Card id; equals the file name without '.yaml'.")
-    harness: Harness
-    card_date: dt.date
+    harness: Harness = Field(description="The harness and version the card describes.")
+    card_date: dt.date = Field(description="Date of the card (YYYY-MM-DD); not fingerprinted.")
     modes: tuple[HarnessMode, ...] = Field(
         default=(),
         description="Modes a bundle may choose with combination.harness_mode; none if empty.",
     )
-    layers: Layers
-    notes: Markdown | None = None
+    layers: Layers = Field(description="The seven layers of the disclosure (§5.1.2).")
+    notes: Markdown | None = Field(default=None, description="Free notes; not fingerprinted.")

@@ -51,11 +51,13 @@ class Benchmark(Contract):
 class Components(Contract):
     """Separately numbered component versions of a release (§7.2)."""
 
-    tasks: VersionString
-    data: VersionString
-    environment: VersionString
-    protocol: VersionString
-    judge_assets: VersionString
+    tasks: VersionString = Field(description="Version of the task set (task definitions).")
+    data: VersionString = Field(description="Version of the task data (input assets).")
+    environment: VersionString = Field(description="Version of the evaluation environment.")
+    protocol: VersionString = Field(description="Version of the evaluation protocol.")
+    judge_assets: VersionString = Field(
+        description="Version of the Judge assets (prompts, rubrics, reference material)."
+    )
     scorer: dict[Id, VersionString] = Field(
         description="Scorer and pipeline components by name (parser, rule engine, judge, ...).",
         min_length=1,
@@ -64,28 +66,30 @@ class Components(Contract):
 
 class Subdivision(Contract):
     id: Id
-    title: Text
-    description: Text | None = None
+    title: Text = Field(description="Display name of the sub-division.")
+    description: Text | None = Field(default=None, description="What the sub-division covers.")
 
 
 class Domain(Contract):
     """A domain and its sub-divisions (general: categories; enterprise: dimensions, §2.2)."""
 
     id: Id
-    title: Text
+    title: Text = Field(description="Display name of the domain, e.g. 'Enterprise'.")
     subdivision_label: Text = Field(description="What a sub-division is called, e.g. 'category'.")
-    subdivisions: tuple[Subdivision, ...] = Field(min_length=1)
+    subdivisions: tuple[Subdivision, ...] = Field(
+        min_length=1, description="The domain's sub-divisions; every task names one."
+    )
     business_views: Bool = Field(
         default=False,
         description="Report the four business views of §4.2 for this domain.",
     )
-    description: Text | None = None
+    description: Text | None = Field(default=None, description="What the domain covers.")
 
 
 class EnumValue(Contract):
     id: Id
-    title: Text
-    description: Text | None = None
+    title: Text = Field(description="Display name of the value.")
+    description: Text | None = Field(default=None, description="What the value means.")
 
 
 class RiskLevel(EnumValue):
@@ -95,21 +99,37 @@ class RiskLevel(EnumValue):
 class Enumerations(Contract):
     """Closed vocabularies that tasks and runs draw from (§2.5.2, §4.2, §4.3)."""
 
-    scenario_categories: tuple[EnumValue, ...] = Field(min_length=1)
-    operation_types: tuple[EnumValue, ...] = Field(min_length=1)
-    difficulty_tiers: tuple[EnumValue, ...] = Field(min_length=1)
-    exception_classes: tuple[EnumValue, ...] = ()
-    failure_types: tuple[EnumValue, ...] = Field(min_length=1)
-    risk_levels: tuple[RiskLevel, ...] = Field(min_length=1)
-    incomplete_causes: tuple[EnumValue, ...] = Field(min_length=1)
-    key_process_chains: tuple[EnumValue, ...] = ()
+    scenario_categories: tuple[EnumValue, ...] = Field(
+        min_length=1, description="Scenario categories a task belongs to (§2.5.2)."
+    )
+    operation_types: tuple[EnumValue, ...] = Field(
+        min_length=1, description="Types of operation a task asks for (§2.5.2)."
+    )
+    difficulty_tiers: tuple[EnumValue, ...] = Field(
+        min_length=1, description="Difficulty tiers, e.g. L1 to L4 (§2.5.2)."
+    )
+    exception_classes: tuple[EnumValue, ...] = Field(
+        default=(), description="Classes of exception a task may inject (§2.5.2)."
+    )
+    failure_types: tuple[EnumValue, ...] = Field(
+        min_length=1, description="Failure types a run that did not succeed is labelled with."
+    )
+    risk_levels: tuple[RiskLevel, ...] = Field(
+        min_length=1, description="Risk levels and their weights in the risk-weighted score."
+    )
+    incomplete_causes: tuple[EnumValue, ...] = Field(
+        min_length=1, description="Causes of an evaluation-incomplete run (§4.3(4))."
+    )
+    key_process_chains: tuple[EnumValue, ...] = Field(
+        default=(), description="Key business process chains of the key-process view (§4.2)."
+    )
 
 
 class Metric(Contract):
     id: Id
-    title: Text
+    title: Text = Field(description="Display name of the metric.")
     direction: Literal["higher", "lower"] = Field(description="Which direction is better.")
-    unit: Text | None = None
+    unit: Text | None = Field(default=None, description="Unit of the metric, e.g. 's'.")
 
 
 # Bundle settings a controlled-factor row can name (§4.1), each a set of bundle fields.
@@ -132,9 +152,11 @@ DEFAULT_CONTROLLED: tuple[str, ...] = ("evaluator", "environment", "pipeline", "
 class ControlledFactor(Contract):
     """One row of the controlled-factor table (§4.1)."""
 
-    factor: Text
-    status: Literal["controlled", "variable"]
-    setting: Text
+    factor: Text = Field(description="The factor, e.g. 'Evaluator'.")
+    status: Literal["controlled", "variable"] = Field(
+        description="'controlled': held fixed across the release; 'variable': varies by design."
+    )
+    setting: Text = Field(description="Its setting, or how it varies.")
     covers: tuple[FactorKey, ...] = Field(
         default=(),
         description="The bundle settings this row is about: 'evaluator' (Judge model, its "
@@ -150,8 +172,8 @@ class ControlledFactor(Contract):
 class Groups(Contract):
     """Declared task counts of the public and held-out groups (§4.4)."""
 
-    public: NonNegInt
-    held_out: NonNegInt
+    public: NonNegInt = Field(description="Number of public tasks in the catalog.")
+    held_out: NonNegInt = Field(description="Number of held-out tasks in the catalog.")
     min_held_out_aggregate: StrictInt = Field(
         default=5,
         ge=2,
@@ -165,9 +187,15 @@ class Groups(Contract):
 class Statistics(Contract):
     """How uncertainty is computed: seeded, so every build gives the same intervals (§4.2)."""
 
-    confidence: float = Field(default=0.95, strict=True, gt=0.5, lt=1)
-    bootstrap_samples: StrictInt = Field(default=2000, ge=100, le=100_000)
-    seed: StrictInt = Field(default=0, ge=0, le=2**32 - 1)
+    confidence: float = Field(
+        default=0.95, strict=True, gt=0.5, lt=1, description="Confidence level of intervals."
+    )
+    bootstrap_samples: StrictInt = Field(
+        default=2000, ge=100, le=100_000, description="Bootstrap replicates per interval."
+    )
+    seed: StrictInt = Field(
+        default=0, ge=0, le=2**32 - 1, description="Seed of the bootstrap's random draws."
+    )
     min_tasks_to_order: StrictInt = Field(
         default=5,
         ge=2,
@@ -188,28 +216,36 @@ class Statistics(Contract):
 class Release(Versioned):
     """``results/<version>/release.yaml``: the manifest of one benchmark version."""
 
-    benchmark: Benchmark
+    benchmark: Benchmark = Field(description="The benchmark this release belongs to.")
     version: Id = Field(description="Version label; equals the release folder name, e.g. 'v1.0'.")
-    title: Text
-    freeze_date: dt.date
+    title: Text = Field(description="Title of the release, e.g. 'Lingee Bench v1.0'.")
+    freeze_date: dt.date = Field(description="Date the release was frozen (YYYY-MM-DD).")
     illustrative: Bool = Field(description="True when the release's data is illustrative only.")
     notice: Markdown | None = Field(
         default=None,
         description="Shown as a banner on every page; required when illustrative.",
     )
-    components: Components
-    domains: tuple[Domain, ...] = Field(min_length=1)
-    enumerations: Enumerations
-    metrics: tuple[Metric, ...] = Field(min_length=1)
-    controlled_factors: tuple[ControlledFactor, ...] = Field(min_length=1)
+    components: Components = Field(description="Versions of the release's components (§7.2).")
+    domains: tuple[Domain, ...] = Field(
+        min_length=1, description="The domains; scores are never aggregated across them."
+    )
+    enumerations: Enumerations = Field(description="Closed vocabularies of tasks and runs.")
+    metrics: tuple[Metric, ...] = Field(
+        min_length=1, description="Every metric the engine computes, with its direction."
+    )
+    controlled_factors: tuple[ControlledFactor, ...] = Field(
+        min_length=1, description="The controlled-factor table (§4.1)."
+    )
     runs_per_task: StrictInt = Field(
         ge=1, le=1000, description="Prescribed valid runs per task (§4.2)."
     )
     reliability_k: tuple[PosInt, ...] = Field(
         min_length=1, description="The k values reported for reliability@k."
     )
-    groups: Groups
-    statistics: Statistics = Field(default_factory=Statistics)
+    groups: Groups = Field(description="Task counts of the public and held-out groups (§4.4).")
+    statistics: Statistics = Field(
+        default_factory=Statistics, description="How intervals and ranks are computed."
+    )
     disclosure_floor: tuple[Annotated[str, Field(pattern=r"^[a-z_]+\.[a-z_]+$")], ...] = Field(
         default=(),
         description="HarnessCard fields ('layer.field') that must be disclosed, not withheld; "

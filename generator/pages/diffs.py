@@ -6,7 +6,7 @@ from itertools import combinations
 
 from markupsafe import Markup
 
-from generator.disclosure.diff import configuration_fields, diff
+from generator.disclosure.diff import configuration_fields, diff, field_label
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
@@ -56,12 +56,15 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
             f"Fields that differ: {a} and {b}",
             ("Field", a, b),
             tuple(
-                Row((Cell(k), Cell(va), Cell(vb)), {"field": k, a: va, b: vb})
+                Row(
+                    (Cell(field_label(k)), Cell(va), Cell(vb)),
+                    {"field": k, "label": field_label(k), a: va, b: vb},
+                )
                 for k, va, vb in result.differing
             ),
         )
         same = "".join(
-            f"<li><code>{escape_html(k)}</code>: {escape_html(v)}</li>" for k, v in result.identical
+            f"<li>{escape_html(field_label(k))}: {escape_html(v)}</li>" for k, v in result.identical
         )
         markdown = render(
             environment(),

@@ -30,9 +30,15 @@ class Result(BaseModel):
 class Estimate(Result):
     """A point value with its interval; all None when there is nothing to estimate."""
 
-    value: float | None
-    low: float | None
-    high: float | None
+    value: float | None = Field(
+        description="The point value; null when there is nothing to estimate."
+    )
+    low: float | None = Field(
+        description="Lower end of its interval at the release's confidence level."
+    )
+    high: float | None = Field(
+        description="Upper end of its interval at the release's confidence level."
+    )
     tasks: int = Field(description="Tasks the value averages over.")
     interval: Basis = "tasks"
 
@@ -41,11 +47,17 @@ class Rate(Result):
     """A proportion of runs, its interval over resampled tasks (Wilson's over the pooled runs
     when it rests on too few tasks)."""
 
-    successes: int
-    trials: int
-    value: float | None
-    low: float | None
-    high: float | None
+    successes: int = Field(description="Runs that succeeded.")
+    trials: int = Field(description="Valid runs counted.")
+    value: float | None = Field(
+        description="The point value; null when there is nothing to estimate."
+    )
+    low: float | None = Field(
+        description="Lower end of its interval at the release's confidence level."
+    )
+    high: float | None = Field(
+        description="Upper end of its interval at the release's confidence level."
+    )
     tasks: int = Field(description="Tasks whose runs the rate pools.")
     interval: Basis = "tasks"
 
@@ -53,21 +65,29 @@ class Rate(Result):
 class Reliability(Result):
     """reliability@k over the tasks that have the prescribed valid runs (§4.2(3))."""
 
-    k: int
-    value: float | None
-    low: float | None
-    high: float | None
+    k: int = Field(description="k of reliability@k: runs that must all succeed.")
+    value: float | None = Field(
+        description="The point value; null when there is nothing to estimate."
+    )
+    low: float | None = Field(
+        description="Lower end of its interval at the release's confidence level."
+    )
+    high: float | None = Field(
+        description="Upper end of its interval at the release's confidence level."
+    )
     interval: Basis = "tasks"
 
 
 class Efficiency(Result):
     """Per-task means over valid runs, averaged over tasks (§4.2(2))."""
 
-    input_tokens: float | None
-    output_tokens: float | None
-    total_tokens: float | None
-    duration_s: float | None
-    turns: float | None
+    input_tokens: float | None = Field(
+        description="Mean input tokens per run (cache reads included)."
+    )
+    output_tokens: float | None = Field(description="Mean output tokens per run.")
+    total_tokens: float | None = Field(description="Mean input plus output tokens per run.")
+    duration_s: float | None = Field(description="Mean wall-clock duration per run, in seconds.")
+    turns: float | None = Field(description="Mean model turns per run.")
 
 
 class Coverage(Result):
@@ -77,10 +97,10 @@ class Coverage(Result):
     covered_tasks: int = Field(description="Tasks not declared 'not covered'.")
     valid_tasks: int = Field(description="Covered tasks with at least one valid run.")
     complete_tasks: int = Field(description="Covered tasks with the prescribed valid runs.")
-    valid_runs: int
+    valid_runs: int = Field(description="Valid runs of the covered tasks.")
     expected_runs: int = Field(description="Covered tasks × prescribed runs per task.")
     incomplete_runs: int = Field(description="Evaluation-incomplete runs, excluded.")
-    incomplete_causes: dict[str, int]
+    incomplete_causes: dict[str, int] = Field(description="Evaluation-incomplete runs by cause.")
     complete: bool = Field(description="Every covered task has the prescribed valid runs.")
     not_covered: list[str] = Field(description="Declared 'not covered' scopes with reasons.")
 
@@ -88,11 +108,15 @@ class Coverage(Result):
 class BusinessViews(Result):
     """The four business views of §4.2; None where the scope has no such task."""
 
-    risk_weighted_score: Estimate | None
-    key_process_success: Rate | None
-    key_process_chains: dict[str, Rate]
-    fatal_error_rate: Rate | None
-    boundary_correctness: Rate | None
+    risk_weighted_score: Estimate | None = Field(
+        description="Task Score weighted by each task's risk level."
+    )
+    key_process_success: Rate | None = Field(description="Success rate over the key-process tasks.")
+    key_process_chains: dict[str, Rate] = Field(description="Success rate per key process chain.")
+    fatal_error_rate: Rate | None = Field(description="Share of runs that failed a fatal item.")
+    boundary_correctness: Rate | None = Field(
+        description="Success rate over the functional-boundary tasks."
+    )
     withheld: list[str] = Field(
         default_factory=list,
         description="Views withheld because too few held-out tasks underlie them (§4.4).",
@@ -100,25 +124,37 @@ class BusinessViews(Result):
 
 
 class CombinationScores(Result):
-    combination: str
-    status: Literal["scored", "not-covered", "no-valid-runs", "withheld"]
+    combination: str = Field(description="Combination id.")
+    status: Literal["scored", "not-covered", "no-valid-runs", "withheld"] = Field(
+        description="Whether the combination has scores in this scope, and if not why."
+    )
     note: str | None = Field(default=None, description="Why there are no scores.")
-    task_score: Estimate | None = None
-    rule_score: Estimate | None = None
-    judge_score: Estimate | None = None
+    task_score: Estimate | None = Field(default=None, description="Task Score (§4.3).")
+    rule_score: Estimate | None = Field(default=None, description="Rule score R.")
+    judge_score: Estimate | None = Field(
+        default=None, description="Judge score J, over the tasks that enable the Judge."
+    )
     judge_coverage: str | None = Field(
         default=None, description="Tasks with the Judge enabled, of tasks with valid runs."
     )
-    success_rate: Rate | None = None
-    reliability: list[Reliability] = Field(default_factory=list)
-    reliability_tasks: int = 0
+    success_rate: Rate | None = Field(default=None, description="Share of runs that succeed.")
+    reliability: list[Reliability] = Field(
+        default_factory=list, description="reliability@k for each of the release's k."
+    )
+    reliability_tasks: int = Field(
+        default=0, description="Tasks with the prescribed valid runs, which reliability@k covers."
+    )
     reliability_excluded: int = Field(
         default=0, description="Tasks left out of reliability@k for lacking valid runs."
     )
-    efficiency: Efficiency | None = None
-    failure_types: dict[str, int] = Field(default_factory=dict)
-    business: BusinessViews | None = None
-    coverage: Coverage | None = None
+    efficiency: Efficiency | None = Field(default=None, description="Token and time means.")
+    failure_types: dict[str, int] = Field(
+        default_factory=dict, description="Runs that did not succeed, by failure type."
+    )
+    business: BusinessViews | None = Field(
+        default=None, description="The business views, where the domain reports them."
+    )
+    coverage: Coverage | None = Field(default=None, description="What the numbers rest on.")
     rank: int | None = Field(
         default=None,
         description="Best rank the data allows: 1 + the number of combinations significantly "
@@ -149,11 +185,11 @@ class CombinationScores(Result):
 class Difference(Result):
     """Paired difference a − b of Task Scores over the tasks both have (§5.3)."""
 
-    a: str
-    b: str
-    value: float
-    low: float
-    high: float
+    a: str = Field(description="First combination id.")
+    b: str = Field(description="Second combination id.")
+    value: float = Field(description="Mean paired difference a − b of Task Scores.")
+    low: float = Field(description="Lower end of its interval.")
+    high: float = Field(description="Upper end of its interval.")
     tasks: int = Field(description="Common tasks the difference averages over.")
     interval: Literal["tasks", "runs"] = Field(
         default="tasks",
@@ -168,12 +204,16 @@ class Difference(Result):
 
 
 class ScopeResult(Result):
-    scope: Scope
-    title: str
+    scope: Scope = Field(description="Version, domain, sub-division and group.")
+    title: str = Field(description="Title of the scope as the pages show it.")
     withheld: str | None = Field(default=None, description="Why this scope shows no numbers.")
-    tasks: int
-    combinations: list[CombinationScores] = Field(default_factory=list)
-    differences: list[Difference] = Field(default_factory=list)
+    tasks: int = Field(description="Tasks in the scope.")
+    combinations: list[CombinationScores] = Field(
+        default_factory=list, description="Each combination's figures in the scope."
+    )
+    differences: list[Difference] = Field(
+        default_factory=list, description="Paired differences of the combinations compared."
+    )
     comparison_groups: list[list[str]] = Field(
         default_factory=list,
         description="When the release declares a setting variable by design (§4.1): the groups "
@@ -185,63 +225,77 @@ class ScopeResult(Result):
 class TaskRow(Result):
     """A public task's means for one combination. Held-out tasks never get a row (§4.4)."""
 
-    task: str
-    title: str
-    subdivision: str
-    combination: str
-    status: Literal["scored", "not-covered", "no-valid-runs"]
-    score: float | None
-    rule: float | None
-    judge: float | None
-    valid_runs: int
-    successes: int
+    task: str = Field(description="Task id (public tasks only).")
+    title: str = Field(description="Task title.")
+    subdivision: str = Field(description="The task's sub-division.")
+    combination: str = Field(description="Combination id.")
+    status: Literal["scored", "not-covered", "no-valid-runs"] = Field(
+        description="Whether the combination has a score on the task, and if not why."
+    )
+    score: float | None = Field(description="Mean Task Score over the valid runs.")
+    rule: float | None = Field(description="Mean rule score R.")
+    judge: float | None = Field(description="Mean Judge score J; null for rule-only tasks.")
+    valid_runs: int = Field(description="Valid runs of the task.")
+    successes: int = Field(description="Runs that succeeded.")
 
 
 class Contamination(Result):
     """Public minus held-out Task Score of one combination in one domain (§4.4)."""
 
-    combination: str
-    public: Estimate
-    held_out: Estimate
-    gap: Estimate
+    combination: str = Field(description="Combination id.")
+    public: Estimate = Field(description="Task Score over the public tasks.")
+    held_out: Estimate = Field(description="Task Score over the held-out tasks.")
+    gap: Estimate = Field(description="Public minus held-out Task Score.")
     note: str | None = Field(
         default=None, description="Why the gap may compare different task sets."
     )
 
 
 class CombinationInfo(Result):
-    id: str
-    title: str
-    harnesscard: str
-    harness_mode: str | None
-    model: str
-    tokenizer: str
-    evaluation: Literal["complete", "incomplete"]
+    id: str = Field(description="Combination id.")
+    title: str = Field(description="Display name: harness × model.")
+    harnesscard: str = Field(description="Id of its HarnessCard.")
+    harness_mode: str | None = Field(description="The harness mode, if the card declares modes.")
+    model: str = Field(description="Model name and version.")
+    tokenizer: str = Field(description="Tokenizer family; tokens compare only within one.")
+    evaluation: Literal["complete", "incomplete"] = Field(description="As the bundle declares it.")
 
 
 class Settings(Result):
-    confidence: float
-    bootstrap_samples: int
-    seed: int
-    runs_per_task: int
-    reliability_k: list[int]
-    min_held_out_aggregate: int
-    min_tasks_to_resample: int
-    min_tasks_to_order: int
+    confidence: float = Field(description="Confidence level of intervals.")
+    bootstrap_samples: int = Field(description="Bootstrap replicates per interval.")
+    seed: int = Field(description="Seed of the bootstrap's random draws.")
+    runs_per_task: int = Field(description="Prescribed valid runs per task.")
+    reliability_k: list[int] = Field(description="The k values of reliability@k.")
+    min_held_out_aggregate: int = Field(description="Fewest held-out tasks an aggregate may cover.")
+    min_tasks_to_resample: int = Field(
+        description="Fewest tasks for an interval over the task population."
+    )
+    min_tasks_to_order: int = Field(
+        description="Fewest common tasks for a difference to order two."
+    )
 
 
 class Report(Result):
     """Every aggregate of one (version, domain): the content of ``report``."""
 
-    format: Literal["lg-bench.report/1"] = "lg-bench.report/1"
-    version: str
-    domain: str
-    domain_title: str
-    illustrative: bool
-    notice: str | None
-    settings: Settings
-    combinations: list[CombinationInfo]
-    scopes: list[ScopeResult]
-    tasks: list[TaskRow]
-    contamination: list[Contamination]
-    contamination_note: str | None = None
+    format: Literal["lg-bench.report/1"] = Field(
+        default="lg-bench.report/1", description="Name and version of this format."
+    )
+    version: str = Field(description="The one version reported.")
+    domain: str = Field(description="The one domain reported.")
+    domain_title: str = Field(description="Display name of the domain.")
+    illustrative: bool = Field(description="True when the release's data is illustrative.")
+    notice: str | None = Field(description="The release's notice, if any.")
+    settings: Settings = Field(description="The statistics settings used.")
+    combinations: list[CombinationInfo] = Field(description="The combinations reported.")
+    scopes: list[ScopeResult] = Field(
+        description="Each scope: the domain, its sub-divisions, each by group."
+    )
+    tasks: list[TaskRow] = Field(description="Per public task and combination.")
+    contamination: list[Contamination] = Field(
+        description="Public minus held-out gap per combination (§4.4)."
+    )
+    contamination_note: str | None = Field(
+        default=None, description="Why the gaps are not shown, if they are not."
+    )

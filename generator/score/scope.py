@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from generator.errors import Refused
 
@@ -40,10 +40,10 @@ class Scope(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    version: str
-    domain: str
-    subdivision: str | None = None
-    group: ScopeGroup = "all"
+    version: str = Field(description="The release version.")
+    domain: str = Field(description="The domain.")
+    subdivision: str | None = Field(default=None, description="The sub-division; null: all.")
+    group: ScopeGroup = Field(default="all", description="'all', 'public' or 'held-out' tasks.")
 
     @property
     def key(self) -> str:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from builders import bundle, card_with, harnesscard
 
-from generator.disclosure.diff import configuration_fields, diff
+from generator.disclosure.diff import SEPARATOR, configuration_fields, diff, field_label
+from generator.models.bundle import Configuration
 from generator.models.harnesscard import Disclosed, Withheld
 
 LINGEE = Path(__file__).resolve().parents[2] / "harnesscards" / "lingee-2.3.yaml"
@@ -50,3 +51,24 @@ def test_configuration_fields_cover_card_and_record_as_text() -> None:
     assert configuration_fields(withheld, b)["card.tool.tool_list"] == "withheld: secret list"
     listed = card_with(card, "tool", "tool_list", Disclosed(value=["a", "b"]))
     assert configuration_fields(listed, b)["card.tool.tool_list"] == "a, b"
+
+
+def test_every_compared_field_has_a_label_from_the_models_titles() -> None:
+    card, b = harnesscard(LINGEE), bundle("x")
+    keys = list(configuration_fields(card, b))
+    labels = [field_label(k) for k in keys]
+    assert len(set(labels)) == len(labels)  # one label, one field
+    layers = type(card.layers).model_fields
+    for name, layer in card.layers.items():
+        for field, info in type(layer).model_fields.items():
+            if field != "additional":
+                assert field_label(f"card.{name}.{field}") == SEPARATOR.join(
+                    ["HarnessCard", str(layers[name].title), str(info.title)]
+                )
+    top_p = Configuration.model_fields["top_p"].title
+    assert field_label("configuration.top_p") == f"Configuration{SEPARATOR}{top_p}"
+    # a field without a title reads as its name in words; a vendor's field as its own name
+    assert field_label("configuration.reasoning_mode").endswith(f"{SEPARATOR}Reasoning mode")
+    assert field_label("card.tool.browser_pool") == SEPARATOR.join(
+        ["HarnessCard", str(layers["tool"].title), "Browser pool"]
+    )

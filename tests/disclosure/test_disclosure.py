@@ -4,11 +4,13 @@ modules themselves: test_completeness.py, test_fingerprint.py, test_diff.py)."""
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 from pathlib import Path
 from typing import Any
 
 from generator.disclosure import fingerprint
+from generator.disclosure.diff import field_label
 from generator.load import Inputs
 from generator.load.validate import validate_as
 from generator.load.yamlfile import read_yaml
@@ -62,7 +64,8 @@ def test_site_shows_fingerprints_and_withheld_fields(inputs: Inputs, site: Path)
 def test_diff_pages_link_pairs_sharing_a_harness(site: Path) -> None:
     page = site / "v1.0" / "diffs" / "deepseek-harness-code--deepseek-harness-dual.html"
     text = page.read_text("utf-8")
-    assert "combination.harness_mode" in text
+    assert html.escape(field_label("combination.harness_mode")) in text  # its label, not its key
+    assert "combination.harness_mode" not in text
     assert "1 field(s)" in text
     card = (site / "v1.0" / "combinations" / "deepseek-harness-code.html").read_text("utf-8")
     assert "../diffs/deepseek-harness-code--deepseek-harness-dual.html" in card

@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 from builders import bundle, card_with, harnesscard
 
-from generator.disclosure.fingerprint import LENGTH, fingerprint, fingerprint_document
+from generator.disclosure.fingerprint import (
+    CANONICAL_JSON,
+    LENGTH,
+    digest,
+    fingerprint,
+    fingerprint_document,
+)
 from generator.models.harnesscard import Disclosed, Withheld
 
 LINGEE = Path(__file__).resolve().parents[2] / "harnesscards" / "lingee-2.3.yaml"
@@ -72,3 +78,12 @@ def test_fingerprint_changes_with_the_configuration_record(
     assert fingerprint(card, changed) != fingerprint(card, b)
     snapshot = b.model_copy(update={"environment_snapshot": "snap-2"})
     assert fingerprint(card, snapshot) != fingerprint(card, b)
+
+
+def test_digest_keeps_non_ascii_characters_as_they_are() -> None:
+    document = {"b": "Zhipu AI – GLM × 5", "a": [1, 2]}
+    text = '{"a":[1,2],"b":"Zhipu AI – GLM × 5"}'
+    assert json.dumps(document, **CANONICAL_JSON) == text
+    assert digest(document) == hashlib.sha256(text.encode("utf-8")).hexdigest()[:LENGTH]
+    escaped = json.dumps(document, sort_keys=True, separators=(",", ":"))
+    assert digest(document) != hashlib.sha256(escaped.encode()).hexdigest()[:LENGTH]

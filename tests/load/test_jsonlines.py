@@ -34,7 +34,7 @@ def test_valid_file_keeps_each_records_line() -> None:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("{not json", "runs.jsonl:2: invalid JSON: Expecting property name"),
+        ("{not json", "runs.jsonl:2: invalid JSON at column 2: Expecting property name"),
         (
             GOOD.replace('"turns":2', '"turns":2,"turns":3'),
             "runs.jsonl:2: invalid JSON: duplicate key 'turns'",
@@ -62,7 +62,15 @@ def test_valid_file_keeps_each_records_line() -> None:
         (GOOD.replace('"duration_s":1.5', '"duration_s":NaN'), "NaN is not a number"),
         (GOOD.replace('"turns":2', '"turns":2,"retries":null'), "runs.jsonl:2: retries:"),
         (GOOD.replace('"turns":2', '"turns":2.0'), "runs.jsonl:2: turns:"),
-        (GOOD + " " + GOOD, "runs.jsonl:2: invalid JSON: Extra data"),
+        (
+            GOOD + " " + GOOD,
+            f"runs.jsonl:2: invalid JSON at column {len(GOOD) + 2}: Extra data",
+        ),
+        (
+            GOOD[:-1] + ",}",
+            f"runs.jsonl:2: invalid JSON at column {len(GOOD) + 1}: Expecting property name "
+            f"enclosed in double quotes (a trailing comma at column {len(GOOD)}: remove it)",
+        ),
         (GOOD.replace('"task":"', '"task":"bad id '), "runs.jsonl:2: task:"),
     ],
 )

@@ -12,7 +12,8 @@ from pydantic import ValidationError
 
 from generator.load.source import Source
 from generator.load.validate import check_format_version, data_loc, problems_from, validate_as
-from generator.models import FORMAT_VERSION, HarnessCard, Release
+from generator.load.yamlfile import read_yaml
+from generator.models import FORMAT_VERSION, Bundle, HarnessCard, Release
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RELEASE: dict[str, Any] = yaml.safe_load((FIXTURES / "release" / "valid-minimal.yaml").read_text())
@@ -114,3 +115,25 @@ def test_base_prefixes_the_reported_path() -> None:
     problems = problems_from(caught.value, data, source, base=("releases", 2))
     assert problems
     assert all(p.field.startswith("releases[2].") and p.line == 7 for p in problems)
+
+
+def test_a_value_left_as_the_template_s_placeholder_is_named_not_filled_in() -> None:
+    path = FIXTURES / "bundle" / "invalid-not-filled-in.yaml"
+    read = read_yaml(path, "bundle.yaml")
+    assert isinstance(read, tuple)
+    problems = validate_as(Bundle, *read)
+    assert isinstance(problems, list)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    want = {
+        "combination.title": "title:",
+        "configuration.temperature": "temperature:",
+        "environment_snapshot": "environment_snapshot:",
+    }
+    assert sorted(p.field for p in problems) == sorted(want)  # nothing else: one each
+    for p in problems:
+        assert p.path == "bundle.yaml"
+        assert lines[p.line - 1].strip().startswith(want[p.field])  # type: ignore[operator]
+        assert p.message.startswith("not filled in yet; expected: ")
+    good = read_yaml(FIXTURES / "bundle" / "valid-minimal.yaml", "bundle.yaml")
+    assert isinstance(good, tuple)
+    assert isinstance(validate_as(Bundle, *good), Bundle)

@@ -68,3 +68,39 @@ def test_dotted_paths() -> None:
     assert dotted(("tasks", 7, "scoring", "rule_weight")) == "tasks[7].scoring.rule_weight"
     assert dotted((3, "a")) == "[3].a"
     assert dotted(()) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "says"),
+    [
+        ("a: 1\n\tb: 2\n", 2, "line 2 has a tab character in its indentation: YAML indents"),
+        ("a:\n\tb: 2\n", 2, "line 2 has a tab character in its indentation"),
+        (
+            "a:\n  b: 1\n c: 2\n",
+            3,
+            "check the indentation: line 3 is indented by 1 space(s), the line above by 2",
+        ),
+        (
+            "a:\n  b: 1\n   c: 2\n",
+            3,
+            "check the indentation: line 3 is indented by 3 space(s), the line above by 2",
+        ),
+    ],
+)
+def test_a_tab_or_a_bad_indent_is_named(tmp_path: Path, text: str, line: int, says: str) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_text(text)
+    problem = read_yaml(path, "f.yaml")
+    assert isinstance(problem, Problem)
+    assert (problem.path, problem.line) == ("f.yaml", line)
+    assert problem.message.startswith("invalid YAML: ")
+    assert says in problem.message
+
+
+def test_a_colon_inside_a_value_is_not_called_an_indentation_problem(tmp_path: Path) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_text("a: b: c\n")
+    problem = read_yaml(path, "f.yaml")
+    assert isinstance(problem, Problem)
+    assert "indentation" not in problem.message
+    assert "tab" not in problem.message

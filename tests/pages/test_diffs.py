@@ -8,7 +8,7 @@ from itertools import combinations
 
 from pagetools import shown
 
-from generator.disclosure.diff import configuration_fields
+from generator.disclosure.diff import configuration_fields, field_label
 from generator.pages import VersionContext
 from generator.pages.diffs import diff_pages, diff_path, diffs_index, related
 from generator.pages.render import Page
@@ -32,7 +32,11 @@ def _check_pages(ctx: VersionContext, pages: list[Page]) -> None:
         for row in table.rows:
             k = row.record["field"]
             assert (row.record[a], row.record[b]) == (fa.get(k, "(absent)"), fb.get(k, "(absent)"))
+            assert row.record["label"] == field_label(k)
+            assert row.cells[0].text == field_label(k)  # the label is shown, not the key
         text = html.unescape(shown(page))
+        assert "card." not in text
+        assert "configuration.pipeline" not in text
         assert (
             f"their HarnessCards and configuration records: {len(differing)} field(s)"
             in " ".join(text.split())

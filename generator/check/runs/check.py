@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from generator.check.runs.catalog import CatalogItems, catalog_items
 from generator.check.runs.columns import Found, run_checks
@@ -18,17 +18,22 @@ from generator.models import Catalog, Release
 
 
 def check_runs(
-    release: Release, catalog: Catalog, loaded: LoadedBundle, items: CatalogItems | None = None
+    release: Release,
+    catalog: Catalog,
+    loaded: LoadedBundle,
+    items: CatalogItems | None = None,
+    elsewhere: Mapping[str, str] | None = None,
 ) -> Iterator[Problem]:
     """Problems of each record, then the bundle's completeness against its declaration.
 
     ``items``: the catalog's :func:`catalog_items`, when checking several bundles of one
-    catalog (built here otherwise).
+    catalog (built here otherwise); ``elsewhere``: the tasks of the other versions, by id,
+    with the version each belongs to (named when a record uses one).
     """
     release_unused_memory()  # what the previous bundle's checks left behind (at 10x ~300 MB)
     runs = run_checks(release, catalog_items(catalog) if items is None else items, loaded)
     found = Found()
-    keyed = check_keys(runs, found)
+    keyed = check_keys(runs, found, elsewhere or {})
     open_ = check_fields(runs, keyed, found)
     check_outcome(check_items(runs, open_, found), found)
     lines = runs.records.line

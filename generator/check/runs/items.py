@@ -12,6 +12,7 @@ import pandas as pd
 from generator.check.runs.columns import FailedModules, Found, ItemChecks, Labels, RunChecks
 from generator.check.runs.evidence import check_evidence
 from generator.check.runs.missing import check_missing
+from generator.errors import did_you_mean
 from generator.load.runcolumns import KIND_NAMES
 from generator.protocol.outcome import FATAL, JUDGE, RULE, in_failed_module
 
@@ -88,11 +89,13 @@ def _check_ids(checks: ItemChecks, found: Found) -> None:
     for i in np.flatnonzero(checks.in_open & ~checks.allowed).tolist():
         row, kind, item = int(verdicts.row[i]), int(verdicts.kind[i]), verdicts.id[i]
         other = _other_list(int(verdicts.item_kind[i]))
-        expected = index.allowed.get((str(task[row]), kind)) or "none"
+        allowed = index.allowed.get((str(task[row]), kind), [])
+        near = "" if other else did_you_mean(str(item), allowed)
         found.item(
             row,
             f"{KIND_NAMES[kind]}[{verdicts.pos[i]}].id",
-            f"{item!r} is not {_KIND_TEXT[kind]} of {task[row]}{other}; expected one of {expected}",
+            f"{item!r} is not {_KIND_TEXT[kind]} of {task[row]}{other}; expected one of "
+            f"{allowed or 'none'}{near}",
         )
 
 

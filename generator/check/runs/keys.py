@@ -3,21 +3,40 @@ its task lies in a scope the bundle covers (§4.2, §5.3)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
 
 from generator.check.runs.columns import Found, Records, RunChecks
+from generator.errors import did_you_mean
 
 
-def check_keys(runs: RunChecks, found: Found) -> np.ndarray:
+def unknown_task(task: str, version: str, tasks: list[str], elsewhere: Mapping[str, str]) -> str:
+    """Why ``task`` is not a task of ``version``: a task of another version (``elsewhere``:
+    task id -> the version it belongs to), or the nearest of the version's ``tasks``."""
+    text = f"{task!r} is not a task of {version}"
+    if task in elsewhere:
+        return f"{text}: it is a task of {elsewhere[task]}; run it under that version's folder"
+    return text + did_you_mean(task, tasks)
+
+
+#: No other version's tasks.
+NOWHERE: Mapping[str, str] = MappingProxyType({})
+
+
+def check_keys(runs: RunChecks, found: Found, elsewhere: Mapping[str, str] = NOWHERE) -> np.ndarray:
     """Report unknown tasks, repeated (task, run) pairs and runs of uncovered scopes; return
-    the records that pass all three (their own fields are checked next)."""
+    the records that pass all three (their own fields are checked next). ``elsewhere``: the
+    tasks of other versions, by id, with their version."""
     records = runs.records
     task = records.task
     known = records.code >= 0
+    version, tasks = runs.release.version, runs.catalog.index.tasks
     found.add(
         np.flatnonzero(~known),
         "task",
-        lambda r: f"{task[r]!r} is not a task of {runs.release.version}",
+        lambda r: unknown_task(str(task[r]), version, tasks, elsewhere),
     )
     dup = known & _report_duplicates(records, found)
     uncovered = known & ~dup & records.per_task(runs.uncovered)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from generator.check.runs.columns import Found
-from generator.check.runs.keys import check_keys
+from generator.check.runs.keys import check_keys, unknown_task
 
 
 def test_known_new_covered_records_pass_and_go_on(small: Any) -> None:
@@ -79,3 +79,15 @@ def test_each_record_gets_its_first_key_problem_only(small: Any) -> None:
         (4, "task"),
         (5, "run"),
     ]
+
+
+def test_an_unknown_task_is_named_as_another_versions_or_the_nearest() -> None:
+    tasks = ["finance-fa-20", "finance-ap-33"]
+    assert unknown_task("finance-fa-21", "v1.1", tasks, {"finance-fa-21": "v1.0"}) == (
+        "'finance-fa-21' is not a task of v1.1: it is a task of v1.0; run it under that "
+        "version's folder"
+    )
+    assert unknown_task("finance-ap33", "v1.1", tasks, {}) == (
+        "'finance-ap33' is not a task of v1.1; did you mean 'finance-ap-33'?"
+    )
+    assert unknown_task("zzz", "v1.1", tasks, {}) == "'zzz' is not a task of v1.1"
