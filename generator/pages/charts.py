@@ -172,6 +172,7 @@ def chart(
     fig.update_layout(
         template="none",
         height=PLOT + below,
+        autosize=True,  # the width follows the page's (the height, the legend's rows)
         margin={"l": 56, "r": 16, "t": 16, "b": below},
         xaxis=xaxis,
         yaxis=yaxis,

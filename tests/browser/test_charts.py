@@ -129,6 +129,11 @@ def test_nothing_is_cut_at_390_px(browser: Browser, server: str) -> None:
         assert charts
         assert [c["id"] for c in charts if not c["ok"]] == []
         assert min(c["plot"] for c in charts) > 200  # the legend below leaves the plot its width
+    page.set_viewport_size({"width": 1280, "height": 844})
+    _open(page, f"{server}/{EFFICIENCY}")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone turned, a window narrowed
+    page.wait_for_timeout(1000)
+    assert [c["id"] for c in _inside(page) if not c["ok"]] == []
     context.close()
 
 

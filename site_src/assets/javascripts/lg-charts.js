@@ -27,7 +27,7 @@
     if (Math.abs((layout.height || 0) - height) > 2 || (layout.margin || {}).b !== below) {
       /* The box around the chart has a fixed height, which plotly's resize reads. */
       div.parentElement.style.height = height + "px";
-      window.Plotly.relayout(div, { height: height, "margin.b": below });
+      window.Plotly.relayout(div, { height: height, "margin.b": below, autosize: true });
     }
   }
   function follow(div) {
