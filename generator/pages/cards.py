@@ -22,10 +22,11 @@ from generator.pages.cardtables import (
     reliability_spec,
     scores_spec,
 )
-from generator.pages.charts import Series, chart, style_of
+from generator.pages.charts import chart, labels, style_of
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
 from generator.pages.diffs import diff_path, related
+from generator.pages.efficiency import reliability_series
 from generator.pages.render import Page, environment, opaque, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import escape, render_markdown, spelled
@@ -70,22 +71,13 @@ def combination_tables(ctx: VersionContext, combo: str) -> list[Table]:
     ]
 
 
-def _reliability_chart(p: Placed, style: tuple[str, str]) -> Markup | None:
+def _reliability_chart(p: Placed, style: tuple[str, str], name: str) -> Markup | None:
     """The combination's reliability@k curve in one domain, if it has any value."""
     combo, title = p.scores.combination, p.report.domain_title
     rel = [r for r in p.scores.reliability if r.value is not None]
     if not rel:
         return None
-    series = Series(
-        combo,
-        tuple(float(r.k) for r in rel),
-        tuple(float(r.value or 0) for r in rel),
-        tuple(float(r.low or 0) for r in rel),
-        tuple(float(r.high or 0) for r in rel),
-        mode="lines+markers",
-        color=style[0],
-        symbol=style[1],
-    )
+    series = reliability_series(name, rel, style)
     return chart(
         f"rel-{combo}-{p.domain}",
         f"reliability@k — {title}",
@@ -100,7 +92,10 @@ def _reliability_chart(p: Placed, style: tuple[str, str]) -> Markup | None:
 
 def _charts(ctx: VersionContext, combo: str) -> dict[str, Markup]:
     style = style_of(list(ctx.frame.bundles))[combo]
-    drawn = {p.domain: _reliability_chart(p, style) for p in placed(ctx, combo) if p.whole_domain}
+    name = labels({k: b.combination.title for k, b in ctx.frame.bundles.items()})[combo]
+    drawn = {
+        p.domain: _reliability_chart(p, style, name) for p in placed(ctx, combo) if p.whole_domain
+    }
     return {domain: html for domain, html in drawn.items() if html is not None}
 
 

@@ -1,13 +1,15 @@
 """Plotly charts with fixed ids and no template bloat; each page shows their data as tables.
 
 plotly.js itself is vendored (site_src/assets) and loaded in the page head, so the inline
-``Plotly.newPlot`` call finds it; nothing is fetched from another host, and the buttons that
-would send a chart to a cloud service are removed.
+``Plotly.newPlot`` call finds it; nothing is fetched from another host and no toolbar is shown.
+Hover text is written here (the series' own lines, escaped), never plotly's raw numbers; the
+colours follow the page's scheme through ``lg-charts.js``.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -16,7 +18,8 @@ from markupsafe import Markup
 from generator.pages.render import opaque
 from generator.pages.text import attr, escape_html
 
-# Distinct hues (Okabe–Ito, colour-blind safe) and marker shapes, assigned per combination.
+# Distinct hues, colour-blind safe (Okabe–Ito without its black and yellow, which vanish on
+# the dark and the light scheme), each paired with its own marker shape.
 PALETTE = (
     "#0072B2",
     "#D55E00",
@@ -24,10 +27,10 @@ PALETTE = (
     "#CC79A7",
     "#E69F00",
     "#56B4E9",
-    "#000000",
-    "#8C564B",
+    "#AA4499",
+    "#999933",
     "#7F7F7F",
-    "#F0E442",
+    "#A6761D",
 )
 SYMBOLS = (
     "circle",
@@ -41,6 +44,12 @@ SYMBOLS = (
     "pentagon",
     "hexagon",
 )
+#: Lines that join points of several series (a Pareto frontier), readable on both schemes.
+GREY = "#6b7280"
+#: The chart's colours on the light scheme; lg-charts.js sets them from the page's scheme.
+INK, GRID = "#374151", "#e5e7eb"
+#: Pixels of plot area and axes above the legend (as lg-charts.js keeps them).
+PLOT = 300
 
 
 def style_of(names: list[str]) -> dict[str, tuple[str, str]]:
@@ -51,8 +60,19 @@ def style_of(names: list[str]) -> dict[str, tuple[str, str]]:
     }
 
 
+def labels(titles: Mapping[str, str]) -> dict[str, str]:
+    """The name each combination goes by on a chart: its title, or, where two share a title,
+    the title and its id (a legend never shows one name twice)."""
+    seen: dict[str, int] = {}
+    for title in titles.values():
+        seen[title] = seen.get(title, 0) + 1
+    return {k: t if seen[t] == 1 else f"{t} ({k})" for k, t in titles.items()}
+
+
 @dataclass(frozen=True)
 class Series:
+    """One trace. ``hover`` holds, per point, the lines its hover box shows (plain text)."""
+
     name: str
     x: tuple[float, ...]
     y: tuple[float, ...]
@@ -62,12 +82,26 @@ class Series:
     dash: str | None = None
     color: str = PALETTE[0]
     symbol: str = SYMBOLS[0]
+    hover: tuple[tuple[str, ...], ...] = ()
+    size: int = 10
 
 
 def _plain(text: str) -> str:
     """Text for plotly, which reads a subset of HTML (<a href>, <b>, ...) in every label:
     entities make it show tags literally and keep links from input out of the chart."""
     return html.escape(text, quote=False)
+
+
+def _broken(name: str) -> str:
+    """A combination's name for plotly on two lines, harness above model, never cut."""
+    head, sep, tail = name.partition(" × ")
+    return _plain(head) + (f" ×<br>{_plain(tail)}" if sep else "")
+
+
+def _hover(lines: tuple[str, ...]) -> str:
+    """A point's hover box: the name in bold (on two lines), then one line each."""
+    first, *rest = lines
+    return "<br>".join([f"<b>{_broken(first)}</b>", *map(_plain, rest)])
 
 
 def _error_y(s: Series) -> dict[str, object] | None:
@@ -80,6 +114,36 @@ def _error_y(s: Series) -> dict[str, object] | None:
         "arrayminus": [y - lo for lo, y in zip(s.low, s.y, strict=True)],
         "thickness": 1.2,
         "width": 4,
+        "color": s.color,
+    }
+
+
+def _trace(s: Series) -> go.Scatter:
+    hover: dict[str, object] = {"hoverinfo": "skip"}
+    if s.hover:
+        hover = {
+            "text": [_hover(lines) for lines in s.hover],
+            "hovertemplate": "%{text}<extra></extra>",
+        }
+    return go.Scatter(
+        x=list(s.x),
+        y=list(s.y),
+        name=_broken(s.name),
+        mode=s.mode,
+        error_y=_error_y(s),
+        marker={"size": s.size, "color": s.color, "symbol": s.symbol},
+        line={"color": s.color, "dash": s.dash or "solid"},
+        **hover,
+    )
+
+
+def _axis(title: str) -> dict[str, object]:
+    return {
+        "title": {"text": _plain(title)},
+        "gridcolor": GRID,
+        "linecolor": GRID,
+        "zeroline": False,
+        "automargin": True,
     }
 
 
@@ -95,63 +159,55 @@ def chart(
     integer_x: bool = False,
     data_table: str = "",
 ) -> Markup:
-    """An HTML figure: a div with a fixed id, the script that draws into it, a caption."""
-    fig = go.Figure()
-    for s in series:
-        fig.add_trace(
-            go.Scatter(
-                x=list(s.x),
-                y=list(s.y),
-                name=_plain(s.name),
-                mode=s.mode,
-                error_y=_error_y(s),
-                marker={"size": 10, "color": s.color, "symbol": s.symbol},
-                line={"color": s.color, "dash": s.dash or "solid"},
-            )
-        )
-    xaxis: dict[str, object] = {
-        "title": {"text": _plain(x_title)},
-        "type": "log" if x_log else "linear",
-        "gridcolor": "#e5e7eb",
-        "zeroline": False,
-    }
+    """An HTML figure: its title as the caption above, a div with a fixed id and the script
+    that draws into it; the legend below the plot, so a narrow screen keeps its width."""
+    fig = go.Figure([_trace(s) for s in series])
+    below = 64 + 36 * -(-len(series) // 2)  # the legend's rows; lg-charts.js measures them
+    xaxis = _axis(x_title) | {"type": "log" if x_log else "linear"}
     if integer_x:
         xaxis["dtick"] = 1
-    yaxis: dict[str, object] = {
-        "title": {"text": _plain(y_title)},
-        "gridcolor": "#e5e7eb",
-        "zeroline": False,
-    }
+    yaxis = _axis(y_title)
     if y_range:
         yaxis["range"] = list(y_range)
     fig.update_layout(
         template="none",
-        title={"text": _plain(title), "x": 0},
-        height=420,
-        margin={"l": 60, "r": 20, "t": 50, "b": 60},
+        height=PLOT + below,
+        autosize=True,  # the width follows the page's (the height, the legend's rows)
+        margin={"l": 56, "r": 16, "t": 16, "b": below},
         xaxis=xaxis,
         yaxis=yaxis,
-        legend={"orientation": "h", "y": -0.25},
-        font={"family": "sans-serif", "size": 13},
+        showlegend=True,
+        legend={
+            "orientation": "h",
+            "x": 0,
+            "xanchor": "left",
+            "y": 0,
+            "yanchor": "bottom",
+            "yref": "container",
+        },
+        hoverlabel={"namelength": -1, "align": "left", "font": {"size": 12}},
+        font={"family": "sans-serif", "size": 13, "color": INK},
+        paper_bgcolor="#ffffff",
+        plot_bgcolor="#ffffff",
     )
-    html = fig.to_html(
+    drawn = fig.to_html(
         full_html=False,
         include_plotlyjs=False,
         div_id=div_id,
-        default_height="420px",
+        default_height=f"{PLOT + below}px",
         default_width="100%",
         config={
+            "displayModeBar": False,
             "displaylogo": False,
             "responsive": True,
             "plotlyServerURL": "",
             "showSendToCloud": False,
-            "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud"],
         },
     )
     caption = escape_html(title)
     if data_table:
         caption += f' — data: <a href="#table-{attr(data_table)}">the table below</a>'
     return opaque(
-        f'<figure class="lg-chart" aria-label="{attr(title)}">{html}'
-        f"<figcaption>{caption}</figcaption></figure>"
+        f'<figure class="lg-chart" aria-label="{attr(title)}">'
+        f"<figcaption>{caption}</figcaption>{drawn}</figure>"
     )

@@ -10,13 +10,20 @@ from typing import Any
 from markupsafe import Markup
 
 from generator.pages.cells import combo_cell
-from generator.pages.charts import Series, chart, style_of
+from generator.pages.charts import GREY, Series, chart, labels, style_of
 from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
-from generator.pages.text import kilo, one_decimal, score
-from generator.score.results import CombinationScores, Efficiency, Report, ScopeResult
+from generator.pages.text import estimate, kilo, one_decimal, score
+from generator.score.results import (
+    CombinationScores,
+    Efficiency,
+    Estimate,
+    Reliability,
+    Report,
+    ScopeResult,
+)
 
 
 def _tokens(c: CombinationScores) -> float:
@@ -27,59 +34,123 @@ def _value(c: CombinationScores) -> float:
     return float(c.task_score.value or 0) if c.task_score else 0.0
 
 
-def _point(c: CombinationScores, metric: str, style: tuple[str, str]) -> Series:
+#: The charts of Task Score against efficiency: (metric, axis label, logarithmic axis, how a
+#: value reads in a hover box).
+METRICS: tuple[tuple[str, str, bool, Callable[[float | None], str]], ...] = (
+    ("total_tokens", "Total tokens per task", True, lambda v: f"{kilo(v)} tokens"),
+    ("duration_s", "Duration per task (s)", False, lambda v: f"{one_decimal(v)} s"),
+    ("turns", "Turns per task", False, lambda v: f"{one_decimal(v)} turns"),
+)
+#: Dash of each comparison group's frontier, so two groups' lines are told apart.
+DASHES = ("dot", "dash", "dashdot", "longdash", "longdashdot")
+
+
+def _estimate(label: str, e: Estimate | Reliability) -> tuple[str, ...]:
+    """An estimate's hover lines, in the tables' format; a note when its interval is over too
+    few tasks to resample."""
+    line = f"{label} {estimate(e.value, e.low, e.high)}"
+    return (line, RUNS_NOTE) if e.interval == "runs" else (line,)
+
+
+RUNS_NOTE = "interval: run-to-run noise only (too few tasks)"
+
+
+def _point(
+    c: CombinationScores, metric: str, style: tuple[str, str], name: str, extra: tuple[str, ...]
+) -> Series:
     """The combination's Task Score, with its interval, against one efficiency metric."""
     assert c.task_score is not None
     x = getattr(c.efficiency, metric)
+    label, reads = next((m[1], m[3]) for m in METRICS if m[0] == metric)
     return Series(
-        c.combination,
+        name,
         (float(x),),
         (_value(c),),
         (float(c.task_score.low or 0),),
         (float(c.task_score.high or 0),),
         color=style[0],
         symbol=style[1],
+        hover=((name, *_estimate("Task Score", c.task_score), f"{label}: {reads(x)}", *extra),),
     )
 
 
-def _frontiers(
-    scope: ScopeResult, scored: list[CombinationScores], tokenizer: dict[str, str]
-) -> list[Series]:
-    """One Pareto frontier per tokenizer and comparison group (settings varying by design):
-    tokens are no common unit across models (§4.2(2))."""
+def _frontiers(scope: ScopeResult, scored: list[CombinationScores]) -> list[Series]:
+    """The Pareto frontiers among combinations of one tokenizer: one per comparison group
+    (settings varying by design) that has two compared points or more — a single point is
+    no frontier. Tokens are no common unit across models (§4.2(2))."""
     group = {n: i for i, names in enumerate(scope.comparison_groups) for n in names}
-
-    def line(c: CombinationScores) -> tuple[str, int]:
-        return tokenizer[c.combination], group.get(c.combination, 0)
-
+    compared = [c for c in scored if c.pareto is not None]
     out = []
-    for tok, g in sorted({line(c) for c in scored}):
-        front = sorted((c for c in scored if c.pareto and line(c) == (tok, g)), key=_tokens)
-        if front:
-            name = f"{tok}, group {g + 1}" if len(scope.comparison_groups) > 1 else tok
-            xs, ys = tuple(map(_tokens, front)), tuple(map(_value, front))
-            out.append(
-                Series(f"Pareto frontier ({name})", xs, ys, mode="lines", dash="dot", color=GREY)
+    for g in sorted({group.get(c.combination, 0) for c in compared}):
+        members = [c for c in compared if group.get(c.combination, 0) == g]
+        if len(members) < 2:
+            continue
+        front = sorted((c for c in members if c.pareto), key=_tokens)
+        name = f"Pareto frontier, group {g + 1}" if len(scope.comparison_groups) > 1 else ""
+        out.append(
+            Series(
+                name or "Pareto frontier",
+                tuple(map(_tokens, front)),
+                tuple(map(_value, front)),
+                mode="lines+markers",
+                dash=DASHES[g % len(DASHES)],
+                color=GREY,
+                symbol="circle-open",
+                size=18,
             )
+        )
     return out
 
 
-GREY = "#6b7280"
-#: The charts of Task Score against efficiency: (metric, axis label, logarithmic axis).
-METRICS = (
-    ("total_tokens", "Total tokens per task", True),
-    ("duration_s", "Duration per task (s)", False),
-    ("turns", "Turns per task", False),
-)
+def _token_charts(
+    d: str,
+    scope: ScopeResult,
+    scored: list[CombinationScores],
+    tokenizer: dict[str, str],
+    style: dict[str, tuple[str, str]],
+    names: dict[str, str],
+) -> list[Markup]:
+    """Task Score against total tokens: a chart per tokenizer, each with its own frontiers."""
+    charts = []
+    for tok in sorted({tokenizer[c.combination] for c in scored}):
+        mine = [c for c in scored if tokenizer[c.combination] == tok]
+        extra = (f"tokenizer {tok}",)
+        points = [
+            _point(c, "total_tokens", style[c.combination], names[c.combination], extra)
+            for c in mine
+        ]
+        charts.append(
+            chart(
+                token_chart_id(d, tok),
+                f"Task Score against total tokens per task — tokenizer {tok}",
+                points + _frontiers(scope, mine),
+                f"Total tokens per task ({tok})",
+                "Task Score",
+                y_range=(0, 1),
+                x_log=True,
+                data_table=f"{d}-efficiency",
+            )
+        )
+    return charts
 
 
-def _curve(c: CombinationScores, style: tuple[str, str]) -> Series | None:
+def token_chart_id(domain: str, tokenizer: str) -> str:
+    """The id of a domain's chart of score against tokens for one tokenizer."""
+    return f"{domain}-score-total_tokens-{tokenizer}"
+
+
+def _curve(c: CombinationScores, style: tuple[str, str], name: str) -> Series | None:
     """The combination's reliability@k curve, if it has any value."""
     rel = [r for r in c.reliability if r.value is not None]
     if not rel:
         return None
+    return reliability_series(name, rel, style)
+
+
+def reliability_series(name: str, rel: list[Reliability], style: tuple[str, str]) -> Series:
+    """A reliability@k curve with its intervals and hover lines written in the tables' format."""
     return Series(
-        c.combination,
+        name,
         tuple(float(r.k) for r in rel),
         tuple(float(r.value or 0) for r in rel),
         tuple(float(r.low or 0) for r in rel),
@@ -87,6 +158,10 @@ def _curve(c: CombinationScores, style: tuple[str, str]) -> Series | None:
         mode="lines+markers",
         color=style[0],
         symbol=style[1],
+        hover=tuple(
+            (name, *_estimate(f"reliability@{r.k}", r), f"all {r.k} runs of a task succeed")
+            for r in rel
+        ),
     )
 
 
@@ -96,19 +171,16 @@ def _charts(
     scored: list[CombinationScores],
     tokenizer: dict[str, str],
     style: dict[str, tuple[str, str]],
+    names: dict[str, str],
 ) -> list[Markup]:
     """Task Score against each efficiency metric, then reliability@k, all beside one table."""
-    charts = []
-    for metric, label, log in METRICS:
-        series = [_point(c, metric, style[c.combination]) for c in scored]
-        if metric == "total_tokens":
-            series += _frontiers(scope, scored, tokenizer)
-        title = f"Task Score against {label.lower()}"
+    charts = _token_charts(d, scope, scored, tokenizer, style, names)
+    for metric, label, log, _ in METRICS[1:]:
         charts.append(
             chart(
                 f"{d}-score-{metric}",
-                title,
-                series,
+                f"Task Score against {label.lower()}",
+                [_point(c, metric, style[c.combination], names[c.combination], ()) for c in scored],
                 label,
                 "Task Score",
                 y_range=(0, 1),
@@ -116,15 +188,22 @@ def _charts(
                 data_table=f"{d}-efficiency",
             )
         )
-    reliability = _reliability_chart(d, scored, style)
+    reliability = _reliability_chart(d, scored, style, names)
     return charts + ([reliability] if reliability is not None else [])
 
 
 def _reliability_chart(
-    d: str, scored: list[CombinationScores], style: dict[str, tuple[str, str]]
+    d: str,
+    scored: list[CombinationScores],
+    style: dict[str, tuple[str, str]],
+    names: dict[str, str],
 ) -> Markup | None:
     """reliability@k curves of the combinations that have any value."""
-    curves = [s for c in scored if (s := _curve(c, style[c.combination])) is not None]
+    curves = [
+        s
+        for c in scored
+        if (s := _curve(c, style[c.combination], names[c.combination])) is not None
+    ]
     if not curves:
         return None
     return chart(
@@ -210,7 +289,8 @@ def _domain_charts(
         "Per-task means over valid runs. The frontier is drawn within one tokenizer: "
         "tokens are not a common unit across models, so no cross-model ranking.",
     )
-    return _charts(d, scope, scored, tokenizer, style), [table]
+    names = labels({k: b.combination.title for k, b in ctx.frame.bundles.items()})
+    return _charts(d, scope, scored, tokenizer, style, names), [table]
 
 
 def efficiency_page(ctx: VersionContext) -> Page:

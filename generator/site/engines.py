@@ -58,7 +58,7 @@ def configure(
         "strict": strict,
         "theme": {"name": "material", "custom_dir": str(SITE_SRC / "overrides"), "font": False},
         "extra_css": ["assets/stylesheets/lg.css"],
-        "extra_javascript": ["assets/javascripts/lg-tables.js"],
+        "extra_javascript": ["assets/javascripts/lg-tables.js", "assets/javascripts/lg-charts.js"],
         "extra": {
             "version": {"provider": "mike", "default": "latest"},
             "generator": False,

@@ -11,7 +11,7 @@ from pagetools import plots, shown, shown_estimate
 from generator.models.harnesscard import Layers
 from generator.pages import VersionContext
 from generator.pages.cards import combination_page, combinations_index
-from generator.pages.text import spelled
+from generator.pages.text import estimate, spelled
 
 
 def test_the_scores_table_has_every_scope_that_shows_the_combination(
@@ -55,6 +55,8 @@ def test_a_reliability_chart_per_domain_with_values(small: VersionContext) -> No
         for div, values in want.items():
             (trace,) = charts[div].traces
             assert (trace["x"], trace["y"]) == ([r.k for r in values], [r.value for r in values])
+            for text, r in zip(trace["text"], values, strict=True):  # hover, as tables write
+                assert f"<br>reliability@{r.k} {estimate(r.value, r.low, r.high)}" in text
     # r is not covered on ERP: no chart there, and the card says why
     page = combination_page(small, "r")
     assert not any(p.div.endswith("-erp") for p in plots(page.markdown))

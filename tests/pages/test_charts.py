@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pagetools import plots, shown
 
-from generator.pages.charts import PALETTE, SYMBOLS, Series, chart, style_of
+from generator.pages.charts import GREY, PALETTE, SYMBOLS, Series, chart, labels, style_of
 
 HOSTILE = '<a href="https://evil.example">x</a><b>bold</b>'
 
@@ -41,28 +41,76 @@ def test_axes_follow_the_options() -> None:
 
 
 def test_labels_from_input_are_text_to_plotly_and_to_the_page() -> None:
-    markup = str(chart("c", HOSTILE, [Series(HOSTILE, (1.0,), (0.5,))], HOSTILE, HOSTILE))
+    s = Series(HOSTILE, (1.0,), (0.5,), hover=((HOSTILE, HOSTILE),))
+    markup = str(chart("c", HOSTILE, [s], HOSTILE, HOSTILE))
     (plot,) = plots(markup)
     texts = [
         plot.traces[0]["name"],
-        plot.layout["title"]["text"],
+        plot.traces[0]["text"][0].removeprefix("<b>"),
         plot.layout["xaxis"]["title"]["text"],
         plot.layout["yaxis"]["title"]["text"],
     ]
-    assert all("<" not in t and "&lt;a href" in t for t in texts)
+    assert all("<a" not in t and "&lt;a href" in t for t in texts)
+    assert "title" not in plot.layout  # the title is the caption, text of the page
     page = shown(markup)
     assert "<a href=" not in page.replace('<a href="#', "")
-    assert "<b>" not in page
+    assert "<b>bold" not in page
 
 
-def test_the_chart_loads_nothing_and_links_its_data_table() -> None:
+def test_hover_shows_the_lines_written_for_each_point_and_never_cuts_a_name() -> None:
+    name = "A long harness name (with its mode) × A model 1.2"
+    lines = ((name, "Task Score 0.500 [0.250, 0.750]", "1,234 tokens"), (name, "second"))
+    s = Series(name, (1.0, 2.0), (0.5, 0.6), hover=lines)
+    (plot,) = plots(str(chart("c", "t", [s, Series("frontier", (1.0,), (0.5,))], "x", "y")))
+    drawn, frontier = plot.traces
+    assert drawn["hovertemplate"] == "%{text}<extra></extra>"  # no trace name box, no raw x, y
+    head, tail = name.split(" × ")
+    assert drawn["name"] == f"{head} ×<br>{tail}"
+    assert drawn["text"] == [
+        f"<b>{head} ×<br>{tail}</b><br>" + "<br>".join(point[1:]) for point in lines
+    ]
+    assert plot.layout["hoverlabel"]["namelength"] == -1
+    assert frontier["hoverinfo"] == "skip"
+
+
+def test_no_toolbar_and_colours_a_script_can_follow() -> None:
     s = [Series("a", (1.0,), (0.5,))]
-    page = shown(str(chart("c", "t", s, "x", "y", data_table="my-table")))
-    assert "<script src" not in page
-    assert "cdn" not in page.lower()
-    assert '"displaylogo": false' in page
-    assert 'href="#table-my-table"' in page
-    assert "#table-" not in shown(str(chart("c", "t", s, "x", "y")))
+    page = shown(str(chart("c", "t", s, "x", "y")))
+    assert '"displayModeBar": false' in page
+    (plot,) = plots(page)
+    assert plot.layout["legend"]["orientation"] == "h"
+    assert plot.layout["legend"]["yanchor"] == "bottom"  # below the plot
+    assert plot.layout["xaxis"]["automargin"]
+    assert plot.layout["yaxis"]["automargin"]
+
+
+def _luminance(colour: str) -> float:
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(colour[i : i + 2], 16) / 255) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_every_colour_shows_on_the_light_and_the_dark_scheme() -> None:
+    """Material's default and slate backgrounds; each series also has its own marker."""
+    for colour in (*PALETTE, GREY):
+        assert _contrast(colour, "#ffffff") >= 2, colour
+        assert _contrast(colour, "#1e2129") >= 2, colour
+    assert len(set(SYMBOLS)) == len(SYMBOLS) == len(PALETTE) == len(set(PALETTE))
+
+
+def test_a_legend_never_shows_one_name_twice() -> None:
+    titles = {"a": "Same", "b": "Same", "c": "Other"}
+    names = labels(titles)
+    assert len(set(names.values())) == len(titles)
+    assert names["c"] == "Other"
+    assert all(names[k].startswith(titles[k]) and k in names[k] for k in ("a", "b"))
 
 
 def test_a_name_keeps_its_style_whatever_the_order_of_the_names() -> None:

@@ -1,14 +1,26 @@
 """The efficiency page against the reports: every scored combination's point on each chart,
-one Pareto frontier per tokenizer, and the charts' data in the table beside them."""
+score against tokens drawn once per tokenizer with its own Pareto frontiers (only where two
+combinations or more are compared), hover text in the tables' formats, and the charts' data
+in the table beside them."""
 
 from __future__ import annotations
 
-import pytest
-from pagetools import Plot, plots, shown
+import html
+import shutil
+from pathlib import Path
+from typing import Any
 
-from generator.pages import VersionContext
-from generator.pages.efficiency import METRICS, efficiency_page
+import pytest
+from edit import replace
+from pagetools import Plot, plots, shown, shown_estimate
+
+from generator.load import load_inputs
+from generator.pages import VersionContext, version_context
+from generator.pages.charts import labels
+from generator.pages.efficiency import METRICS, efficiency_page, token_chart_id
+from generator.pages.text import kilo, one_decimal
 from generator.score.results import CombinationScores, Report
+from generator.score.version import score_version
 
 
 def _scored(report: Report) -> list[CombinationScores]:
@@ -21,6 +33,28 @@ def _scored(report: Report) -> list[CombinationScores]:
 
 def _charts(ctx: VersionContext) -> dict[str, Plot]:
     return {p.div: p for p in plots(efficiency_page(ctx).markdown)}
+
+
+def _tokenizer(ctx: VersionContext) -> dict[str, str]:
+    return {k: b.combination.model.tokenizer for k, b in ctx.frame.bundles.items()}
+
+
+def _names(ctx: VersionContext) -> dict[str, str]:
+    """Each combination's name as charts show it, read back to plain text."""
+    return labels({k: b.combination.title for k, b in ctx.frame.bundles.items()})
+
+
+def _plain(name: str) -> str:
+    """A trace's name without the line break plotly is given between harness and model."""
+    return html.unescape(name.replace(" ×<br>", " × "))
+
+
+def _points(plot: Plot) -> dict[str, dict[str, Any]]:
+    return {_plain(t["name"]): t for t in plot.traces if t["mode"] == "markers"}
+
+
+def _frontiers(plot: Plot) -> list[dict[str, Any]]:
+    return [t for t in plot.traces if t["name"].startswith("Pareto frontier")]
 
 
 def _xy(c: CombinationScores) -> tuple[float, float]:
@@ -46,26 +80,47 @@ def _frontier(points: dict[str, tuple[float, float]]) -> list[str]:
     return sorted((n for n in points if not beaten(n)), key=lambda n: points[n][0])
 
 
-@pytest.fixture(params=["small", "v1.0", "v1.1"])
+@pytest.fixture(scope="module")
+def retokenized(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> VersionContext:
+    """v1.0 of the example with the Lingee bundle's model counted by another tokenizer."""
+    root = tmp_path_factory.mktemp("retokenized")
+    shutil.copytree(repo_root / "results", root / "results", ignore=shutil.ignore_patterns("*.py"))
+    shutil.copytree(repo_root / "harnesscards", root / "harnesscards")
+    replace(
+        root / "results/v1.0/bundles/lingee/bundle.yaml", "tokenizer: glm-5", "tokenizer: other"
+    )
+    loaded, problems = load_inputs(root)
+    assert not [p for p in problems if p.severity == "error"]
+    release = next(r for r in loaded.releases if r.folder == "v1.0")
+    return version_context(score_version(release), loaded.cards)
+
+
+@pytest.fixture(params=["small", "v1.0", "v1.1", "retokenized"])
 def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext:
     if request.param == "small":
         return small
-    found: list[VersionContext] = request.getfixturevalue("contexts")
-    return next(c for c in found if c.version == request.param)
+    if request.param == "retokenized":
+        found: VersionContext = request.getfixturevalue("retokenized")
+        return found
+    every: list[VersionContext] = request.getfixturevalue("contexts")
+    return next(c for c in every if c.version == request.param)
 
 
 def test_each_chart_holds_every_scored_combination_s_point(ctx: VersionContext) -> None:
-    charts = _charts(ctx)
+    charts, tokenizer, names = _charts(ctx), _tokenizer(ctx), _names(ctx)
     for domain, report in ctx.reports.items():
         scored = _scored(report)
-        for metric, _, log in METRICS:
-            plot = charts[f"{domain}-score-{metric}"]
-            points = {t["name"]: t for t in plot.traces if t["mode"] == "markers"}
-            assert sorted(points) == sorted(c.combination for c in scored)
-            assert plot.layout["xaxis"]["type"] == ("log" if log else "linear")
+        for metric, _, log, _ in METRICS:
             for c in scored:
+                div = (
+                    token_chart_id(domain, tokenizer[c.combination])
+                    if metric == "total_tokens"
+                    else f"{domain}-score-{metric}"
+                )
+                plot = charts[div]
+                assert plot.layout["xaxis"]["type"] == ("log" if log else "linear")
                 assert c.task_score is not None
-                trace = points[c.combination]
+                trace = _points(plot)[names[c.combination]]
                 assert trace["x"] == [getattr(c.efficiency, metric)]
                 assert trace["y"] == [c.task_score.value]
                 bars = trace["error_y"]
@@ -73,36 +128,116 @@ def test_each_chart_holds_every_scored_combination_s_point(ctx: VersionContext) 
                 assert trace["y"][0] - bars["arrayminus"][0] == pytest.approx(c.task_score.low)
 
 
-def test_one_frontier_per_tokenizer_joins_the_unbeaten(ctx: VersionContext) -> None:
-    charts = _charts(ctx)
-    tokenizer = {k: b.combination.model.tokenizer for k, b in ctx.frame.bundles.items()}
+def test_score_against_tokens_is_one_chart_per_tokenizer(ctx: VersionContext) -> None:
+    """No chart mixes tokenizers: each holds exactly the points of its own."""
+    charts, tokenizer, names = _charts(ctx), _tokenizer(ctx), _names(ctx)
     for domain, report in ctx.reports.items():
-        plot = charts[f"{domain}-score-total_tokens"]
-        lines = {t["name"]: t for t in plot.traces if t["mode"] == "lines"}
+        scored = _scored(report)
+        own = {tokenizer[c.combination] for c in scored}
+        drawn = {d for d in charts if d.startswith(f"{domain}-score-total_tokens")}
+        assert drawn == {token_chart_id(domain, t) for t in own}
+        for t in own:
+            points = _points(charts[token_chart_id(domain, t)])
+            want = [names[c.combination] for c in scored if tokenizer[c.combination] == t]
+            assert sorted(points) == sorted(want)
+
+
+def test_a_frontier_per_tokenizer_where_two_or_more_are_compared(ctx: VersionContext) -> None:
+    charts, tokenizer = _charts(ctx), _tokenizer(ctx)
+    for domain, report in ctx.reports.items():
+        scope = report.scopes[0]
+        group = {n: i for i, names in enumerate(scope.comparison_groups) for n in names}
         compared = [c for c in _scored(report) if c.pareto is not None]
-        names = sorted({tokenizer[c.combination] for c in compared})
-        assert sorted(lines) == [f"Pareto frontier ({n})" for n in names]
-        for name in names:
-            points = {c.combination: _xy(c) for c in compared if tokenizer[c.combination] == name}
-            front = _frontier(points)
-            line = lines[f"Pareto frontier ({name})"]
-            assert list(zip(line["x"], line["y"], strict=True)) == [points[n] for n in front]
+        for t in {tokenizer[c.combination] for c in _scored(report)}:
+            lines = _frontiers(charts[token_chart_id(domain, t)])
+            names = [line["name"] for line in lines]
+            assert len(names) == len(set(names))  # no legend entry twice
+            sets = {}
+            for g in {group.get(c.combination, 0) for c in compared}:
+                mine = [
+                    c
+                    for c in compared
+                    if tokenizer[c.combination] == t and group.get(c.combination, 0) == g
+                ]
+                if len(mine) >= 2:
+                    sets[g] = {c.combination: _xy(c) for c in mine}
+            assert len(lines) == len(sets)
+            for line, points in zip(lines, [sets[g] for g in sorted(sets)], strict=True):
+                assert "lines" in line["mode"]
+                want = [points[n] for n in _frontier(points)]
+                assert list(zip(line["x"], line["y"], strict=True)) == want
+
+
+def test_another_tokenizer_gets_its_own_chart(retokenized: VersionContext) -> None:
+    """The example with one combination on another tokenizer: two token charts per domain
+    where both are scored, the lone one without a frontier, the other with its own."""
+    charts, tokenizer = _charts(retokenized), _tokenizer(retokenized)
+    assert tokenizer["lingee"] == "other"
+    split = 0
+    for domain, report in retokenized.reports.items():
+        scored = {c.combination for c in _scored(report)}
+        if "lingee" not in scored:
+            continue
+        alone = charts[token_chart_id(domain, "other")]
+        assert list(_points(alone)) == [_names(retokenized)["lingee"]]
+        assert _frontiers(alone) == []
+        rest = charts[token_chart_id(domain, "glm-5")]
+        assert _names(retokenized)["lingee"] not in _points(rest)
+        compared = [
+            c for c in _scored(report) if c.pareto is not None and c.combination != "lingee"
+        ]
+        assert len(_frontiers(rest)) == (1 if len(compared) >= 2 else 0)
+        split += bool(_frontiers(rest))
+    assert split  # the example keeps a frontier among the others somewhere
 
 
 def test_the_small_version_has_a_combination_off_the_frontier(small: VersionContext) -> None:
-    lines = [t for t in _charts(small)["office-score-total_tokens"].traces if t["mode"] == "lines"]
-    assert len(lines) == 2  # two tokenizers: no line joins them
-    joined = {x for line in lines for x in line["x"]}
+    tokenizer, charts = _tokenizer(small), _charts(small)
     office = small.reports["office"].scopes[0].combinations
     s = next(c for c in office if c.combination == "s")
     assert s.efficiency is not None
+    lines = _frontiers(charts[token_chart_id("office", tokenizer["s"])])
+    assert lines
+    joined = {x for line in lines for x in line["x"]}
     assert s.efficiency.total_tokens not in joined  # s: more tokens than q for less score
+
+
+def test_hover_text_is_written_in_the_tables_formats(ctx: VersionContext) -> None:
+    """Each point's hover box: the full name, the score with its interval as the tables
+    write it, the measure with its unit; frontier lines show no hover of their own."""
+    charts, tokenizer, names = _charts(ctx), _tokenizer(ctx), _names(ctx)
+    units = {"total_tokens": (kilo, "tokens"), "duration_s": (one_decimal, "s")}
+    units["turns"] = (one_decimal, "turns")
+    for domain, report in ctx.reports.items():
+        for c in _scored(report):
+            assert c.task_score is not None
+            for metric, label, _, _ in METRICS:
+                div = (
+                    token_chart_id(domain, tokenizer[c.combination])
+                    if metric == "total_tokens"
+                    else f"{domain}-score-{metric}"
+                )
+                plot = charts[div]
+                trace = _points(plot)[names[c.combination]]
+                assert trace["hovertemplate"] == "%{text}<extra></extra>"
+                (text,) = trace["text"]
+                head, _, rest = text.partition("</b><br>")
+                assert head == f"<b>{trace['name']}"  # the full name, bold, never cut
+                lines = [html.unescape(line) for line in rest.split("<br>")]
+                # the hover says "run-to-run noise only" in words instead of the †
+                score_line = shown_estimate(c.task_score).removesuffix("\u00a0†")
+                assert f"Task Score {score_line}" in lines
+                reads, unit = units[metric]
+                assert f"{label}: {reads(getattr(c.efficiency, metric))} {unit}" in lines
+                for line in _frontiers(plot):
+                    assert line["hoverinfo"] == "skip"
 
 
 def test_the_table_beside_the_charts_holds_their_data(ctx: VersionContext) -> None:
     page = efficiency_page(ctx)
     tables = {t.id: t for t in page.tables}
     text = shown(page)
+    names = _names(ctx)
     for domain, report in ctx.reports.items():
         scored = _scored(report)
         table = tables[f"{domain}-efficiency"]
@@ -120,4 +255,5 @@ def test_the_table_beside_the_charts_holds_their_data(ctx: VersionContext) -> No
         curves = [c for c in scored if any(r.value is not None for r in c.reliability)]
         assert (reliability is not None) == bool(curves)
         if reliability is not None:
-            assert [t["name"] for t in reliability.traces] == [c.combination for c in curves]
+            drawn = [_plain(t["name"]) for t in reliability.traces]
+            assert drawn == [names[c.combination] for c in curves]
