@@ -114,9 +114,14 @@ def _token_charts(
     charts = []
     for tok in sorted({tokenizer[c.combination] for c in scored}):
         mine = [c for c in scored if tokenizer[c.combination] == tok]
-        extra = (f"tokenizer {tok}",)
         points = [
-            _point(c, "total_tokens", style[c.combination], names[c.combination], extra)
+            _point(
+                c,
+                "total_tokens",
+                style[c.combination],
+                names[c.combination],
+                (f"tokenizer {tok}", f"Pareto frontier: {PARETO[c.pareto]}"),
+            )
             for c in mine
         ]
         charts.append(
