@@ -114,9 +114,14 @@ def _token_charts(
     charts = []
     for tok in sorted({tokenizer[c.combination] for c in scored}):
         mine = [c for c in scored if tokenizer[c.combination] == tok]
-        extra = (f"tokenizer {tok}",)
         points = [
-            _point(c, "total_tokens", style[c.combination], names[c.combination], extra)
+            _point(
+                c,
+                "total_tokens",
+                style[c.combination],
+                names[c.combination],
+                (f"tokenizer {tok}", f"Pareto frontier: {PARETO[c.pareto]}"),
+            )
             for c in mine
         ]
         charts.append(
@@ -147,6 +152,10 @@ def _curve(c: CombinationScores, style: tuple[str, str], name: str) -> Series | 
     return reliability_series(name, rel, style)
 
 
+def _all_succeed(k: int) -> str:
+    return "k = 1: a task's run succeeds" if k == 1 else f"k = {k}: all {k} runs of a task succeed"
+
+
 def reliability_series(name: str, rel: list[Reliability], style: tuple[str, str]) -> Series:
     """A reliability@k curve with its intervals and hover lines written in the tables' format."""
     return Series(
@@ -158,10 +167,7 @@ def reliability_series(name: str, rel: list[Reliability], style: tuple[str, str]
         mode="lines+markers",
         color=style[0],
         symbol=style[1],
-        hover=tuple(
-            (name, *_estimate(f"reliability@{r.k}", r), f"all {r.k} runs of a task succeed")
-            for r in rel
-        ),
+        hover=tuple((name, *_estimate(f"reliability@{r.k}", r), _all_succeed(r.k)) for r in rel),
     )
 
 

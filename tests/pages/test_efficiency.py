@@ -17,7 +17,7 @@ from pagetools import Plot, plots, shown, shown_estimate
 from generator.load import load_inputs
 from generator.pages import VersionContext, version_context
 from generator.pages.charts import labels
-from generator.pages.efficiency import METRICS, efficiency_page, token_chart_id
+from generator.pages.efficiency import METRICS, PARETO, efficiency_page, token_chart_id
 from generator.pages.text import kilo, one_decimal
 from generator.score.results import CombinationScores, Report
 from generator.score.version import score_version
@@ -229,6 +229,9 @@ def test_hover_text_is_written_in_the_tables_formats(ctx: VersionContext) -> Non
                 assert f"Task Score {score_line}" in lines
                 reads, unit = units[metric]
                 assert f"{label}: {reads(getattr(c.efficiency, metric))} {unit}" in lines
+                if metric == "total_tokens":
+                    assert f"tokenizer {tokenizer[c.combination]}" in lines
+                    assert f"Pareto frontier: {PARETO[c.pareto]}" in lines
                 for line in _frontiers(plot):
                     assert line["hoverinfo"] == "skip"
 
