@@ -28,7 +28,7 @@ from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell, Table
 from generator.pages.text import NBSP, attr, escape_html, spelled
-from generator.score.results import CombinationScores, Report, ScopeResult
+from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
 
 #: Beside a score that rests on fewer of the domain's tasks than the others of its table.
 FEWER_MARK = NBSP + "‡"
@@ -36,9 +36,7 @@ FEWER_MARK = NBSP + "‡"
 
 def headline(report: Report) -> ScopeResult:
     """The domain's all-tasks scope: the one its leaderboard shows."""
-    return next(
-        s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "all"
-    )
+    return next(s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "all")
 
 
 def _scored(c: CombinationScores) -> bool:
@@ -60,8 +58,19 @@ class Standing:
     fewer: bool  # its score rests on fewer tasks than another's of the table
 
     @property
+    def score(self) -> Estimate:
+        """Its Task Score (a standing is scored: it has one, with a value)."""
+        e = self.scores.task_score
+        assert e is not None
+        return e
+
+    @property
+    def value(self) -> float:
+        return self.score.value or 0.0
+
+    @property
     def tasks(self) -> int:
-        return self.scores.task_score.tasks if self.scores.task_score else 0
+        return self.score.tasks
 
     @property
     def rank_text(self) -> str:
@@ -152,9 +161,7 @@ def _rank_cell(s: Standing) -> Cell:
 
 
 def _score_cell(s: Standing) -> Cell:
-    e = s.scores.task_score
-    assert e is not None and e.value is not None
-    return Cell(estimate_text(e) + (FEWER_MARK if s.fewer else ""), e.value)
+    return Cell(estimate_text(s.score) + (FEWER_MARK if s.fewer else ""), s.value)
 
 
 def _tasks_cell(s: Standing) -> Cell:
@@ -245,19 +252,15 @@ def _plain(text: str) -> str:
 
 def _axis_range(rows: list[Standing]) -> list[float]:
     """The scores' axis: the intervals' span widened to tenths, within [0, 1]."""
-    lows = [r.scores.task_score.low for r in rows if r.scores.task_score]
-    highs = [r.scores.task_score.high for r in rows if r.scores.task_score]
-    low = min((v for v in lows if v is not None), default=0.0)
-    high = max((v for v in highs if v is not None), default=1.0)
+    low = min((r.score.low for r in rows if r.score.low is not None), default=0.0)
+    high = max((r.score.high for r in rows if r.score.high is not None), default=1.0)
     return [max(0.0, math.floor(low * 10) / 10), min(1.0, math.ceil(high * 10) / 10)]
 
 
 def _hover(r: Standing) -> str:
-    e = r.scores.task_score
-    assert e is not None
     lines = [
         f"<b>{_plain(r.name)}</b>",
-        _plain(f"Task Score {estimate_text(e)}"),
+        _plain(f"Task Score {estimate_text(r.score)}"),
         _plain(f"rank {r.rank_text} · {r.tasks} of {r.scope_tasks} tasks"),
     ]
     return "<br>".join(lines)
@@ -274,13 +277,12 @@ def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
     n = len(rows)
     fig = go.Figure()
     for i, r in enumerate(rows):
-        e = r.scores.task_score
-        assert e is not None and e.value is not None
+        e, value = r.score, r.value
         colour, symbol = style.get(r.combination, ("#0072B2", "circle"))
         y = n - 1 - i
         fig.add_trace(
             go.Scatter(
-                x=[e.value],
+                x=[value],
                 y=[y],
                 mode="markers",
                 name=_plain(r.name),
@@ -288,8 +290,8 @@ def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
                 error_x={
                     "type": "data",
                     "symmetric": False,
-                    "array": [(e.high or e.value) - e.value],
-                    "arrayminus": [e.value - (e.low or e.value)],
+                    "array": [(e.high or value) - value],
+                    "arrayminus": [value - (e.low or value)],
                     "thickness": 2,
                     "width": 5,
                     "color": colour,
