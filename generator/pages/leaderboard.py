@@ -125,8 +125,7 @@ def rank_groups(rows: list[Standing]) -> list[list[Standing]]:
 
 
 def _braced(group: list[Standing]) -> str:
-    names = ", ".join(r.name for r in group)
-    return names if len(group) == 1 else "{" + names + "}"
+    return "{" + ", ".join(r.name for r in group) + "}"
 
 
 def reading(ctx: VersionContext, scope: ScopeResult) -> str:
@@ -144,14 +143,11 @@ def reading(ctx: VersionContext, scope: ScopeResult) -> str:
     if len(read) == 1:
         sentence = f"Rank groups, best first: {read[0]}."
     else:
-        sentence = "Rank groups, best first, within each comparison group: " + "; ".join(
-            f"{text}" for text in read
-        )
-        sentence += "."
-    together = any(len(g) > 1 for m in parts.values() for g in rank_groups(m))
-    if together:
+        sentence = f"Rank groups, best first, within each comparison group: {'; '.join(read)}."
+    if any(len(g) > 1 for m in parts.values() for g in rank_groups(m)):
         sentence += (
-            " Combinations in braces have overlapping rank ranges: the data do not order them."
+            " Combinations in the same braces have overlapping rank ranges: the data do not "
+            "order them."
         )
     return sentence
 
@@ -215,7 +211,7 @@ def _fewer_note(ctx: VersionContext, domain: str, rows: list[Standing]) -> str:
             if nc.domain == domain
         ]
         said.append(
-            f"{r.name}: {r.tasks} of {r.scope_tasks} tasks"
+            f"{r.name}: {spelled(r.tasks)} of {spelled(r.scope_tasks)} tasks"
             + (f" (not covered: {', '.join(gaps)})" if gaps else "")
         )
     return "‡ Over fewer tasks than the others: " + "; ".join(said) + "."

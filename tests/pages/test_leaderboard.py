@@ -17,6 +17,7 @@ from generator.pages.leaderboard import (
     reading,
     standings,
 )
+from generator.pages.text import spelled
 from generator.score.results import CombinationScores, Report, ScopeResult
 
 
@@ -97,7 +98,8 @@ def test_fewer_tasks_are_marked_and_explained(contexts: list[VersionContext]) ->
             for row in fewer:
                 name = _name(ctx, str(row.record["combination"]))
                 assert (
-                    f"{name}: {row.record['tasks']} of {row.record['domain_tasks']}" in table.note
+                    f"{name}: {spelled(int(row.record['tasks']))} of "  # type: ignore[call-overload]
+                    f"{spelled(int(row.record['domain_tasks']))} tasks" in table.note  # type: ignore[call-overload]
                 )
     assert marked, "the example has a score over fewer tasks (a sub-division not covered)"
 
@@ -147,12 +149,7 @@ def test_the_reading_names_the_rank_groups_best_first(
         if scope.comparison_groups or len(_scored(scope)) < 2:
             continue
         groups = _merged(scope)
-        written = " · ".join(
-            ", ".join(_name(ctx, c) for c in g)
-            if len(g) == 1
-            else "{" + ", ".join(_name(ctx, c) for c in g) + "}"
-            for g in groups
-        )
+        written = " · ".join("{" + ", ".join(_name(ctx, c) for c in g) + "}" for g in groups)
         sentence = reading(ctx, scope)
         assert sentence.startswith(f"Rank groups, best first: {written}.")
         assert ("not order them" in sentence) == any(len(g) > 1 for g in groups)
@@ -241,3 +238,24 @@ def test_no_chart_without_a_score(contexts: list[VersionContext]) -> None:
     )
     assert str(leaderboard_chart(ctx, empty)) == ""
     assert leaderboard_table(ctx, empty).rows == ()
+
+
+def test_comparison_groups_are_read_each_on_its_own(contexts: list[VersionContext]) -> None:
+    ctx = contexts[0]
+    scope = _all_tasks(ctx.reports[ctx.release.domains[0].id])
+    a, b, c, d, *_ = (x.combination for x in _scored(scope))
+    # Two comparison groups, ranked within each: {a 1, b 2} and {c 1–2, d 1–2}.
+    ranks = {a: (1, 1), b: (2, 2), c: (1, 2), d: (1, 2)}
+    scored = [x for x in _ranked(scope, ranks).combinations if x.combination in ranks]
+    grouped = scope.model_copy(
+        update={"combinations": scored, "comparison_groups": [[a, b], [c, d]]}
+    )
+    first = [r.combination for r in standings(ctx, grouped)]
+    assert first[:2] == [a, b]
+    assert set(first[2:]) == {c, d}
+    later = ", ".join(_name(ctx, x) for x in first[2:])
+    assert reading(ctx, grouped) == (
+        "Rank groups, best first, within each comparison group: "
+        f"{{{_name(ctx, a)}}} · {{{_name(ctx, b)}}}; {{{later}}}. Combinations in the same "
+        "braces have overlapping rank ranges: the data do not order them."
+    )
