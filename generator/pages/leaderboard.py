@@ -108,9 +108,9 @@ def standings(ctx: VersionContext, scope: ScopeResult) -> list[Standing]:
 
 
 def rank_groups(rows: list[Standing]) -> list[list[Standing]]:
-    """Rows (best first, one comparison group) cut where no rank range reaches across: a
-    combination whose range overlaps its neighbour's shares its group, so the groups are
-    exactly what the data orders."""
+    """Rows (best first, one comparison group) cut only where no rank range reaches across
+    the cut: a combination whose range overlaps a range of the group so far joins it, so
+    two combinations in different groups never have overlapping ranges."""
     groups: list[list[Standing]] = []
     reach = 0  # the worst rank the current group's ranges reach
     for row in rows:
