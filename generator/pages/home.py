@@ -11,13 +11,15 @@ from markupsafe import Markup
 from generator.models.release import ControlledFactor
 from generator.pages.cells import (
     combo_cell,
+    rank_note,
     release_notice,
 )
 from generator.pages.columns import Column, Field, Spec, pairs, sorted_as
 from generator.pages.context import VersionContext
-from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.leaderboard import headline, leaderboard_chart, leaderboard_table, reading
+from generator.pages.render import Page, environment, opaque, render, tables_html
 from generator.pages.tables import Table
-from generator.pages.text import render_markdown, spelled
+from generator.pages.text import attr, escape_html, render_markdown, spelled
 
 
 def _components(ctx: VersionContext) -> list[tuple[str, str]]:
@@ -161,8 +163,52 @@ def home_tables(ctx: VersionContext) -> list[Table]:
     ]
 
 
+class Board(NamedTuple):
+    """A domain's leaderboard as the home shows it: its reading, table and chart."""
+
+    domain: str
+    title: str
+    tasks: int
+    reading: str
+    table: Table
+    chart: Markup
+
+    def html(self) -> str:
+        """The domain's section: its heading, table, reading (with a link to the domain's
+        page) and chart."""
+        anchor = f"board-{attr(self.domain)}"
+        return (
+            f'<section class="lg-domain" aria-labelledby="{anchor}">'
+            f'<h2 id="{anchor}">{escape_html(self.title)}</h2>'
+            f"{self.table.to_html('index')}"
+            f'<p class="lg-reading">{escape_html(self.reading)} '
+            f'<a href="{attr(self.domain)}/index.html">All results of the '
+            f"{escape_html(self.title.lower())}</a></p>{self.chart}</section>"
+        )
+
+
+def boards(ctx: VersionContext) -> list[Board]:
+    """Every domain's leaderboard, in the release's order of domains; each on its own."""
+    out = []
+    for d in ctx.release.domains:
+        report = ctx.reports[d.id]
+        scope = headline(report)
+        table = leaderboard_table(ctx, report)
+        chart = leaderboard_chart(ctx, report)
+        out.append(Board(d.id, d.title, scope.tasks, reading(ctx, scope), table, chart))
+    return out
+
+
+def boards_html(leaders: list[Board]) -> Markup:
+    """The domains' sections side by side where the screen is wide enough, as one block."""
+    one = " lg-one" if len(leaders) == 1 else ""
+    return opaque(f'<div class="lg-boards{one}">' + "".join(b.html() for b in leaders) + "</div>")
+
+
 def home_page(ctx: VersionContext) -> Page:
-    tables = home_tables(ctx)
+    leaders = boards(ctx)
+    tables = [b.table for b in leaders] + home_tables(ctx)
+    stats = ctx.release.statistics
     markdown = render(
         environment(),
         "home.md.j2",
@@ -171,5 +217,8 @@ def home_page(ctx: VersionContext) -> Page:
         tables=tables_html(tables, "index"),
         boundaries=Markup(render_markdown(ctx.release.boundaries_of_use)),
         domains=ctx.release.domains,
+        boards=boards_html(leaders),
+        ranks=rank_note(stats.min_tasks_to_order, stats.confidence),
+        separately=_separately(len(ctx.release.domains)),
     )
-    return Page("index.md", "Release home", markdown, tuple(tables))
+    return Page("index.md", "Release home", markdown, tuple(tables), charts=True, wide=True)

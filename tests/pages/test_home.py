@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from pagetools import INCOMPLETE, small_runs
+from pagetools import INCOMPLETE, plots, shown, small_runs
 
 from generator.pages import VersionContext
-from generator.pages.home import home_page, home_tables
-from generator.pages.text import spelled
+from generator.pages.home import boards, home_page, home_tables
+from generator.pages.leaderboard import reading
+from generator.pages.text import escape_html, spelled
 
 
 def _tables(ctx: VersionContext) -> dict[str, list[dict[str, object]]]:
@@ -74,5 +75,44 @@ def test_the_home_page_lists_the_domains_and_its_tables(contexts: list[VersionCo
         page = home_page(ctx)
         assert page.path == "index.md"
         for d in ctx.release.domains:
-            assert f"({d.id}/index.md)" in page.markdown
-        assert [t.id for t in page.tables] == ["components", "tasks", "factors", "coverage"]
+            assert f'<a href="{d.id}/index.html">' in shown(page)
+        assert [t.id for t in page.tables] == [
+            *(f"{d.id}-leaderboard" for d in ctx.release.domains),
+            "components",
+            "tasks",
+            "factors",
+            "coverage",
+        ]
+
+
+def test_the_home_leads_with_each_domain_s_leaderboard(
+    contexts: list[VersionContext], small: VersionContext
+) -> None:
+    for ctx in [small, *contexts]:
+        page = home_page(ctx)
+        text = shown(page)
+        first_component = text.index("## Component versions")
+        leaders = boards(ctx)
+        assert [b.domain for b in leaders] == [d.id for d in ctx.release.domains]
+        at = 0
+        for b, d in zip(leaders, ctx.release.domains, strict=True):
+            report = ctx.reports[d.id]
+            scope = next(
+                s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "all"
+            )
+            # Each domain's board from its own report: its rows are its scored combinations.
+            scored = {c.combination for c in scope.combinations if c.status == "scored"}
+            assert {r.record["combination"] for r in b.table.rows} == scored
+            assert b.tasks == scope.tasks
+            assert b.reading == reading(ctx, scope)
+            # In the release's order of domains, before the release's other tables.
+            heading = f'<h2 id="board-{d.id}">{escape_html(d.title)}</h2>'
+            assert text.index(heading) > at
+            at = text.index(heading)
+            assert at < first_component
+            assert escape_html(b.reading) in text
+            assert f'href="{d.id}/index.html"' in text
+        # One chart per domain with a score, in the page itself.
+        drawn = [p.div for p in plots(text)]
+        assert drawn == [f"leaderboard-{b.domain}" for b in leaders if b.table.rows]
+        assert page.charts

@@ -1,0 +1,354 @@
+"""The release home's leaderboards: per domain, its combinations by Task Score with the
+interval, the rank range and the tasks each score rests on; a dot-and-whisker chart of the
+same; and the rank groups read in one sentence. One domain at a time (§4.2, §5.3): nothing
+here combines domains."""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+from operator import attrgetter
+
+import plotly.graph_objects as go
+from markupsafe import Markup
+
+from generator.pages.cells import (
+    STATUS_TEXT,
+    combo_cell,
+    estimate_text,
+    groups_note,
+    harness_name,
+    model_name,
+    runs_basis,
+    runs_note,
+)
+from generator.pages.charts import style_of
+from generator.pages.columns import Column, Field, Spec, estimate_fields
+from generator.pages.context import VersionContext
+from generator.pages.tables import Cell, Table
+from generator.pages.text import NBSP, attr, escape_html, spelled
+from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
+
+#: Beside a score that rests on fewer of the domain's tasks than the others of its table.
+FEWER_MARK = NBSP + "‡"
+
+
+def headline(report: Report) -> ScopeResult:
+    """The domain's all-tasks scope: the one its leaderboard shows."""
+    return next(s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "all")
+
+
+def _scored(c: CombinationScores) -> bool:
+    return c.status == "scored" and c.task_score is not None and c.task_score.value is not None
+
+
+def _value(c: CombinationScores) -> float:
+    return c.task_score.value if c.task_score and c.task_score.value is not None else -1.0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A scored combination in its domain's leaderboard."""
+
+    combination: str
+    name: str  # harness × model
+    scores: CombinationScores
+    scope_tasks: int  # tasks of the domain
+    fewer: bool  # its score rests on fewer tasks than another's of the table
+
+    @property
+    def score(self) -> Estimate:
+        """Its Task Score (a standing is scored: it has one, with a value)."""
+        e = self.scores.task_score
+        assert e is not None
+        return e
+
+    @property
+    def value(self) -> float:
+        return self.score.value or 0.0
+
+    @property
+    def tasks(self) -> int:
+        return self.score.tasks
+
+    @property
+    def rank_text(self) -> str:
+        return self.scores.rank_text or "—"
+
+
+def name_of(ctx: VersionContext, combo: str) -> str:
+    """A combination as prose names it: harness × model (its id, if the frame has none)."""
+    if combo not in ctx.frame.bundles:
+        return combo
+    return f"{harness_name(ctx, combo)} × {model_name(ctx, combo)}"
+
+
+def _group_of(scope: ScopeResult) -> dict[str, int]:
+    """Each combination's comparison group (0 when every setting is controlled)."""
+    return {c: i for i, group in enumerate(scope.comparison_groups) for c in group}
+
+
+def standings(ctx: VersionContext, scope: ScopeResult) -> list[Standing]:
+    """The scope's scored combinations, best first: by comparison group, best rank, score."""
+    scored = [c for c in scope.combinations if _scored(c)]
+    group = _group_of(scope)
+    scored.sort(key=lambda c: (group.get(c.combination, 0), c.rank or 10**6, -_value(c)))
+    most = max((c.task_score.tasks for c in scored if c.task_score), default=0)
+    return [
+        Standing(
+            c.combination,
+            name_of(ctx, c.combination),
+            c,
+            scope.tasks,
+            c.task_score is not None and c.task_score.tasks < most,
+        )
+        for c in scored
+    ]
+
+
+def rank_groups(rows: list[Standing]) -> list[list[Standing]]:
+    """Rows (best first, one comparison group) cut only where no rank range reaches across
+    the cut: a combination whose range overlaps a range of the group so far joins it, so
+    two combinations in different groups never have overlapping ranges."""
+    groups: list[list[Standing]] = []
+    reach = 0  # the worst rank the current group's ranges reach
+    for row in rows:
+        best = row.scores.rank or 0
+        worst = row.scores.rank_worst or best
+        if groups and best <= reach:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+        reach = max(reach, worst) if len(groups[-1]) > 1 else worst
+    return groups
+
+
+def _braced(group: list[Standing]) -> str:
+    return "{" + ", ".join(r.name for r in group) + "}"
+
+
+def reading(ctx: VersionContext, scope: ScopeResult) -> str:
+    """The leaderboard in one sentence: its rank groups, best first, and what a group means."""
+    rows = standings(ctx, scope)
+    if not rows:
+        return "No combination has a score in this domain."
+    if len(rows) == 1:
+        return f"{rows[0].name} is the only combination scored in this domain."
+    group = _group_of(scope)
+    parts: dict[int, list[Standing]] = {}
+    for r in rows:
+        parts.setdefault(group.get(r.combination, 0), []).append(r)
+    read = [" · ".join(map(_braced, rank_groups(members))) for members in parts.values()]
+    if len(read) == 1:
+        sentence = f"Rank groups, best first: {read[0]}."
+    else:
+        sentence = f"Rank groups, best first, within each comparison group: {'; '.join(read)}."
+    if any(len(g) > 1 for m in parts.values() for g in rank_groups(m)):
+        sentence += (
+            " Combinations in the same braces have overlapping rank ranges: the data do not "
+            "order them."
+        )
+    return sentence
+
+
+def _rank_cell(s: Standing) -> Cell:
+    return Cell(s.rank_text, s.scores.rank)
+
+
+def _score_cell(s: Standing) -> Cell:
+    return Cell(estimate_text(s.score) + (FEWER_MARK if s.fewer else ""), s.value)
+
+
+def _tasks_cell(s: Standing) -> Cell:
+    return Cell(f"{s.tasks} of {s.scope_tasks}" + (FEWER_MARK if s.fewer else ""), s.tasks)
+
+
+def leaderboard_spec(ctx: VersionContext, confidence: float) -> Spec[Standing]:
+    """Rank range, combination, Task Score with its interval, tasks scored of the domain's."""
+    return Spec(
+        (
+            Column("Rank", lambda s: s, _rank_cell),
+            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 0)),
+            Column(f"Task Score [{confidence:.0%}{NBSP}CI]", lambda s: s, _score_cell),
+            Column("Tasks", lambda s: s, _tasks_cell),
+        ),
+        (
+            Field("combination", attrgetter("combination")),
+            Field("harness", lambda s: harness_name(ctx, s.combination)),
+            Field("model", lambda s: model_name(ctx, s.combination)),
+            Field("fingerprint", lambda s: ctx.fingerprints.get(s.combination)),
+            Field("rank", lambda s: s.scores.rank, "integer"),
+            Field("rank_worst", lambda s: s.scores.rank_worst, "integer"),
+            *estimate_fields("task_score", lambda s: s.scores.task_score),
+            Field("tasks", attrgetter("tasks"), "integer"),
+            Field("domain_tasks", attrgetter("scope_tasks"), "integer"),
+        ),
+    )
+
+
+def _unscored_note(ctx: VersionContext, scope: ScopeResult) -> str:
+    """The combinations of the version the leaderboard leaves out, and why."""
+    out = [c for c in scope.combinations if not _scored(c)]
+    if not out:
+        return ""
+    told = "; ".join(f"{name_of(ctx, c.combination)}: {STATUS_TEXT[c.status]}" for c in out)
+    return f"Without a score in this domain (never shown as zero): {told}."
+
+
+def _fewer_note(ctx: VersionContext, domain: str, rows: list[Standing]) -> str:
+    """What ‡ means, for each row that carries it: its tasks and what it does not cover."""
+    marked = [r for r in rows if r.fewer]
+    if not marked:
+        return ""
+    titles = {(d.id, s.id): s.title for d in ctx.release.domains for s in d.subdivisions}
+    said = []
+    for r in marked:
+        bundle = ctx.frame.bundles.get(r.combination)
+        gaps = [
+            titles.get((domain, nc.subdivision), nc.subdivision) if nc.subdivision else "all"
+            for nc in (bundle.not_covered if bundle else ())
+            if nc.domain == domain
+        ]
+        said.append(
+            f"{r.name}: {spelled(r.tasks)} of {spelled(r.scope_tasks)} tasks"
+            + (f" (not covered: {', '.join(gaps)})" if gaps else "")
+        )
+    return "‡ Over fewer tasks than the others: " + "; ".join(said) + "."
+
+
+def leaderboard_table(ctx: VersionContext, report: Report) -> Table:
+    """A domain's leaderboard: :func:`leaderboard_spec` over its scored combinations, best
+    first, with what its marks mean and which combinations it leaves out."""
+    scope = headline(report)
+    stats = ctx.release.statistics
+    rows = standings(ctx, scope)
+    notes = []
+    if scope.comparison_groups:
+        notes.append(groups_note(scope.comparison_groups, ctx.release.varying()))
+    if any(runs_basis(r.scores) for r in rows):
+        notes.append(runs_note(stats.min_tasks_to_resample))
+    notes += [_fewer_note(ctx, report.domain, rows), _unscored_note(ctx, scope)]
+    return leaderboard_spec(ctx, stats.confidence).table(
+        f"{report.domain}-leaderboard",
+        f"{report.domain_title}: leaderboard over its {spelled(scope.tasks)} tasks",
+        rows,
+        " ".join(n for n in notes if n),
+    )
+
+
+#: Pixels per combination of the chart, and of its axis below them.
+ROW, AXIS = 44, 46
+
+
+def _plain(text: str) -> str:
+    """Text for plotly, which reads a subset of HTML in labels: shown literally."""
+    return html.escape(text, quote=False)
+
+
+def _axis_range(rows: list[Standing]) -> list[float]:
+    """The scores' axis: the intervals' span widened to tenths, within [0, 1]."""
+    low = min((r.score.low for r in rows if r.score.low is not None), default=0.0)
+    high = max((r.score.high for r in rows if r.score.high is not None), default=1.0)
+    return [max(0.0, math.floor(low * 10) / 10), min(1.0, math.ceil(high * 10) / 10)]
+
+
+def _hover(r: Standing) -> str:
+    lines = [
+        f"<b>{_plain(r.name)}</b>",
+        _plain(f"Task Score {estimate_text(r.score)}"),
+        _plain(f"rank {r.rank_text} · {r.tasks} of {r.scope_tasks} tasks"),
+    ]
+    return "<br>".join(lines)
+
+
+def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
+    """The leaderboard as a chart: per combination a dot (its Task Score) and a whisker (its
+    interval), best on top, each labelled above its whisker; colour and marker as on every
+    chart of the version: finished HTML. Empty when the domain has no score."""
+    rows = standings(ctx, headline(report))
+    if not rows:
+        return Markup("")
+    style = style_of(sorted(ctx.frame.bundles))
+    n = len(rows)
+    fig = go.Figure()
+    for i, r in enumerate(rows):
+        e, value = r.score, r.value
+        colour, symbol = style.get(r.combination, ("#0072B2", "circle"))
+        y = n - 1 - i
+        fig.add_trace(
+            go.Scatter(
+                x=[value],
+                y=[y],
+                mode="markers",
+                name=_plain(r.name),
+                marker={"size": 10, "color": colour, "symbol": symbol},
+                error_x={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": [(e.high or value) - value],
+                    "arrayminus": [value - (e.low or value)],
+                    "thickness": 2,
+                    "width": 5,
+                    "color": colour,
+                },
+                text=[_hover(r)],
+                hovertemplate="%{text}<extra></extra>",
+            )
+        )
+        fig.add_annotation(
+            x=0,
+            xref="paper",
+            xanchor="left",
+            y=y + 0.5,
+            yanchor="top",
+            text=_plain(f"{r.rank_text}. {r.name}"),
+            showarrow=False,
+            font={"size": 11},
+        )
+    height = ROW * n + AXIS
+    fig.update_layout(
+        template="none",
+        height=height,
+        margin={"l": 8, "r": 12, "t": 4, "b": AXIS - 4},
+        showlegend=False,
+        xaxis={
+            "range": _axis_range(rows),
+            "title": {"text": "Task Score", "standoff": 4},
+            "gridcolor": "#e5e7eb",
+            "zeroline": False,
+            "fixedrange": True,
+        },
+        yaxis={
+            "range": [-0.55, n - 0.45],
+            "showticklabels": False,
+            "showgrid": False,
+            "zeroline": False,
+            "fixedrange": True,
+        },
+        hoverlabel={"namelength": -1, "align": "left", "font": {"size": 12}},
+        font={"family": "sans-serif", "size": 12, "color": "#374151"},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+    )
+    div = f"leaderboard-{report.domain}"
+    drawn = fig.to_html(
+        full_html=False,
+        include_plotlyjs=False,
+        div_id=div,
+        default_height=f"{height}px",
+        default_width="100%",
+        config={
+            "displayModeBar": False,
+            "displaylogo": False,
+            "responsive": True,
+            "plotlyServerURL": "",
+            "showSendToCloud": False,
+        },
+    )
+    title = f"{report.domain_title}: Task Score with its interval, best on top"
+    return Markup(
+        f'<figure class="lg-dots" aria-label="{attr(title)}">{drawn}'
+        f'<figcaption>{escape_html(title)} — data: <a href="#table-{attr(report.domain)}'
+        f'-leaderboard">the table</a></figcaption></figure>'
+    )
