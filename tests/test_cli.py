@@ -80,8 +80,11 @@ def test_a_bundle_without_consent_is_a_notice_not_a_warning(example: Path, run_c
         result = run_cli("validate", "--root", str(example), *args)
         assert result.exit_code == 0, result.output
         assert result.stdout.endswith("; 0 warning(s), 1 notice\n")
-        assert "opencode/bundle.yaml:" in result.stderr
-        assert ": notice: consent.granted: false: not published" in result.stderr
+        line = bundle.read_text().splitlines().index("  granted: false") + 1
+        assert (
+            f"results/v1.0/bundles/opencode/bundle.yaml:{line}: notice: consent.granted: "
+            "false: not published"
+        ) in result.stderr
 
 
 def test_all_problems_in_one_pass(example: Path, run_cli: Any) -> None:
