@@ -202,3 +202,7 @@ def test_new_bundle_writes_a_template_that_validate_reports_as_not_filled_in(
     bad = run_cli("new-bundle", "--root", str(example), "--version", "v1.1", "../escape")
     assert bad.exit_code == 2
     assert "is not an id" in bad.output
+    absent = run_cli("new-bundle", "--root", str(example), "--version", "v9.9", "my-agent")
+    assert absent.exit_code == 2
+    assert "'v9.9' is not a version folder" in absent.output
+    assert not (example / "results" / "v9.9").exists()
