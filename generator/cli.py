@@ -306,6 +306,13 @@ def new_bundle(root: Path, version: str, combination: str) -> None:
             raise click.BadParameter(
                 f"{value!r} is not an id: letters, digits, '.', '_' and '-'", param_hint=hint
             )
+    if not (root / "results" / version).is_dir():
+        known = sorted(p.name for p in (root / "results").glob("*/") if p.is_dir())
+        raise click.BadParameter(
+            f"{version!r} is not a version folder under {root / 'results'}; expected one of "
+            f"{known}",
+            param_hint="--version",
+        )
     folder = root / "results" / version / "bundles" / combination
     if folder.exists():
         raise click.BadParameter(f"{folder} exists; a template never overwrites a bundle")

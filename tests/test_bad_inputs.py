@@ -174,6 +174,10 @@ def ordinary_items(task: str) -> list[str]:
     return sorted(i["id"] for i in scoring["rule_items"] if not i.get("fatal"))
 
 
+def _deep_dives(root: Path) -> list[str]:
+    return list(yaml.safe_load((root / RELEASE).read_text(encoding="utf-8"))["deep_dives"])
+
+
 #: A task of v1.1 that v1.0 does not have.
 ONLY_V11 = sorted(tasks_of("results/v1.1/tasks.yaml") - tasks_of(TASKS))[0]
 
@@ -517,6 +521,15 @@ CASES = [
         "held-out-deep-dive",
         text(RELEASE, f"- {FA20}", "- finance-ap-33"),
         "'finance-ap-33' is held-out; deep dives cover public tasks only",
+    ),
+    Case(
+        "mistyped-deep-dive-task",
+        text(RELEASE, f"- {FA20}", "- finance-fa-2"),
+        lambda root: (
+            f"{RELEASE}:{line_of(root / RELEASE, '- finance-fa-2')}: "
+            f"deep_dives[{_deep_dives(root).index('finance-fa-2')}]: 'finance-fa-2' is not a "
+            "task of v1.0; did you mean 'finance-fa-20'?"
+        ),
     ),
     Case(
         "missing-narrative",

@@ -80,8 +80,11 @@ def test_a_bundle_without_consent_is_a_notice_not_a_warning(example: Path, run_c
         result = run_cli("validate", "--root", str(example), *args)
         assert result.exit_code == 0, result.output
         assert result.stdout.endswith("; 0 warning(s), 1 notice\n")
-        assert "opencode/bundle.yaml:" in result.stderr
-        assert ": notice: consent.granted: false: not published" in result.stderr
+        line = bundle.read_text().splitlines().index("  granted: false") + 1
+        assert (
+            f"results/v1.0/bundles/opencode/bundle.yaml:{line}: notice: consent.granted: "
+            "false: not published"
+        ) in result.stderr
 
 
 def test_all_problems_in_one_pass(example: Path, run_cli: Any) -> None:
@@ -199,3 +202,7 @@ def test_new_bundle_writes_a_template_that_validate_reports_as_not_filled_in(
     bad = run_cli("new-bundle", "--root", str(example), "--version", "v1.1", "../escape")
     assert bad.exit_code == 2
     assert "is not an id" in bad.output
+    absent = run_cli("new-bundle", "--root", str(example), "--version", "v9.9", "my-agent")
+    assert absent.exit_code == 2
+    assert "'v9.9' is not a version folder" in absent.output
+    assert not (example / "results" / "v9.9").exists()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from generator.check.release import repeated
-from generator.errors import Problem, Severity
+from generator.errors import Problem, Severity, did_you_mean
 from generator.load import Loaded, LoadedBundle
 from generator.load.source import Source
 from generator.models import Catalog, DeepDive, Release, Task
@@ -256,7 +256,7 @@ def _dive_on_a_public_task(
     task = tasks.get(model.task)
     if task is None:
         message = f"{model.task!r} is not a task of {release.version}"
-        yield Problem(src.path, src.line("task"), "task", message)
+        yield Problem(src.path, src.line("task"), "task", message + did_you_mean(model.task, tasks))
     elif task.group != "public":
         yield Problem(src.path, src.line("task"), "task", _held_out(model.task))
 
@@ -300,7 +300,8 @@ def _listed_dive(
     release, rsrc = loaded_release.model, loaded_release.source
     where = (rsrc.path, rsrc.line("deep_dives", i), f"deep_dives[{i}]")
     if task_id not in tasks:
-        yield Problem(*where, f"{task_id!r} is not a task of {release.version}")
+        near = did_you_mean(task_id, tasks)
+        yield Problem(*where, f"{task_id!r} is not a task of {release.version}{near}")
     elif tasks[task_id].group != "public":
         yield Problem(*where, _held_out(task_id))
     if task_id not in written:

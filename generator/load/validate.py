@@ -152,7 +152,9 @@ def validate_as(model: type[M], data: Any, source: Source) -> M | list[Problem]:
     version_problem = check_format_version(data, source)
     if version_problem is not None:
         return [version_problem]
-    holes = placeholders(data) if model in TEMPLATED else []  # a walk: only where needed
+    # a walk over every value: only for the kinds a template is written of; a placeholder
+    # as a key and as its value ("<fill in>": "<fill in>") is one field left
+    holes = list(dict.fromkeys(placeholders(data))) if model in TEMPLATED else []
     try:
         valid = model.model_validate(data)
     except ValidationError as exc:

@@ -62,13 +62,16 @@ def submodel(info: FieldInfo | None) -> type[BaseModel] | None:
 
 
 def describe(model: type[BaseModel], loc: tuple[str | int, ...]) -> str | None:
-    """The description of the field at ``loc`` of ``model`` (list positions skipped)."""
+    """The description of the field at ``loc`` of ``model`` (list positions skipped; a key
+    of a mapping field is described by that field)."""
     info: FieldInfo | None = None
     current: type[BaseModel] | None = model
     for part in loc:
         if isinstance(part, int):
             continue
-        info = None if current is None else current.model_fields.get(part)
+        if current is None:
+            break
+        info = current.model_fields.get(part)
         current = submodel(info)
     return None if info is None else info.description
 

@@ -109,6 +109,10 @@ def test_a_template_without_a_release_leaves_its_settings_to_fill_in(release: bo
     assert isinstance(read, tuple)
     holes = {".".join(map(str, h)) for h in placeholders(read[0])}
     assert ("configuration.runs_per_task" in holes) is not release
+    problems = validate_as(Bundle, *read)
+    assert isinstance(problems, list)
+    assert sorted(p.field for p in problems) == sorted(holes)  # one each, a key hole too
+    assert all("not filled in yet; expected: " in p.message for p in problems)
 
 
 def test_an_optional_list_uncommented_reads_as_one_entry_to_fill_in() -> None:

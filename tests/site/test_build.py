@@ -283,6 +283,7 @@ def test_a_bundle_without_consent_leaves_no_trace(
     assert result.exit_code == 0, result.output
     assert "consent.granted: false: not published (§7.2)" in result.output
     assert "not published (no consent): v1.0/opencode" in result.output
+    assert "; 0 warning(s), 1 notice;" in result.output  # a notice, not counted as a warning
     scanned = 0
     for path in (out / "v1.0").rglob("*"):
         if path.is_file() and "assets" not in path.parts:

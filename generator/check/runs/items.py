@@ -86,16 +86,19 @@ def _check_ids(checks: ItemChecks, found: Found) -> None:
     """Each verdict names an item of its list's kind in its record's task."""
     verdicts, index = checks.runs.verdicts, checks.runs.catalog.index
     task = checks.runs.records.task
+    near: dict[tuple[str, str, int], str] = {}  # once per (item, task, list)
     for i in np.flatnonzero(checks.in_open & ~checks.allowed).tolist():
         row, kind, item = int(verdicts.row[i]), int(verdicts.kind[i]), verdicts.id[i]
         other = _other_list(int(verdicts.item_kind[i]))
         allowed = index.allowed.get((str(task[row]), kind), [])
-        near = "" if other else did_you_mean(str(item), allowed)
+        key = (str(item), str(task[row]), kind)
+        if key not in near:
+            near[key] = "" if other else did_you_mean(str(item), allowed)
         found.item(
             row,
             f"{KIND_NAMES[kind]}[{verdicts.pos[i]}].id",
             f"{item!r} is not {_KIND_TEXT[kind]} of {task[row]}{other}; expected one of "
-            f"{allowed or 'none'}{near}",
+            f"{allowed or 'none'}{near[key]}",
         )
 
 

@@ -33,11 +33,15 @@ def check_keys(runs: RunChecks, found: Found, elsewhere: Mapping[str, str] = NOW
     task = records.task
     known = records.code >= 0
     version, tasks = runs.release.version, runs.catalog.index.tasks
-    found.add(
-        np.flatnonzero(~known),
-        "task",
-        lambda r: unknown_task(str(task[r]), version, tasks, elsewhere),
-    )
+    said: dict[str, str] = {}  # once per id: a file may repeat one unknown id many times
+
+    def message(row: int) -> str:
+        name = str(task[row])
+        if name not in said:
+            said[name] = unknown_task(name, version, tasks, elsewhere)
+        return said[name]
+
+    found.add(np.flatnonzero(~known), "task", message)
     dup = known & _report_duplicates(records, found)
     uncovered = known & ~dup & records.per_task(runs.uncovered)
     found.add(
