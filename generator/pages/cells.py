@@ -190,7 +190,7 @@ def view_cell(
 
 def elsewhere_link(href: str, label: str) -> str:
     """A link to where a withheld number can be read instead, as a cell shows it."""
-    return f'<a href="{escape_html(href)}">see{NBSP}{escape_html(label)}</a>'
+    return f'<a class="lg-elsewhere" href="{escape_html(href)}">see {escape_html(label)}</a>'
 
 
 #: Beside a score that rests on fewer tasks than the others of its table.

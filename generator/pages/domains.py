@@ -15,7 +15,7 @@ from generator.models.release import Domain
 from generator.pages.cells import display_name, elsewhere_link, release_notice
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
-from generator.pages.results import differences_table, scope_table
+from generator.pages.results import differences_table, scope_table, usage_table
 from generator.pages.tables import Table
 from generator.pages.views import business_table, failure_table
 from generator.score.results import Report, ScopeResult
@@ -32,6 +32,10 @@ class DomainPage:
 
     label: str
     page: Page
+
+
+def _tasks(n: int) -> str:
+    return f"{n} task" + ("" if n == 1 else "s")
 
 
 def table_id(scope: ScopeResult) -> str:
@@ -80,6 +84,7 @@ def _details(ctx: VersionContext, report: Report, scope: ScopeResult, here: str)
     stats = ctx.release.statistics
     tid = table_id(scope)
     found = (
+        usage_table(ctx, scope, f"{tid}-usage"),
         business_table(ctx, scope, f"{tid}-business", _elsewhere(report, scope, here, "business")),
         differences_table(
             scope,
@@ -156,7 +161,11 @@ def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
         if detail[0]:
             title = f"{domain.title} — all tasks in detail"
             page = _page(ctx, domain, "all", title, [detail], "")
-            add("All tasks in detail", page, "business views, paired differences, failure types")
+            add(
+                "All tasks in detail",
+                page,
+                "reliability and cost, business views, paired differences, failure types",
+            )
     for scope in top:
         if scope is headline:
             continue
@@ -169,7 +178,7 @@ def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
         page = _page(
             ctx, domain, stem, f"{domain.title} — {label.lower()}", [part], _group_lead(scope)
         )
-        add(label, page, f"{scope.tasks} tasks")
+        add(label, page, _tasks(scope.tasks))
     for sub in domain.subdivisions:
         scopes = [s for s in report.scopes if s.scope.subdivision == sub.id]
         shown = [s for s in scopes if not s.withheld]
@@ -182,7 +191,7 @@ def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
         lead = f"The {domain.subdivision_label} {sub.title} of the {domain.title}."
         page = _page(ctx, domain, stem, f"{sub.title} — {domain.title}", parts, lead)
         published = ", ".join(f"{GROUPS[s.scope.group].lower()} ({s.tasks})" for s in shown)
-        add(sub.title, page, f"{max(s.tasks for s in scopes)} tasks; published: {published}")
+        add(sub.title, page, f"{_tasks(max(s.tasks for s in scopes))}; published: {published}")
 
     tables = [] if headline.withheld else [_scores(ctx, report, headline, "index")]
     markdown = render(

@@ -38,10 +38,9 @@ from generator.pages.context import VersionContext
 from generator.pages.tables import Cell, Table
 from generator.pages.text import (
     NBSP,
-    interval,
+    decimals,
     kilo,
     one_decimal,
-    score,
 )
 from generator.score.results import (
     CombinationScores,
@@ -103,12 +102,18 @@ def _coverage_text(ctx: VersionContext) -> Callable[[CombinationScores], str]:
     return text
 
 
+def _to_interval(r: Reliability) -> str:
+    """A figure alone, to the precision its interval supports (the interval is in the
+    downloads)."""
+    return "—" if r.value is None else f"{r.value:.{decimals(r.low, r.high)}f}"
+
+
 def _reliability_cell(ks: list[int]) -> Callable[[CombinationScores], Cell]:
     """reliability@k for every k of the release, sorted by the first."""
 
     def show(c: CombinationScores) -> Cell:
         rel = {r.k: r for r in c.reliability}
-        text = " / ".join(score(rel[k].value) if k in rel else "—" for k in ks)
+        text = " / ".join(_to_interval(rel[k]) if k in rel else "—" for k in ks)
         if c.reliability_excluded:
             text += f" ({c.reliability_excluded} task(s) excluded)"
         return Cell(text, rel[ks[0]].value if ks and ks[0] in rel else None)
@@ -140,7 +145,6 @@ def _score_columns(
 ) -> tuple[Column[CombinationScores], ...]:
     """The scope table's columns; a combination without scores shows why, in place of them.
     A scope too small to order shows no rank; a withheld Judge score links ``elsewhere``."""
-    ks = list(ctx.release.reliability_k)
     fewer = fewer_tasks(scope.combinations) if scope is not None else {}
     release = ctx.release
 
@@ -164,6 +168,22 @@ def _score_columns(
         scored("Rule score", attrgetter("rule_score"), estimate_cell, "rule_score"),
         scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),
         scored("Success rate", attrgetter("success_rate"), estimate_cell, "success_rate"),
+        scored("Coverage", _coverage_text(ctx), plain, ""),
+    )
+
+
+def _usage_columns(ctx: VersionContext) -> tuple[Column[CombinationScores], ...]:
+    """reliability@k and the cost of a task: what the scores table leaves to a table of its
+    own, so that the headline stays one screen wide."""
+    ks = list(ctx.release.reliability_k)
+    release = ctx.release
+
+    def scored(
+        header: str, value: Callable[[CombinationScores], Any], show: Show, metric: str
+    ) -> Column[Any]:
+        return Column(header, value, show, _scored, first=best_first(release, metric))
+
+    return (
         scored(
             "reliability@" + "/".join(map(str, ks)), whole, _reliability_cell(ks), "reliability"
         ),
@@ -174,8 +194,39 @@ def _score_columns(
             f"Duration{NBSP}(s)", _efficiency("duration_s"), sorted_as(one_decimal), "duration_s"
         ),
         scored("Turns", _efficiency("turns"), sorted_as(one_decimal), "turns"),
-        scored("Coverage", _coverage_text(ctx), plain, ""),
     )
+
+
+def usage_spec(ctx: VersionContext) -> Spec[CombinationScores]:
+    """A row per scored combination: reliability@k, tokens, duration and turns per task."""
+    ks = ctx.release.reliability_k
+    return Spec(
+        (
+            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
+            *_usage_columns(ctx),
+        ),
+        (
+            Field("combination", attrgetter("combination")),
+            *(f for k in ks for f in estimate_fields(f"reliability_at_{k}", _reliability_at(k))),
+            Field("reliability_excluded", attrgetter("reliability_excluded"), "integer"),
+            *fields(Efficiency.model_fields, attrgetter("efficiency"), "number"),
+        ),
+    )
+
+
+def usage_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
+    """The scope's reliability and cost per task, for its scored combinations."""
+    scored = sorted((c for c in scope.combinations if _scored(c)), key=_order)
+    if not scored:
+        return None
+    ks = "/".join(map(str, ctx.release.reliability_k))
+    note = (
+        f"reliability@{ks}: the chance that k runs of a task all succeed, averaged over the "
+        "tasks with the prescribed runs. Tokens, duration and turns: means per task; tokens "
+        "of different tokenizers are not compared (see Efficiency)."
+    )
+    caption = f"Reliability and cost — {scope.title}"
+    return usage_spec(ctx).table(tid, caption, scored, note)
 
 
 def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
@@ -268,7 +319,16 @@ def _reading(minimum: int, resample: int) -> Callable[[Difference], str]:
 
 
 def _difference_interval(d: Difference) -> str:
-    return interval(d.low, d.high) + (RUNS_MARK if d.interval == "runs" else "")
+    """The interval to the precision it supports, on one line (as ``estimate`` shows it)."""
+    if d.low is None or d.high is None:
+        return ""
+    places = decimals(d.low, d.high)
+    mark = RUNS_MARK if d.interval == "runs" else ""
+    return f"[{d.low:.{places}f},{NBSP}{d.high:.{places}f}]{mark}"
+
+
+def _difference_cell(d: Difference) -> Cell:
+    return Cell("—" if d.value is None else f"{d.value:.{decimals(d.low, d.high)}f}", d.value)
 
 
 def differences_spec(
@@ -279,7 +339,7 @@ def differences_spec(
     return Spec(
         (
             Column("a − b", lambda d: f"{name(d.a)} − {name(d.b)}"),
-            Column("Difference", attrgetter("value"), sorted_as(score)),
+            Column("Difference", whole, _difference_cell),
             Column(f"{confidence:.0%} CI", _difference_interval),
             Column("Common tasks", attrgetter("tasks"), sorted_as(str)),
             Column("Reading", _reading(minimum, resample)),

@@ -25,9 +25,10 @@ from generator.pages.columns import (
     sorted_as,
 )
 from generator.pages.contamination import gap_spec
-from generator.pages.results import business_spec, differences_spec, failure_spec, scope_spec
+from generator.pages.results import differences_spec, scope_spec, usage_spec
 from generator.pages.tables import Cell
 from generator.pages.taskcard import SCORING, results_spec
+from generator.pages.views import business_spec, failure_spec
 from generator.score.results import Estimate
 from generator.score.version import score_version
 
@@ -104,6 +105,8 @@ def _rows(ctx: VersionContext) -> list[tuple[Spec[Any], Any]]:
     for report in ctx.reports.values():
         for scope in report.scopes:
             found += [(scope_spec(ctx, 1), c) for c in scope.combinations]
+            found += [(scope_spec(ctx, 1, scope), c) for c in scope.combinations]
+            found += [(usage_spec(ctx), c) for c in scope.combinations if c.status == "scored"]
             found += [(business_spec(ctx), c) for c in scope.combinations if c.business]
             found += [(failure_spec(ctx), c) for c in scope.combinations if c.status == "scored"]
             differences = differences_spec(
