@@ -45,7 +45,7 @@ def test_site_shows_fingerprints_and_withheld_fields(inputs: Inputs, site: Path)
             record["fingerprinted"], sort_keys=True, separators=(",", ":"), ensure_ascii=False
         )
         assert hashlib.sha256(text.encode()).hexdigest()[:12] == fp  # as documented
-        assert f"fingerprint {fp}" in domain_page
+        assert f'title="configuration fingerprint">{fp}</span>' in domain_page
         page = (site / "v1.0" / "combinations" / f"{combo}.html").read_text("utf-8")
         assert fp in page
     card_page = (site / "v1.0" / "cards" / "lingee-2.3.html").read_text("utf-8")
