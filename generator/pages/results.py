@@ -59,9 +59,26 @@ def _unscored(c: CombinationScores) -> bool:
     return c.status != "scored"
 
 
-def _status_cell(c: CombinationScores) -> Cell:
-    status = STATUS_TEXT[c.status]
-    return Cell(f"{status}: {c.note}" if c.note else status)
+def _status_cell(ctx: VersionContext) -> Callable[[CombinationScores], Cell]:
+    """Why a combination has no scores; a 'not covered' declaration names its scope by
+    title."""
+
+    def show(c: CombinationScores) -> Cell:
+        status = STATUS_TEXT[c.status]
+        if not c.note:
+            return Cell(status)
+        note = c.note
+        if c.status == "not-covered":
+            note = "; ".join(_titled(ctx, part) for part in c.note.split("; "))
+        return Cell(f"{status}: {note}")
+
+    return show
+
+
+def _titled(ctx: VersionContext, note: str) -> str:
+    """A declaration "where: reason" with its place by title."""
+    _, sep, reason = note.partition(": ")
+    return f"{_place(ctx, note)}: {reason}" if sep else note
 
 
 def _rank_cell(c: CombinationScores) -> Cell:
@@ -162,7 +179,7 @@ def _score_columns(
             whole,
             _task_score_cell(fewer),
             _scored,
-            _status_cell,
+            _status_cell(ctx),
             first=best_first(release, "task_score"),
         ),
         scored("Rule score", attrgetter("rule_score"), estimate_cell, "rule_score"),

@@ -42,6 +42,9 @@ def _scope_tables(page_tables: dict[str, Table], scope: ScopeResult) -> list[Tab
 
 
 def test_every_combination_of_a_scope_shows_its_task_score(ctx: VersionContext) -> None:
+    titles = {d.id: d.title for d in ctx.release.domains} | {
+        f"{d.id}/{s.id}": s.title for d in ctx.release.domains for s in d.subdivisions
+    }
     for report in ctx.reports.values():
         tables = _by_caption(ctx, report)
         for scope in report.scopes:
@@ -62,6 +65,10 @@ def test_every_combination_of_a_scope_shows_its_task_score(ctx: VersionContext) 
                     assert rows[c.combination].record["task_score"] == c.task_score.value
                 else:
                     assert cell.text.startswith(c.status.replace("-", " ")), cell
+                    if c.status == "not-covered" and c.note:
+                        for part in c.note.split("; "):
+                            where, _, reason = part.partition(": ")
+                            assert f"{titles.get(where, where)}: {reason}" in cell.text
                     assert "task_score" not in rows[c.combination].record
 
 
