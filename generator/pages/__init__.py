@@ -11,12 +11,12 @@ from generator.pages.cards import combination_page, combinations_index
 from generator.pages.contamination import contamination_page
 from generator.pages.context import VersionContext, cited_evidence, version_context
 from generator.pages.diffs import diff_pages, diffs_index
+from generator.pages.domains import domain_pages
 from generator.pages.efficiency import efficiency_page
 from generator.pages.guide import methodology_page, publishing_page
 from generator.pages.harnesscards import card_page
 from generator.pages.home import home_page
 from generator.pages.render import Page
-from generator.pages.results import domain_page
 from generator.pages.tasks import TaskTables, index_page, task_entry, task_page, task_tables
 
 NavItem = tuple[str, "str | list[NavItem]"]
@@ -65,7 +65,8 @@ def version_pages(
     if part > 0:
         return tasks, []
     home = home_page(ctx)
-    domains = [domain_page(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
+    layers = [domain_pages(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
+    domains = [p.page for layer in layers for p in layer]
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
     used = sorted({b.combination.harnesscard for b in ctx.frame.bundles.values()})
     cards = [card_page(ctx, ctx.cards[c]) for c in used]
@@ -108,7 +109,10 @@ def version_pages(
     ]
 
     nav: list[dict[str, object]] = [{home.title: home.path}]
-    nav += [{p.title: p.path} for p in domains]
+    nav += [
+        {index.page.title: [index.page.path, *[{p.label: p.page.path} for p in children]]}
+        for index, *children in layers
+    ]
     nav.append(section("Result cards", combo_index, combos))
     nav.append({"HarnessCards": [{p.title: p.path} for p in cards]})
     nav.append(section("Configuration differences", diff_index, diffs))

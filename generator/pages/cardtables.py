@@ -13,7 +13,7 @@ from generator.pages.cells import STATUS_TEXT, estimate_cell, judge_cell
 from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, pairs, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell, Table
-from generator.pages.text import kilo, one_decimal
+from generator.pages.text import NBSP, kilo, one_decimal
 from generator.score.results import CombinationScores, Efficiency, Reliability, Report, ScopeResult
 
 
@@ -88,7 +88,7 @@ EFFICIENCY: Spec[Placed] = Spec(
         _efficiency("input_tokens", kilo, "Input tokens"),
         _efficiency("output_tokens", kilo, "Output tokens"),
         _efficiency("total_tokens", kilo, "Total tokens"),
-        _efficiency("duration_s", one_decimal, "Duration s"),
+        _efficiency("duration_s", one_decimal, f"Duration{NBSP}(s)"),
         _efficiency("turns", one_decimal, "Turns"),
     ),
     (

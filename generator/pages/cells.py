@@ -3,6 +3,7 @@ to combinations, what a rank and a † mean, the illustrative-release notice."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -159,10 +160,13 @@ def runs_basis(c: CombinationScores) -> bool:
     return any(e is not None and e.interval == "runs" for e in shown)
 
 
-def judge_cell(c: CombinationScores) -> Cell:
-    """The Judge score with its coverage, or why it is withheld."""
+def judge_cell(c: CombinationScores, elsewhere: str = "") -> Cell:
+    """The Judge score with its coverage, or why it is withheld — and, given ``elsewhere``
+    (a link, safe HTML), where the withheld number can be read instead."""
     coverage = c.judge_coverage or ""
     if c.judge_score is None or c.judge_score.value is None:
+        if coverage.startswith("withheld") and elsewhere:
+            return Cell(f"withheld: {elsewhere}", html=True)
         return Cell("withheld" if coverage.startswith("withheld") else "—")
     text = estimate_text(c.judge_score)
     return Cell(
@@ -172,10 +176,60 @@ def judge_cell(c: CombinationScores) -> Cell:
     )
 
 
-def view_cell(e: Estimate | Rate | None, name: str, withheld: list[str]) -> Cell:
+def view_cell(
+    e: Estimate | Rate | None, name: str, withheld: list[str], elsewhere: str = ""
+) -> Cell:
+    """A business view with its interval, or why there is none (and, given ``elsewhere``, a
+    link to where a withheld view can be read instead)."""
     if e is None:
+        if name in withheld and elsewhere:
+            return Cell(f"withheld: {elsewhere}", html=True)
         return Cell("withheld" if name in withheld else "not applicable")
     return estimate_cell(e)
+
+
+def elsewhere_link(href: str, label: str) -> str:
+    """A link to where a withheld number can be read instead, as a cell shows it."""
+    return f'<a class="lg-elsewhere" href="{escape_html(href)}">see {escape_html(label)}</a>'
+
+
+#: Beside a score that rests on fewer tasks than the others of its table.
+FEWER_MARK = NBSP + "‡"
+
+
+def scored_tasks(c: CombinationScores) -> int | None:
+    """The tasks a scored combination's scores rest on (those with valid runs)."""
+    if c.status != "scored" or c.coverage is None:
+        return None
+    return c.coverage.valid_tasks
+
+
+def fewer_tasks(combos: Iterable[CombinationScores]) -> dict[str, int]:
+    """The combinations of one table whose scores rest on fewer tasks than the most any of
+    them rests on: combination -> its tasks. Empty when all rest on as many."""
+    counts = {c.combination: n for c in combos if (n := scored_tasks(c)) is not None}
+    most = max(counts.values(), default=0)
+    return {k: n for k, n in counts.items() if n < most}
+
+
+def fewer_note(ctx: VersionContext, fewer: Mapping[str, int], tasks: int) -> str:
+    """What the ‡ beside a score means, naming each marked combination and its tasks."""
+    if not fewer:
+        return ""
+    named = "; ".join(
+        f"{display_name(ctx, k)}: {n} of {tasks} tasks" for k, n in sorted(fewer.items())
+    )
+    return (
+        "‡ Over fewer tasks than the others in this table (not covered, or no valid runs), "
+        f"so not over the same tasks: {named}."
+    )
+
+
+def display_name(ctx: VersionContext, combo: str) -> str:
+    """A combination in one line: harness × model (its id if the frame left it out)."""
+    if combo not in ctx.frame.bundles:
+        return combo
+    return f"{harness_name(ctx, combo)} × {model_name(ctx, combo)}"
 
 
 def release_notice(ctx: VersionContext) -> Markup:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any, Generic, Literal, TypeVar
 
+from generator.models import Release
 from generator.pages.tables import Cell, Row, Table
 from generator.score.results import Estimate, Rate, Reliability
 
@@ -20,6 +21,8 @@ R = TypeVar("R")
 Show = Callable[[Any], Cell]
 #: A download field's JSON type; every field may also be null.
 JsonType = Literal["string", "number", "integer", "boolean", "array", "object", "any"]
+#: The order a column's first click sorts in: best first for a metric (its direction).
+First = Literal["asc", "desc"]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -64,6 +67,7 @@ class Column(Generic[R]):
     show: Show = plain
     when: Callable[[R], bool] | None = None  # rows that show the value; the others...
     otherwise: Callable[[R], Cell] = lambda _: Cell("")  # ...show this instead
+    first: First | None = None  # the first click's order (else ascending)
 
     def cell(self, item: R) -> Cell:
         if self.when is None or self.when(item):
@@ -117,7 +121,16 @@ class Spec(Generic[R]):
     ) -> Table:
         """The table of ``items``, one row each."""
         rows = tuple(self.row(item) for item in items)
-        return Table(id, caption, self.headers, rows, note, inline)
+        first = tuple(c.first for c in self.columns)
+        return Table(id, caption, self.headers, rows, note, inline, first=first)
+
+
+def best_first(release: Release, metric: str) -> First | None:
+    """The order that puts the best first for one of the release's metrics: descending when
+    higher is better, ascending when lower is (cost, duration, tokens); None if the release
+    declares no direction for it."""
+    direction = next((m.direction for m in release.metrics if m.id == metric), None)
+    return None if direction is None else ("desc" if direction == "higher" else "asc")
 
 
 def fields(

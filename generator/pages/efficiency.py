@@ -11,11 +11,20 @@ from markupsafe import Markup
 
 from generator.pages.cells import combo_cell
 from generator.pages.charts import GREY, Series, chart, labels, style_of
-from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, sorted_as
+from generator.pages.columns import (
+    Column,
+    Field,
+    First,
+    Spec,
+    best_first,
+    estimate_fields,
+    fields,
+    sorted_as,
+)
 from generator.pages.context import VersionContext
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
-from generator.pages.text import estimate, kilo, one_decimal, score
+from generator.pages.text import NBSP, estimate, kilo, one_decimal, score
 from generator.score.results import (
     CombinationScores,
     Efficiency,
@@ -227,8 +236,10 @@ def _reliability_chart(
 PARETO = {True: "yes", False: "no", None: "not compared: coverage differs"}
 
 
-def _measure(header: str, name: str, text: Callable[[Any], str]) -> Column[CombinationScores]:
-    return Column(header, lambda c: getattr(c.efficiency, name), sorted_as(text))
+def _measure(
+    header: str, name: str, text: Callable[[Any], str], first: First | None = None
+) -> Column[CombinationScores]:
+    return Column(header, lambda c: getattr(c.efficiency, name), sorted_as(text), first=first)
 
 
 def _reliability_text(c: CombinationScores) -> str:
@@ -248,16 +259,25 @@ def _reliability_fields(ks: list[int]) -> tuple[Field[CombinationScores], ...]:
 def efficiency_spec(ctx: VersionContext, tokenizer: dict[str, str]) -> Spec[CombinationScores]:
     """A row per scored combination: Task Score, efficiency, frontier, reliability@k."""
     combination = attrgetter("combination")
+
+    def best(metric: str) -> First | None:
+        return best_first(ctx.release, metric)
+
     return Spec(
         (
             Column("Combination", combination, lambda k: combo_cell(ctx, k, 0)),
             Column("Tokenizer", lambda c: tokenizer[c.combination]),
-            Column("Task Score", lambda c: c.task_score.value, sorted_as(score)),
-            _measure("Input tokens", "input_tokens", kilo),
-            _measure("Output tokens", "output_tokens", kilo),
-            _measure("Total tokens", "total_tokens", kilo),
-            _measure("Duration s", "duration_s", one_decimal),
-            _measure("Turns", "turns", one_decimal),
+            Column(
+                "Task Score",
+                lambda c: c.task_score.value,
+                sorted_as(score),
+                first=best("task_score"),
+            ),
+            _measure("Input tokens", "input_tokens", kilo, best("input_tokens")),
+            _measure("Output tokens", "output_tokens", kilo, best("output_tokens")),
+            _measure("Total tokens", "total_tokens", kilo, best("total_tokens")),
+            _measure(f"Duration{NBSP}(s)", "duration_s", one_decimal, best("duration_s")),
+            _measure("Turns", "turns", one_decimal, best("turns")),
             Column("Pareto frontier", lambda c: PARETO[c.pareto]),
             Column("reliability@k", _reliability_text),
         ),

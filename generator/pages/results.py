@@ -1,4 +1,5 @@
-"""Domain pages: a scope's scores, business views, paired differences and failure types."""
+"""The tables of the domain pages: a scope's scores, business views, paired differences and
+failure types (laid out in pages by ``generator.pages.domains``)."""
 
 from __future__ import annotations
 
@@ -7,24 +8,25 @@ from operator import attrgetter
 from typing import Any
 
 from generator.pages.cells import (
+    FEWER_MARK,
     RUNS_MARK,
     STATUS_TEXT,
-    VIEWS,
     combo_cell,
     estimate_cell,
+    fewer_note,
+    fewer_tasks,
     groups_note,
     judge_cell,
     rank_note,
-    release_notice,
     runs_basis,
     runs_note,
-    view_cell,
 )
 from generator.pages.columns import (
     Column,
     Field,
     Show,
     Spec,
+    best_first,
     estimate_fields,
     fields,
     only,
@@ -33,21 +35,18 @@ from generator.pages.columns import (
     whole,
 )
 from generator.pages.context import VersionContext
-from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import (
-    interval,
+    NBSP,
+    decimals,
     kilo,
     one_decimal,
-    score,
 )
 from generator.score.results import (
-    BusinessViews,
     CombinationScores,
     Difference,
     Efficiency,
     Reliability,
-    Report,
     ScopeResult,
 )
 
@@ -60,9 +59,26 @@ def _unscored(c: CombinationScores) -> bool:
     return c.status != "scored"
 
 
-def _status_cell(c: CombinationScores) -> Cell:
-    status = STATUS_TEXT[c.status]
-    return Cell(f"{status}: {c.note}" if c.note else status)
+def _status_cell(ctx: VersionContext) -> Callable[[CombinationScores], Cell]:
+    """Why a combination has no scores; a 'not covered' declaration names its scope by
+    title."""
+
+    def show(c: CombinationScores) -> Cell:
+        status = STATUS_TEXT[c.status]
+        if not c.note:
+            return Cell(status)
+        note = c.note
+        if c.status == "not-covered":
+            note = "; ".join(_titled(ctx, part) for part in c.note.split("; "))
+        return Cell(f"{status}: {note}")
+
+    return show
+
+
+def _titled(ctx: VersionContext, note: str) -> str:
+    """A declaration "where: reason" with its place by title."""
+    _, sep, reason = note.partition(": ")
+    return f"{_place(ctx, note)}: {reason}" if sep else note
 
 
 def _rank_cell(c: CombinationScores) -> Cell:
@@ -73,17 +89,40 @@ def _efficiency(name: str) -> Callable[[CombinationScores], Any]:
     return lambda c: getattr(c.efficiency, name) if c.efficiency else None
 
 
-def _coverage_text(c: CombinationScores) -> str:
-    cov = c.coverage
-    text = "complete"
-    if cov is not None and not cov.complete:
-        text = (
-            f"incomplete: {cov.valid_runs} of {cov.expected_runs} runs valid, "
-            f"{cov.valid_tasks} of {cov.covered_tasks} tasks"
-        )
-    if cov is not None and cov.not_covered:
-        text += "; not covered: " + ", ".join(n.split(":")[0] for n in cov.not_covered)
+def _place(ctx: VersionContext, note: str) -> str:
+    """A 'not covered' declaration ("general/image-processing: reason") by its title."""
+    where = note.split(": ", 1)[0]
+    domain_id, _, sub = where.partition("/")
+    domain = next((d for d in ctx.release.domains if d.id == domain_id), None)
+    if domain is None:
+        return where
+    if not sub:
+        return domain.title
+    return next((s.title for s in domain.subdivisions if s.id == sub), where)
+
+
+def _coverage_text(ctx: VersionContext) -> Callable[[CombinationScores], str]:
+    """The tasks a combination's scores rest on, of the scope's tasks; the valid runs when
+    some are missing; what it does not cover, by title."""
+
+    def text(c: CombinationScores) -> str:
+        cov = c.coverage
+        if cov is None:
+            return "—"
+        shown = f"{cov.valid_tasks} of {cov.scope_tasks} tasks"
+        if not cov.complete:
+            shown += f"; {cov.valid_runs} of {cov.expected_runs} runs valid"
+        if cov.not_covered:
+            shown += "; not covered: " + ", ".join(_place(ctx, n) for n in cov.not_covered)
+        return shown
+
     return text
+
+
+def _to_interval(r: Reliability) -> str:
+    """A figure alone, to the precision its interval supports (the interval is in the
+    downloads)."""
+    return "—" if r.value is None else f"{r.value:.{decimals(r.low, r.high)}f}"
 
 
 def _reliability_cell(ks: list[int]) -> Callable[[CombinationScores], Cell]:
@@ -91,7 +130,7 @@ def _reliability_cell(ks: list[int]) -> Callable[[CombinationScores], Cell]:
 
     def show(c: CombinationScores) -> Cell:
         rel = {r.k: r for r in c.reliability}
-        text = " / ".join(score(rel[k].value) if k in rel else "—" for k in ks)
+        text = " / ".join(_to_interval(rel[k]) if k in rel else "—" for k in ks)
         if c.reliability_excluded:
             text += f" ({c.reliability_excluded} task(s) excluded)"
         return Cell(text, rel[ks[0]].value if ks and ks[0] in rel else None)
@@ -103,32 +142,108 @@ def _reliability_at(k: int) -> Callable[[CombinationScores], Reliability | None]
     return lambda c: next((r for r in c.reliability if r.k == k), None)
 
 
-def _score_columns(ctx: VersionContext, depth: int) -> tuple[Column[CombinationScores], ...]:
-    """The scope table's columns; a combination without scores shows why, in place of them."""
-    ks = list(ctx.release.reliability_k)
+def _ranked(ctx: VersionContext, scope: ScopeResult | None) -> bool:
+    """Whether a scope has tasks enough to order its combinations (ranks, differences)."""
+    return scope is None or scope.tasks >= ctx.release.statistics.min_tasks_to_order
 
-    def scored(header: str, value: Callable[[CombinationScores], Any], show: Show) -> Column[Any]:
-        return Column(header, value, show, _scored)
 
+def _task_score_cell(fewer: dict[str, int]) -> Callable[[CombinationScores], Cell]:
+    """The Task Score with its interval, ‡ when it rests on fewer tasks than the others."""
+
+    def show(c: CombinationScores) -> Cell:
+        cell = estimate_cell(c.task_score)
+        return cell._replace(text=cell.text + FEWER_MARK) if c.combination in fewer else cell
+
+    return show
+
+
+def _score_columns(
+    ctx: VersionContext, depth: int, scope: ScopeResult | None, elsewhere: str
+) -> tuple[Column[CombinationScores], ...]:
+    """The scope table's columns; a combination without scores shows why, in place of them.
+    A scope too small to order shows no rank; a withheld Judge score links ``elsewhere``."""
+    fewer = fewer_tasks(scope.combinations) if scope is not None else {}
+    release = ctx.release
+
+    def scored(
+        header: str, value: Callable[[CombinationScores], Any], show: Show, metric: str
+    ) -> Column[Any]:
+        return Column(header, value, show, _scored, first=best_first(release, metric))
+
+    rank = Column("Rank", whole, _rank_cell, _scored, lambda _: Cell("—"), first="asc")
     return (
-        Column("Rank", whole, _rank_cell, _scored, lambda _: Cell("—")),
+        *((rank,) if _ranked(ctx, scope) else ()),
         Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, depth)),
         Column(
-            f"Task Score [{ctx.release.statistics.confidence:.0%} CI]",
-            attrgetter("task_score"),
-            estimate_cell,
+            f"Task Score [{release.statistics.confidence:.0%}{NBSP}CI]",
+            whole,
+            _task_score_cell(fewer),
             _scored,
-            _status_cell,
+            _status_cell(ctx),
+            first=best_first(release, "task_score"),
         ),
-        scored("Rule score", attrgetter("rule_score"), estimate_cell),
-        scored("Judge score", whole, judge_cell),
-        scored("Success rate", attrgetter("success_rate"), estimate_cell),
-        scored("reliability@" + "/".join(map(str, ks)), whole, _reliability_cell(ks)),
-        scored("Tokens / task", _efficiency("total_tokens"), sorted_as(kilo)),
-        scored("Duration s", _efficiency("duration_s"), sorted_as(one_decimal)),
-        scored("Turns", _efficiency("turns"), sorted_as(one_decimal)),
-        scored("Coverage", _coverage_text, plain),
+        scored("Rule score", attrgetter("rule_score"), estimate_cell, "rule_score"),
+        scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),
+        scored("Success rate", attrgetter("success_rate"), estimate_cell, "success_rate"),
+        scored("Coverage", _coverage_text(ctx), plain, ""),
     )
+
+
+def _usage_columns(ctx: VersionContext) -> tuple[Column[CombinationScores], ...]:
+    """reliability@k and the cost of a task: what the scores table leaves to a table of its
+    own, so that the headline stays one screen wide."""
+    ks = list(ctx.release.reliability_k)
+    release = ctx.release
+
+    def scored(
+        header: str, value: Callable[[CombinationScores], Any], show: Show, metric: str
+    ) -> Column[Any]:
+        return Column(header, value, show, _scored, first=best_first(release, metric))
+
+    return (
+        scored(
+            "reliability@" + "/".join(map(str, ks)), whole, _reliability_cell(ks), "reliability"
+        ),
+        scored(
+            f"Tokens{NBSP}/{NBSP}task", _efficiency("total_tokens"), sorted_as(kilo), "total_tokens"
+        ),
+        scored(
+            f"Duration{NBSP}(s)", _efficiency("duration_s"), sorted_as(one_decimal), "duration_s"
+        ),
+        scored("Turns", _efficiency("turns"), sorted_as(one_decimal), "turns"),
+    )
+
+
+def usage_spec(ctx: VersionContext) -> Spec[CombinationScores]:
+    """A row per scored combination: reliability@k, tokens, duration and turns per task."""
+    ks = ctx.release.reliability_k
+    return Spec(
+        (
+            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
+            *_usage_columns(ctx),
+        ),
+        (
+            Field("combination", attrgetter("combination")),
+            *(f for k in ks for f in estimate_fields(f"reliability_at_{k}", _reliability_at(k))),
+            Field("reliability_excluded", attrgetter("reliability_excluded"), "integer"),
+            *fields(Efficiency.model_fields, attrgetter("efficiency"), "number"),
+        ),
+    )
+
+
+def usage_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
+    """The scope's reliability and cost per task, for its scored combinations."""
+    scored = sorted((c for c in scope.combinations if _scored(c)), key=_order)
+    if not scored:
+        return None
+    ks = "/".join(map(str, ctx.release.reliability_k))
+    note = (
+        f"reliability@{ks}: the chance that k runs of a task all succeed, averaged over the "
+        "tasks with the prescribed runs. Tokens, duration and turns: means per task; tokens "
+        "of different tokenizers are not compared (see Efficiency)."
+    )
+    caption = f"Reliability and cost — {scope.title}"
+    return usage_spec(ctx).table(tid, caption, scored, note)
 
 
 def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
@@ -163,9 +278,13 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
     )
 
 
-def scope_spec(ctx: VersionContext, depth: int) -> Spec[CombinationScores]:
-    """One row per combination: scores with intervals, rates, efficiency, coverage."""
-    return Spec(_score_columns(ctx, depth), _score_fields(ctx))
+def scope_spec(
+    ctx: VersionContext, depth: int, scope: ScopeResult | None = None, elsewhere: str = ""
+) -> Spec[CombinationScores]:
+    """One row per combination: scores with intervals, rates, efficiency, coverage. Given
+    its ``scope``: no rank if too small to order, ‡ beside a score over fewer tasks than the
+    others; ``elsewhere``: a link to where a withheld Judge score can be read."""
+    return Spec(_score_columns(ctx, depth, scope, elsewhere), _score_fields(ctx))
 
 
 def _order(c: CombinationScores) -> tuple[int, float, str]:
@@ -177,7 +296,12 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
     """What the ranks, comparison groups, † marks and withheld Judge scores mean."""
     stats = ctx.release.statistics
     notes = []
-    if any(c.status == "scored" for c in scope.combinations):
+    if not _ranked(ctx, scope):
+        notes.append(
+            f"Over {scope.tasks} task(s), fewer than the {stats.min_tasks_to_order} an order "
+            "needs: scores without ranks or paired differences."
+        )
+    elif any(c.status == "scored" for c in scope.combinations):
         notes.append(rank_note(stats.min_tasks_to_order, stats.confidence))
     if scope.comparison_groups:
         notes.append(groups_note(scope.comparison_groups, ctx.release.varying()))
@@ -185,13 +309,19 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
         notes.append(runs_note(stats.min_tasks_to_resample))
     coverage = {c.judge_coverage for c in scope.combinations if c.judge_coverage}
     notes += [f"Judge score {r}." for r in sorted(coverage) if r.startswith("withheld")]
+    fewer = fewer_tasks(scope.combinations)
+    if fewer:
+        notes.append(fewer_note(ctx, fewer, scope.tasks))
     return " ".join(notes)
 
 
-def scope_table(ctx: VersionContext, scope: ScopeResult, tid: str, depth: int) -> Table:
+def scope_table(
+    ctx: VersionContext, scope: ScopeResult, tid: str, depth: int, elsewhere: str = ""
+) -> Table:
     """One row per combination, best ranked first: :func:`scope_spec`."""
     ordered = sorted(scope.combinations, key=_order)
-    return scope_spec(ctx, depth).table(tid, scope.title, ordered, _scope_note(ctx, scope))
+    spec = scope_spec(ctx, depth, scope, elsewhere)
+    return spec.table(tid, scope.title, ordered, _scope_note(ctx, scope))
 
 
 def _reading(minimum: int, resample: int) -> Callable[[Difference], str]:
@@ -206,15 +336,27 @@ def _reading(minimum: int, resample: int) -> Callable[[Difference], str]:
 
 
 def _difference_interval(d: Difference) -> str:
-    return interval(d.low, d.high) + (RUNS_MARK if d.interval == "runs" else "")
+    """The interval to the precision it supports, on one line (as ``estimate`` shows it)."""
+    if d.low is None or d.high is None:
+        return ""
+    places = decimals(d.low, d.high)
+    mark = RUNS_MARK if d.interval == "runs" else ""
+    return f"[{d.low:.{places}f},{NBSP}{d.high:.{places}f}]{mark}"
 
 
-def differences_spec(minimum: int, resample: int, confidence: float) -> Spec[Difference]:
-    """A row per pair of combinations: the paired difference, its interval, its reading."""
+def _difference_cell(d: Difference) -> Cell:
+    return Cell("—" if d.value is None else f"{d.value:.{decimals(d.low, d.high)}f}", d.value)
+
+
+def differences_spec(
+    minimum: int, resample: int, confidence: float, name: Callable[[str], str] = str
+) -> Spec[Difference]:
+    """A row per pair of combinations (each by ``name``): the paired difference, its
+    interval, its reading."""
     return Spec(
         (
-            Column("a − b", lambda d: f"{d.a} − {d.b}"),
-            Column("Difference", attrgetter("value"), sorted_as(score)),
+            Column("a − b", lambda d: f"{name(d.a)} − {name(d.b)}"),
+            Column("Difference", whole, _difference_cell),
             Column(f"{confidence:.0%} CI", _difference_interval),
             Column("Common tasks", attrgetter("tasks"), sorted_as(str)),
             Column("Reading", _reading(minimum, resample)),
@@ -233,9 +375,15 @@ def differences_spec(minimum: int, resample: int, confidence: float) -> Spec[Dif
 
 
 def differences_table(
-    scope: ScopeResult, tid: str, minimum: int, resample: int, confidence: float
+    scope: ScopeResult,
+    tid: str,
+    minimum: int,
+    resample: int,
+    confidence: float,
+    name: Callable[[str], str] = str,
 ) -> Table | None:
-    if not scope.differences:
+    """The scope's paired differences; none for a scope too small to order."""
+    if not scope.differences or scope.tasks < minimum:
         return None
     pairs = scope.differences
     judged = [d for d in pairs if d.tasks >= minimum and d.interval == "tasks"]
@@ -247,144 +395,10 @@ def differences_table(
     if any(d.interval == "runs" for d in pairs):
         note += f" {runs_note(resample)}"
     inline = len(pairs) if len(pairs) <= DIFFERENCES_INLINE else 0
-    spec = differences_spec(minimum, resample, confidence)
+    spec = differences_spec(minimum, resample, confidence, name)
     return spec.table(tid, f"Paired differences — {scope.title}", pairs, note, inline)
 
 
 #: Pairs a differences table shows in the page; more (over ten combinations) load on demand:
 #: 20 combinations make 190 pairs in each of dozens of scopes (page weight at scale).
 DIFFERENCES_INLINE = 45
-
-
-def _view(name: str) -> Callable[[BusinessViews], Cell]:
-    return lambda b: view_cell(getattr(b, name), name, b.withheld)
-
-
-def _views_of(name: str) -> Callable[[CombinationScores], Any]:
-    return lambda c: getattr(c.business, name)
-
-
-def business_spec(ctx: VersionContext) -> Spec[CombinationScores]:
-    """A row per combination: the business views (§4.2), each with its interval."""
-    titles = (
-        "Risk-weighted score",
-        "Key-process end-to-end success",
-        "Fatal-error rate",
-        "Functional-boundary correctness",
-    )
-    business = attrgetter("business")
-    return Spec(
-        (
-            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
-            *(Column(t, business, _view(n)) for t, n in zip(titles, VIEWS, strict=True)),
-        ),
-        (
-            Field("combination", attrgetter("combination")),
-            Field("withheld", lambda c: c.business.withheld, "array"),
-            *(f for n in VIEWS for f in estimate_fields(n, _views_of(n))),
-        ),
-    )
-
-
-def _runs_shown(b: BusinessViews) -> bool:
-    """Whether a view the page shows has an interval of run noise only."""
-    shown = [getattr(b, n) for n in VIEWS if n not in b.withheld]
-    return any(e is not None and e.interval == "runs" for e in shown)
-
-
-def business_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
-    views = [c for c in scope.combinations if c.business is not None]
-    if not views:
-        return None
-    note = (
-        "Rates are shares of valid runs; their intervals resample tasks (a task's runs are "
-        "not independent draws). The risk-weighted score uses the release's frozen risk "
-        "weights."
-    )
-    if any(_runs_shown(c.business) for c in views if c.business is not None):
-        note += f" {runs_note(ctx.release.statistics.min_tasks_to_resample)}"
-    return business_spec(ctx).table(tid, f"Business views — {scope.title}", views, note)
-
-
-def _failures(kind: str) -> Callable[[CombinationScores], int]:
-    return lambda c: c.failure_types.get(kind, 0)
-
-
-def _valid_runs(c: CombinationScores) -> int:
-    return c.coverage.valid_runs if c.coverage else 0
-
-
-def _failed_cell(c: CombinationScores) -> Cell:
-    total = sum(c.failure_types.values())
-    return Cell(f"{total} of {_valid_runs(c)}", total)
-
-
-def failure_spec(ctx: VersionContext) -> Spec[CombinationScores]:
-    """A row per combination: its failed valid runs by failure type (§4.2)."""
-    types = ctx.release.enumerations.failure_types
-    return Spec(
-        (
-            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
-            *(Column(f.title, _failures(f.id), sorted_as(str)) for f in types),
-            Column("Failed runs", whole, _failed_cell),
-        ),
-        (
-            Field("combination", attrgetter("combination")),
-            Field("valid_runs", _valid_runs, "integer"),
-            *(Field(f.id, _failures(f.id), "integer") for f in types),
-        ),
-    )
-
-
-def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
-    scored = [c for c in scope.combinations if c.status == "scored"]
-    if not scored:
-        return None
-    note = "Counts of valid runs that did not succeed, by failure type (§4.2)."
-    return failure_spec(ctx).table(tid, f"Failure types — {scope.title}", scored, note)
-
-
-def _scope_section(ctx: VersionContext, scope: ScopeResult) -> tuple[list[Table], dict[str, Any]]:
-    tid = f"{scope.scope.subdivision or 'domain'}-{scope.scope.group}"
-    if scope.withheld:
-        return [], {"scope": scope, "tables": []}
-    tables = [scope_table(ctx, scope, f"{tid}-scores", 1)]
-    for extra in (
-        business_table(ctx, scope, f"{tid}-business"),
-        differences_table(
-            scope,
-            f"{tid}-differences",
-            ctx.release.statistics.min_tasks_to_order,
-            ctx.release.statistics.min_tasks_to_resample,
-            ctx.release.statistics.confidence,
-        ),
-        failure_table(ctx, scope, f"{tid}-failures"),
-    ):
-        if extra is not None:
-            tables.append(extra)
-    return tables, {"scope": scope, "tables": [t.id for t in tables]}
-
-
-def domain_page(ctx: VersionContext, report: Report) -> Page:
-    env = environment()
-    tables: list[Table] = []
-    parts: dict[str, list[dict[str, Any]]] = {}
-    for scope in report.scopes:
-        t, section = _scope_section(ctx, scope)
-        tables += t
-        title, _, group = scope.title.partition(" — ")
-        section["heading"] = group[:1].upper() + group[1:]
-        parts.setdefault(title, []).append(section)
-    sections = [{"title": title, "sections": items} for title, items in parts.items()]
-    domain = next(d for d in ctx.release.domains if d.id == report.domain)
-    html = tables_html(tables, "index")
-    markdown = render(
-        env,
-        "domain.md.j2",
-        report=report,
-        domain=domain,
-        sections=sections,
-        tables=html,
-        notice=release_notice(ctx),
-    )
-    return Page(f"{report.domain}/index.md", domain.title, markdown, tuple(tables), wide=True)

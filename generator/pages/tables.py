@@ -65,6 +65,7 @@ class Table:
     note: str = ""
     inline: int = 200  # rows shown in the page; the rest load on demand
     prepared: Prepared | None = None
+    first: tuple[str | None, ...] = ()  # per column, the first click's order ("asc"/"desc")
 
     @property
     def total(self) -> int:
@@ -84,7 +85,11 @@ class Table:
 
     def to_html(self, stem: str) -> str:
         """The table, its caption, and links to its CSV and JSON beside the page."""
-        head = "".join(f'<th scope="col">{escape(c)}</th>' for c in self.columns)
+        first = self.first + (None,) * (len(self.columns) - len(self.first))
+        head = "".join(
+            f'<th scope="col"{_first(o)}>{escape(c)}</th>'
+            for c, o in zip(self.columns, first, strict=True)
+        )
         shown = self.rows[: self.inline]
         body = _rows(shown)
         if self.prepared is not None and self.prepared.rows_html:
@@ -154,6 +159,11 @@ def td(cell: Cell) -> str:
     content = text if is_html else escaped(text)
     key = "" if sort is None else f' data-sort="{escaped(str(sort))}"'
     return f"<td{key}>{content}</td>"
+
+
+def _first(order: str | None) -> str:
+    """A header's first-click order, for the sorter (lg-tables.js)."""
+    return f' data-sort-first="{attr(order)}"' if order else ""
 
 
 def _rows(rows: tuple[Row, ...]) -> str:

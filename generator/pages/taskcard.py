@@ -10,7 +10,7 @@ from typing import Any
 from generator.models import Task
 from generator.models.catalog import Evidence, JudgeItem, RuleItem
 from generator.pages.cells import STATUS_TEXT, combo_cell
-from generator.pages.columns import Column, Field, Spec, pairs, sorted_as
+from generator.pages.columns import Column, Field, First, Spec, best_first, pairs, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell, Table
 from generator.pages.text import score
@@ -151,13 +151,18 @@ def _task_score_cell(r: TaskRow) -> Cell:
 
 
 def results_spec(ctx: VersionContext) -> Spec[TaskRow]:
-    """A row per combination: the task's means over its valid runs."""
+    """A row per combination: the task's means over its valid runs (a score's first click
+    sorts best first)."""
+
+    def best(metric: str) -> First | None:
+        return best_first(ctx.release, metric)
+
     return Spec(
         (
             Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
-            Column("Task Score", lambda r: r, _task_score_cell),
-            Column("Rule score", attrgetter("rule"), sorted_as(score)),
-            Column("Judge score", attrgetter("judge"), sorted_as(score)),
+            Column("Task Score", lambda r: r, _task_score_cell, first=best("task_score")),
+            Column("Rule score", attrgetter("rule"), sorted_as(score), first=best("rule_score")),
+            Column("Judge score", attrgetter("judge"), sorted_as(score), first=best("judge_score")),
             Column("Valid runs", attrgetter("valid_runs"), sorted_as(str)),
             Column("Successful runs", attrgetter("successes"), sorted_as(str)),
         ),

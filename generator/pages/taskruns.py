@@ -17,7 +17,7 @@ from generator.pages import bulk
 from generator.pages.columns import Column, Field, Spec, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.tables import DECIMALS, Cell, Prepared, Table, escaped
-from generator.pages.text import kilo, one_decimal, score
+from generator.pages.text import NBSP, kilo, one_decimal, score
 from generator.score.items import item_breakdown_table, task_efficiency_table
 
 VERDICTS_CAPTION = "Scoring reconstruction: item verdicts over valid runs"
@@ -330,7 +330,7 @@ EFFICIENCY: Spec[dict[str, Any]] = Spec(
         _mean("Input tokens", "input_tokens", kilo),
         _mean("Output tokens", "output_tokens", kilo),
         _mean("Total tokens", "total_tokens", kilo),
-        _mean("Duration s", "duration_s", one_decimal),
+        _mean(f"Duration{NBSP}(s)", "duration_s", one_decimal),
         _mean("Turns", "turns", one_decimal),
     ),
     (

@@ -12,6 +12,8 @@ PAGE_TYPES = {
     "landing": "index.html",
     "release-home": "v1.0/index.html",
     "domain": "v1.0/enterprise/index.html",
+    "domain-group": "v1.0/enterprise/held-out.html",
+    "sub-division": "v1.0/enterprise/finance.html",
     "result-card": "v1.0/combinations/lingee.html",
     "efficiency": "v1.0/efficiency.html",
     "deep-dive": "v1.0/deep-dives/finance-fa-20.html",

@@ -9,11 +9,16 @@ import pytest
 
 from generator.pages import VersionContext
 from generator.pages.cells import (
+    FEWER_MARK,
     RUNS_MARK,
     combination_link,
     combo_cell,
+    display_name,
+    elsewhere_link,
     estimate_cell,
     estimate_record,
+    fewer_note,
+    fewer_tasks,
     groups_note,
     harness_name,
     judge_cell,
@@ -25,7 +30,7 @@ from generator.pages.cells import (
     view_cell,
 )
 from generator.pages.text import NBSP, decimals, render_markdown
-from generator.score.results import CombinationScores, Estimate, Rate, Reliability
+from generator.score.results import CombinationScores, Coverage, Estimate, Rate, Reliability
 
 TASKS = Estimate(value=0.4321, low=0.3012, high=0.5987, tasks=9)
 RUNS = Estimate(value=0.75, low=0.5, high=0.875, tasks=2, interval="runs")
@@ -164,3 +169,47 @@ def test_the_notice_shows_only_on_an_illustrative_release(contexts: list[Version
     assert render_markdown(ctx.release.notice) in notice
     real = replace(ctx, release=ctx.release.model_copy(update={"illustrative": False}))
     assert str(release_notice(real)) == ""
+
+
+def test_a_withheld_number_links_where_it_can_be_read() -> None:
+    link = elsewhere_link('public.html#table-"x"', "Public <group>")
+    assert link.startswith('<a class="lg-elsewhere" href="public.html#table-&quot;x&quot;">')
+    assert "Public &lt;group&gt;" in link
+    judge = judge_cell(_scores(judge_coverage="withheld: too few tasks"), link)
+    assert judge.html
+    assert judge.text == f"withheld: {link}"
+    assert judge_cell(_scores(judge_coverage=None), link).text == "—"
+    view = view_cell(None, "fatal_error_rate", ["fatal_error_rate"], link)
+    assert view.text == f"withheld: {link}"
+    assert view_cell(None, "fatal_error_rate", [], link).text == "not applicable"
+
+
+def _covering(combo: str, tasks: int, status: str = "scored") -> CombinationScores:
+    coverage = Coverage(
+        scope_tasks=18,
+        covered_tasks=tasks,
+        valid_tasks=tasks,
+        complete_tasks=tasks,
+        valid_runs=3 * tasks,
+        expected_runs=3 * tasks,
+        incomplete_runs=0,
+        incomplete_causes={},
+        complete=True,
+        not_covered=[],
+    )
+    return CombinationScores(combination=combo, status=status, coverage=coverage)  # type: ignore[arg-type]
+
+
+def test_a_score_over_fewer_tasks_than_its_neighbours_is_found_and_named(
+    small: VersionContext,
+) -> None:
+    a, b = sorted(small.frame.bundles)[:2]
+    combos = [_covering(a, 18), _covering(b, 16), _covering("gone", 2, "not-covered")]
+    assert fewer_tasks(combos) == {b: 16}
+    assert fewer_tasks(combos[:1]) == {}
+    note = fewer_note(small, {b: 16}, 18)
+    assert note.startswith(FEWER_MARK.strip())
+    assert f"{display_name(small, b)}: 16 of 18 tasks" in note
+    assert fewer_note(small, {}, 18) == ""
+    assert display_name(small, "gone") == "gone"
+    assert display_name(small, a) == f"{harness_name(small, a)} × {model_name(small, a)}"

@@ -20,14 +20,16 @@ from generator.pages.columns import (
     Column,
     Field,
     Spec,
+    best_first,
     estimate_fields,
     only,
     sorted_as,
 )
 from generator.pages.contamination import gap_spec
-from generator.pages.results import business_spec, differences_spec, failure_spec, scope_spec
+from generator.pages.results import differences_spec, scope_spec, usage_spec
 from generator.pages.tables import Cell
 from generator.pages.taskcard import SCORING, results_spec
+from generator.pages.views import business_spec, failure_spec
 from generator.score.results import Estimate
 from generator.score.version import score_version
 
@@ -104,6 +106,8 @@ def _rows(ctx: VersionContext) -> list[tuple[Spec[Any], Any]]:
     for report in ctx.reports.values():
         for scope in report.scopes:
             found += [(scope_spec(ctx, 1), c) for c in scope.combinations]
+            found += [(scope_spec(ctx, 1, scope), c) for c in scope.combinations]
+            found += [(usage_spec(ctx), c) for c in scope.combinations if c.status == "scored"]
             found += [(business_spec(ctx), c) for c in scope.combinations if c.business]
             found += [(failure_spec(ctx), c) for c in scope.combinations if c.status == "scored"]
             differences = differences_spec(
@@ -136,3 +140,15 @@ def test_every_declared_field_holds_its_type_in_the_example(inputs: Inputs) -> N
                 assert types[name].accepts(value), (name, value, types[name].type)
             checked += 1
     assert checked
+
+
+def test_the_first_click_puts_the_best_first_by_the_metric_s_direction(
+    contexts: list[VersionContext],
+) -> None:
+    for ctx in contexts:
+        for metric in ctx.release.metrics:
+            want = {"higher": "desc", "lower": "asc"}[metric.direction]
+            assert best_first(ctx.release, metric.id) == want
+        assert best_first(ctx.release, "not-a-metric") is None
+        spec = Spec((Column("x", lambda r: r, first="desc"), Column("y", lambda r: r)), ())
+        assert spec.table("t", "T", [1]).first == ("desc", None)

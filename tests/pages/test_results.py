@@ -1,5 +1,6 @@
-"""Domain pages against the report they are made from: every scope, every combination, every
-difference, and nothing of a withheld scope."""
+"""The domain pages' tables against the report they are made from: every scope, every
+combination, every difference, and nothing of a withheld scope (over all the domain's pages:
+``generator.pages.domains`` lays them out)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import pytest
 from pagetools import shown, shown_estimate
 
 from generator.pages import VersionContext
-from generator.pages.results import DIFFERENCES_INLINE, domain_page
+from generator.pages.cells import FEWER_MARK, fewer_tasks
+from generator.pages.domains import domain_pages
+from generator.pages.results import DIFFERENCES_INLINE
 from generator.pages.tables import Table
-from generator.score.results import CombinationScores, ScopeResult
+from generator.score.results import Report, ScopeResult
 
 
 @pytest.fixture(params=["small", "v1.0", "v1.1"])
@@ -22,10 +25,16 @@ def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext
     return next(c for c in found if c.version == request.param)
 
 
-def _by_caption(tables: tuple[Table, ...]) -> dict[str, Table]:
+def _by_caption(ctx: VersionContext, report: Report) -> dict[str, Table]:
+    """Every table of the domain's pages, by caption."""
+    tables = [t for p in domain_pages(ctx, report) for t in p.page.tables]
     found = {t.caption: t for t in tables}
     assert len(found) == len(tables), "captions name tables one to one"
     return found
+
+
+def _text(ctx: VersionContext, report: Report) -> str:
+    return "\n".join(html.unescape(shown(p.page)) for p in domain_pages(ctx, report))
 
 
 def _scope_tables(page_tables: dict[str, Table], scope: ScopeResult) -> list[Table]:
@@ -33,13 +42,16 @@ def _scope_tables(page_tables: dict[str, Table], scope: ScopeResult) -> list[Tab
 
 
 def test_every_combination_of_a_scope_shows_its_task_score(ctx: VersionContext) -> None:
+    titles = {d.id: d.title for d in ctx.release.domains} | {
+        f"{d.id}/{s.id}": s.title for d in ctx.release.domains for s in d.subdivisions
+    }
     for report in ctx.reports.values():
-        page = domain_page(ctx, report)
-        tables = _by_caption(page.tables)
+        tables = _by_caption(ctx, report)
         for scope in report.scopes:
             if scope.withheld:
                 continue
             table = tables[scope.title]
+            fewer = fewer_tasks(scope.combinations)
             rows = {r.record["combination"]: r for r in table.rows}
             assert sorted(rows) == sorted(c.combination for c in scope.combinations)
             score_column = next(i for i, h in enumerate(table.columns) if "Task Score" in h)
@@ -48,16 +60,23 @@ def test_every_combination_of_a_scope_shows_its_task_score(ctx: VersionContext) 
                 assert rows[c.combination].record["status"] == c.status
                 if c.status == "scored":
                     assert c.task_score is not None
-                    assert cell.text == shown_estimate(c.task_score), (scope.title, c)
+                    mark = FEWER_MARK if c.combination in fewer else ""
+                    assert cell.text == shown_estimate(c.task_score) + mark, (scope.title, c)
                     assert rows[c.combination].record["task_score"] == c.task_score.value
                 else:
                     assert cell.text.startswith(c.status.replace("-", " ")), cell
+                    if c.status == "not-covered" and c.note:
+                        for part in c.note.split("; "):  # a reason may hold "; "
+                            where, _, reason = part.partition(": ")
+                            if where in titles:
+                                assert f"{titles[where]}: {reason}" in cell.text
+                                assert f" {where}: " not in cell.text
                     assert "task_score" not in rows[c.combination].record
 
 
 def test_combinations_are_listed_best_rank_first(ctx: VersionContext) -> None:
     for report in ctx.reports.values():
-        tables = _by_caption(domain_page(ctx, report).tables)
+        tables = _by_caption(ctx, report)
         for scope in report.scopes:
             if scope.withheld:
                 continue
@@ -71,9 +90,8 @@ def test_combinations_are_listed_best_rank_first(ctx: VersionContext) -> None:
 def test_a_withheld_scope_says_why_and_shows_no_number(ctx: VersionContext) -> None:
     withheld = 0
     for report in ctx.reports.values():
-        page = domain_page(ctx, report)
-        text = html.unescape(shown(page))
-        tables = _by_caption(page.tables)
+        text = _text(ctx, report)
+        tables = _by_caption(ctx, report)
         for scope in report.scopes:
             if not scope.withheld:
                 continue
@@ -88,10 +106,10 @@ def test_the_differences_table_lists_exactly_the_report_s_differences(
 ) -> None:
     stats = ctx.release.statistics
     for report in ctx.reports.values():
-        tables = _by_caption(domain_page(ctx, report).tables)
+        tables = _by_caption(ctx, report)
         for scope in report.scopes:
             table = tables.get(f"Paired differences — {scope.title}")
-            if scope.withheld or not scope.differences:
+            if scope.withheld or not scope.differences or scope.tasks < stats.min_tasks_to_order:
                 assert table is None
                 continue
             assert table is not None
@@ -110,39 +128,6 @@ def test_the_differences_table_lists_exactly_the_report_s_differences(
             assert table.paged == (len(scope.differences) > DIFFERENCES_INLINE)
 
 
-FAILURE_KEYS = ("combination", "valid_runs")
-
-
-def _views(c: CombinationScores) -> bool:
-    return c.business is not None
-
-
-def test_business_views_and_failures_appear_where_the_report_has_them(
-    ctx: VersionContext,
-) -> None:
-    for report in ctx.reports.values():
-        tables = _by_caption(domain_page(ctx, report).tables)
-        for scope in report.scopes:
-            business = tables.get(f"Business views — {scope.title}")
-            failures = tables.get(f"Failure types — {scope.title}")
-            if scope.withheld:
-                assert business is None
-                assert failures is None
-                continue
-            with_views = [c.combination for c in scope.combinations if _views(c)]
-            assert (business is not None) == bool(with_views)
-            if business is not None:
-                assert [r.record["combination"] for r in business.rows] == with_views
-            scored = [c for c in scope.combinations if c.status == "scored"]
-            assert failures is not None
-            for c, row in zip(scored, failures.rows, strict=True):
-                assert row.record["combination"] == c.combination
-                counted = {k: v for k, v in row.record.items() if k in c.failure_types}
-                assert counted == c.failure_types
-                listed = {k: v for k, v in row.record.items() if k not in FAILURE_KEYS}
-                assert sum(listed.values()) == sum(c.failure_types.values())
-
-
 def test_the_small_version_has_each_case(small: VersionContext) -> None:
     """What the tests above must meet: withheld scopes, a combination not covered, business
     views, and differences."""
@@ -155,12 +140,64 @@ def test_the_small_version_has_each_case(small: VersionContext) -> None:
     assert all(s.differences for s in scopes if not s.withheld)
 
 
-def test_the_page_lives_in_its_domain_folder_and_has_unique_table_ids(ctx: VersionContext) -> None:
-    for domain in ctx.release.domains:
-        page = domain_page(ctx, ctx.reports[domain.id])
-        assert page.path == f"{domain.id}/index.md"
-        assert page.title == domain.title
-        ids = [t.id for t in page.tables]
-        assert len(ids) == len(set(ids))
-        for t in page.tables:
-            assert t.to_html("index") in shown(page)
+def test_ranks_and_differences_only_where_the_scope_can_be_ordered(ctx: VersionContext) -> None:
+    """A scope over fewer tasks than an order needs shows scores without ranks."""
+    minimum = ctx.release.statistics.min_tasks_to_order
+    for report in ctx.reports.values():
+        tables = _by_caption(ctx, report)
+        for scope in report.scopes:
+            if scope.withheld:
+                continue
+            ranked = scope.tasks >= minimum
+            assert ("Rank" in tables[scope.title].columns) == ranked, scope.title
+            if not ranked:
+                assert f"fewer than the {minimum} an order needs" in tables[scope.title].note
+
+
+def test_a_score_over_fewer_tasks_is_marked_and_its_tasks_named(ctx: VersionContext) -> None:
+    for report in ctx.reports.values():
+        tables = _by_caption(ctx, report)
+        for scope in report.scopes:
+            if scope.withheld:
+                continue
+            table = tables[scope.title]
+            for combo, n in fewer_tasks(scope.combinations).items():
+                assert f"{n} of {scope.tasks} tasks" in table.note
+                row = next(r for r in table.rows if r.record["combination"] == combo)
+                assert any(c.text.endswith(FEWER_MARK) for c in row.cells)
+
+
+def test_the_coverage_cell_counts_the_scope_s_tasks_and_names_titles(ctx: VersionContext) -> None:
+    titles = {f"{d.id}/{s.id}": s.title for d in ctx.release.domains for s in d.subdivisions}
+    for report in ctx.reports.values():
+        tables = _by_caption(ctx, report)
+        for scope in report.scopes:
+            if scope.withheld:
+                continue
+            table = tables[scope.title]
+            column = table.columns.index("Coverage")
+            for c in scope.combinations:
+                if c.coverage is None or c.status != "scored":
+                    continue
+                row = next(r for r in table.rows if r.record["combination"] == c.combination)
+                text = row.cells[column].text
+                assert text.startswith(f"{c.coverage.valid_tasks} of {scope.tasks} tasks")
+                for note in c.coverage.not_covered:
+                    where = note.split(": ")[0]
+                    assert where not in text
+                    assert titles.get(where, "") in text
+
+
+def test_score_columns_sort_best_first_by_the_metric_s_direction(ctx: VersionContext) -> None:
+    directions = {m.id: m.direction for m in ctx.release.metrics}
+    report = next(iter(ctx.reports.values()))
+    tables = _by_caption(ctx, report)
+    headline = next(s for s in report.scopes if not s.withheld)
+    table = tables[headline.title]
+    first = dict(zip(table.columns, table.first, strict=True))
+    task_score = next(h for h in table.columns if h.startswith("Task Score"))
+    assert first[task_score] == {"higher": "desc", "lower": "asc"}[directions["task_score"]]
+    usage = tables[f"Reliability and cost — {headline.title}"]
+    used = dict(zip(usage.columns, usage.first, strict=True))
+    assert used["Duration\u00a0(s)"] == {"higher": "desc", "lower": "asc"}[directions["duration_s"]]
+    assert 'data-sort-first="' in table.to_html("index")

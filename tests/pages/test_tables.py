@@ -136,3 +136,11 @@ def test_csv_cells_never_start_a_formula() -> None:
         assert read[key] == (f"'{value}" if formula else str(value)), value
     assert csv_cell(None) == ""
     assert csv_cell(-1) == -1  # a number is a number, sign and all
+
+
+def test_a_header_says_which_order_its_first_click_sorts_in() -> None:
+    table = Table("t", "T", ("Score", "Cost", "Name"), (), first=("desc", "asc", None))
+    head = table.to_html("p").split("<tbody>")[0]
+    assert '<th scope="col" data-sort-first="desc">Score</th>' in head
+    assert '<th scope="col" data-sort-first="asc">Cost</th>' in head
+    assert '<th scope="col">Name</th>' in head

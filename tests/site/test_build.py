@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import html
 import io
 import json
 import re
@@ -21,6 +22,7 @@ from generator.disclosure.fingerprint import fingerprint
 from generator.load import Inputs, load_inputs
 from generator.models import Task
 from generator.pages import Page
+from generator.pages.domains import page_stem, table_id
 from generator.score.report import build_report
 from generator.site import build as site_build
 from generator.site import engines, forked
@@ -93,18 +95,21 @@ def test_held_out_tasks_appear_nowhere(inputs: Inputs, site: Path) -> None:
 
 
 def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
+    """Every published scope's scores, on the domain page that holds them (its headline,
+    group or sub-division page) and in that table's download, equal the report's; a
+    withheld scope says why on one of the domain's pages."""
     for version in inputs.releases:
         for domain in ("general", "enterprise"):
             report = build_report(version, domain)
-            page = (site / version.folder / domain / "index.html").read_text(encoding="utf-8")
+            folder = site / version.folder / domain
+            every = "\n".join(html.unescape(p.read_text("utf-8")) for p in folder.glob("*.html"))
             for scope in report.scopes:
                 if scope.withheld:
-                    assert scope.withheld.split(":")[0] in page
+                    assert html.unescape(scope.withheld) in every
                     continue
-                sub = scope.scope.subdivision or "domain"
-                download = (
-                    site / version.folder / domain / f"index.{sub}-{scope.scope.group}-scores.csv"
-                )
+                stem = page_stem(scope)
+                page = html.unescape((folder / f"{stem}.html").read_text(encoding="utf-8"))
+                download = folder / f"{stem}.{table_id(scope)}-scores.csv"
                 rows = {
                     r["combination"]: r
                     for r in csv.DictReader(io.StringIO(download.read_text(encoding="utf-8")))

@@ -9,7 +9,10 @@
   }
   function sort(table, index, header) {
     var body = table.tBodies[0];
-    var ascending = header.getAttribute("aria-sort") !== "ascending";
+    /* The first click sorts best first where the column says which order that is. */
+    var current = header.getAttribute("aria-sort");
+    var ascending = current ? current !== "ascending"
+                            : header.getAttribute("data-sort-first") !== "desc";
     var rows = Array.prototype.slice.call(body.rows);
     rows.sort(function (a, b) {
       var x = key(a.cells[index]), y = key(b.cells[index]);

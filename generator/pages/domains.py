@@ -1,0 +1,208 @@
+"""Domain pages in layers: the domain's headline table first; its details, each group and
+each sub-division one click away, on a page of its own in the domain's folder.
+
+A scope with nothing publishable is one line; a withheld number links to where it can be
+read (the public group of the same tasks); a scope too small to order shows no ranks or
+differences (``generator.pages.results``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from generator.models.release import Domain
+from generator.pages.cells import display_name, elsewhere_link, release_notice
+from generator.pages.context import VersionContext
+from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.results import differences_table, scope_table, usage_table
+from generator.pages.tables import Table
+from generator.pages.views import business_table, failure_table
+from generator.score.results import Report, ScopeResult
+
+#: How the pages name a scope's group of tasks.
+GROUPS = {"all": "All tasks", "public": "Public group", "held-out": "Held-out group"}
+#: Page stems of the domain's own pages; a sub-division page never takes one of them.
+RESERVED = ("index", "all", "public", "held-out")
+
+
+@dataclass(frozen=True)
+class DomainPage:
+    """A page of a domain and the label the navigation gives it."""
+
+    label: str
+    page: Page
+
+
+def _tasks(n: int) -> str:
+    return f"{n} task" + ("" if n == 1 else "s")
+
+
+def table_id(scope: ScopeResult) -> str:
+    """The prefix of a scope's table ids (unique within the domain)."""
+    return f"{scope.scope.subdivision or 'domain'}-{scope.scope.group}"
+
+
+def page_stem(scope: ScopeResult) -> str:
+    """The page a scope's tables are on: the domain's all-tasks scores on ``index`` (its
+    other tables on ``all``), a domain group on its own, a sub-division's scopes together."""
+    sub, group = scope.scope.subdivision, scope.scope.group
+    if sub is None:
+        return "index" if group == "all" else group
+    return f"sub-{sub}" if sub in RESERVED else sub
+
+
+def _public_of(report: Report, scope: ScopeResult) -> ScopeResult | None:
+    """The published public group of the scope's tasks, where a number withheld from the
+    scope (for too few held-out tasks, §4.4) can be read instead."""
+    if scope.scope.group == "public":
+        return None
+    return next(
+        (
+            s
+            for s in report.scopes
+            if s.scope.subdivision == scope.scope.subdivision
+            and s.scope.group == "public"
+            and not s.withheld
+        ),
+        None,
+    )
+
+
+def _elsewhere(report: Report, scope: ScopeResult, here: str, table: str) -> str:
+    """A link to the ``table`` ("scores", "business") of the scope's public group."""
+    public = _public_of(report, scope)
+    if public is None:
+        return ""
+    stem = page_stem(public)
+    page = "" if stem == here else f"{stem}.html"
+    return elsewhere_link(f"{page}#table-{table_id(public)}-{table}", GROUPS["public"])
+
+
+def _details(ctx: VersionContext, report: Report, scope: ScopeResult, here: str) -> list[Table]:
+    """A scope's tables beside its scores: business views, differences, failure types."""
+    stats = ctx.release.statistics
+    tid = table_id(scope)
+    found = (
+        usage_table(ctx, scope, f"{tid}-usage"),
+        business_table(ctx, scope, f"{tid}-business", _elsewhere(report, scope, here, "business")),
+        differences_table(
+            scope,
+            f"{tid}-differences",
+            stats.min_tasks_to_order,
+            stats.min_tasks_to_resample,
+            stats.confidence,
+            partial(display_name, ctx),
+        ),
+        failure_table(ctx, scope, f"{tid}-failures"),
+    )
+    return [t for t in found if t is not None]
+
+
+def _scores(ctx: VersionContext, report: Report, scope: ScopeResult, here: str) -> Table:
+    elsewhere = _elsewhere(report, scope, here, "scores")
+    return scope_table(ctx, scope, f"{table_id(scope)}-scores", 1, elsewhere)
+
+
+def _section(
+    ctx: VersionContext, report: Report, scope: ScopeResult, here: str, scores: bool = True
+) -> tuple[list[Table], dict[str, Any]]:
+    """A scope's part of a page: its tables, or (withheld) the one line saying why."""
+    label = GROUPS[scope.scope.group]
+    if scope.withheld:
+        return [], {"label": label, "scope": scope, "tables": []}
+    tables = [_scores(ctx, report, scope, here)] if scores else []
+    tables += _details(ctx, report, scope, here)
+    return tables, {"label": label, "scope": scope, "tables": [t.id for t in tables]}
+
+
+def _page(
+    ctx: VersionContext,
+    domain: Domain,
+    stem: str,
+    title: str,
+    parts: list[tuple[list[Table], dict[str, Any]]],
+    lead: str,
+) -> Page:
+    tables = [t for found, _ in parts for t in found]
+    markdown = render(
+        environment(),
+        "domain-part.md.j2",
+        title=title,
+        domain=domain,
+        lead=lead,
+        sections=[section for _, section in parts],
+        tables=tables_html(tables, stem),
+        notice=release_notice(ctx),
+    )
+    return Page(f"{domain.id}/{stem}.md", title, markdown, tuple(tables), wide=True)
+
+
+def _group_lead(scope: ScopeResult) -> str:
+    if scope.scope.group == "held-out":
+        return "Held-out tasks appear only in these aggregates, never one by one (§4.4)."
+    return "Every public task also has a page of its own, under Public tasks."
+
+
+def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
+    """The domain's pages, its headline page first, in the order the navigation lists them."""
+    domain = next(d for d in ctx.release.domains if d.id == report.domain)
+    top = [s for s in report.scopes if s.scope.subdivision is None]
+    headline = next(s for s in top if s.scope.group == "all")
+    out: list[DomainPage] = []
+    links: list[dict[str, Any]] = []
+
+    def add(label: str, page: Page, summary: str) -> None:
+        out.append(DomainPage(label, page))
+        links.append({"label": label, "path": page.path.split("/")[-1], "summary": summary})
+
+    if not headline.withheld:
+        detail = _section(ctx, report, headline, "all", scores=False)
+        if detail[0]:
+            title = f"{domain.title} — all tasks in detail"
+            page = _page(ctx, domain, "all", title, [detail], "")
+            add(
+                "All tasks in detail",
+                page,
+                "reliability and cost, business views, paired differences, failure types",
+            )
+    for scope in top:
+        if scope is headline:
+            continue
+        label = GROUPS[scope.scope.group]
+        if scope.withheld:
+            links.append({"label": label, "path": "", "summary": scope.withheld})
+            continue
+        stem = page_stem(scope)
+        part = _section(ctx, report, scope, stem)
+        page = _page(
+            ctx, domain, stem, f"{domain.title} — {label.lower()}", [part], _group_lead(scope)
+        )
+        add(label, page, _tasks(scope.tasks))
+    for sub in domain.subdivisions:
+        scopes = [s for s in report.scopes if s.scope.subdivision == sub.id]
+        shown = [s for s in scopes if not s.withheld]
+        if not shown:
+            reason = scopes[0].withheld if scopes else "no tasks"
+            links.append({"label": sub.title, "path": "", "summary": reason})
+            continue
+        stem = page_stem(scopes[0])
+        parts = [_section(ctx, report, s, stem) for s in scopes]
+        lead = f"The {domain.subdivision_label} {sub.title} of the {domain.title}."
+        page = _page(ctx, domain, stem, f"{sub.title} — {domain.title}", parts, lead)
+        published = ", ".join(f"{GROUPS[s.scope.group].lower()} ({s.tasks})" for s in shown)
+        add(sub.title, page, f"{_tasks(max(s.tasks for s in scopes))}; published: {published}")
+
+    tables = [] if headline.withheld else [_scores(ctx, report, headline, "index")]
+    markdown = render(
+        environment(),
+        "domain.md.j2",
+        report=report,
+        domain=domain,
+        headline=headline,
+        links=links,
+        tables=tables_html(tables, "index"),
+        notice=release_notice(ctx),
+    )
+    index = Page(f"{domain.id}/index.md", domain.title, markdown, tuple(tables), wide=True)
+    return [DomainPage(domain.title, index), *out]

@@ -1,0 +1,70 @@
+"""Business views and failure types on the domain pages, against the report."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.pages import VersionContext
+from generator.pages.domains import domain_pages
+from generator.pages.tables import Table
+from generator.pages.views import business_spec
+from generator.score.results import CombinationScores, Report
+
+
+@pytest.fixture(params=["small", "v1.0", "v1.1"])
+def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext:
+    if request.param == "small":
+        return small
+    found: list[VersionContext] = request.getfixturevalue("contexts")
+    return next(c for c in found if c.version == request.param)
+
+
+def _tables(ctx: VersionContext, report: Report) -> dict[str, Table]:
+    return {t.caption: t for p in domain_pages(ctx, report) for t in p.page.tables}
+
+
+FAILURE_KEYS = ("combination", "valid_runs")
+
+
+def _views(c: CombinationScores) -> bool:
+    return c.business is not None
+
+
+def test_business_views_and_failures_appear_where_the_report_has_them(
+    ctx: VersionContext,
+) -> None:
+    for report in ctx.reports.values():
+        tables = _tables(ctx, report)
+        for scope in report.scopes:
+            business = tables.get(f"Business views — {scope.title}")
+            failures = tables.get(f"Failure types — {scope.title}")
+            if scope.withheld:
+                assert business is None
+                assert failures is None
+                continue
+            with_views = [c.combination for c in scope.combinations if _views(c)]
+            assert (business is not None) == bool(with_views)
+            if business is not None:
+                assert [r.record["combination"] for r in business.rows] == with_views
+            scored = [c for c in scope.combinations if c.status == "scored"]
+            assert failures is not None
+            for c, row in zip(scored, failures.rows, strict=True):
+                assert row.record["combination"] == c.combination
+                counted = {k: v for k, v in row.record.items() if k in c.failure_types}
+                assert counted == c.failure_types
+                listed = {k: v for k, v in row.record.items() if k not in FAILURE_KEYS}
+                assert sum(listed.values()) == sum(c.failure_types.values())
+
+
+def test_a_withheld_view_links_where_it_can_be_read(ctx: VersionContext) -> None:
+    combos = [
+        c
+        for r in ctx.reports.values()
+        for s in r.scopes
+        for c in s.combinations
+        if c.business is not None and c.business.withheld
+    ]
+    for c in combos:
+        row = business_spec(ctx, '<a href="public.html#x">see Public group</a>').row(c)
+        linked = [cell for cell in row.cells if "public.html#x" in cell.text]
+        assert len(linked) == len(c.business.withheld) if c.business else 0
