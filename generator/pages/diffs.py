@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from generator.disclosure.diff import configuration_fields, diff
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import escape_html
@@ -60,6 +61,7 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
                 for k, va, vb in result.differing
             ),
         )
+        (table,) = described(ctx, [table], ("diff", f"{min(a, b)}--{max(a, b)}"))
         same = "".join(
             f"<li><code>{escape_html(k)}</code>: {escape_html(v)}</li>" for k, v in result.identical
         )
@@ -100,6 +102,7 @@ def diffs_index(ctx: VersionContext, pages: list[Page]) -> Page:
         ("Pair", "Differing fields"),
         tuple(rows),
     )
+    (table,) = described(ctx, [table], ("diff",))
     markdown = render(
         environment(),
         "diffs.md.j2",

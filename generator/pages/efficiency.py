@@ -13,6 +13,7 @@ from generator.pages.cells import combo_cell
 from generator.pages.charts import Series, chart, style_of
 from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, sorted_as
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
 from generator.pages.text import count, one_decimal, score
@@ -210,7 +211,9 @@ def _domain_charts(
         "Per-task means over valid runs. The frontier is drawn within one tokenizer: "
         "tokens are not a common unit across models, so no cross-model ranking.",
     )
-    return _charts(d, scope, scored, tokenizer, style), [table]
+    return _charts(d, scope, scored, tokenizer, style), described(
+        ctx, [table], about=(("domain", d),)
+    )
 
 
 def efficiency_page(ctx: VersionContext) -> Page:

@@ -15,6 +15,7 @@ from generator.pages.cells import (
 )
 from generator.pages.columns import Column, Field, Spec, pairs, sorted_as
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
 from generator.pages.text import render_markdown, spelled
@@ -162,7 +163,7 @@ def home_tables(ctx: VersionContext) -> list[Table]:
 
 
 def home_page(ctx: VersionContext) -> Page:
-    tables = home_tables(ctx)
+    tables = described(ctx, home_tables(ctx), ("release",))
     markdown = render(
         environment(),
         "home.md.j2",

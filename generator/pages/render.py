@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from generator.pages.tables import Table
+from generator.pages.tables import BOM, Table
 from generator.pages.text import escape, escape_html, spelled
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "site_src" / "templates"
@@ -85,8 +85,8 @@ class Page:
         folder = Path(self.path).parent
         out = {}
         for table in self.tables:
-            base = (folder / f"{self.stem}.{table.id}").as_posix()
-            out[f"{base}.csv"] = table.to_csv()
+            base = (folder / table.base(self.stem)).as_posix()
+            out[f"{base}.csv"] = BOM + table.to_csv()
             out[f"{base}.json"] = table.to_json()
             if table.paged:
                 out[f"{base}.rows.txt"] = table.rows_html()

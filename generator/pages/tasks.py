@@ -10,6 +10,7 @@ from markupsafe import Markup
 from generator.models import Task
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described, task_described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.taskcard import (
@@ -68,7 +69,7 @@ def _dive_parts(ctx: VersionContext, task: Task, deep: bool) -> dict[str, object
 
 
 def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> Page:
-    tables = _tables(ctx, task, bulk)
+    tables = task_described(ctx, task, deep, _tables(ctx, task, bulk))
     ids = {t.id for t in tables}
     markdown = render(
         environment(),
@@ -142,6 +143,7 @@ def index_page(ctx: VersionContext, deep: bool) -> Page:
     tasks = [ctx.tasks[t] for t in ctx.release.deep_dives] if deep else ctx.public_tasks()
     title = "Deep dives" if deep else "Public tasks"
     table = INDEX.table("tasks", "Deep-dive tasks" if deep else "Public tasks", tasks)
+    (table,) = described(ctx, [table], ("deep-dive" if deep else "public",))
     intro = _dives_intro(len(tasks)) if deep else TASKS_INTRO
     folder = "deep-dives" if deep else "tasks"
     return Page(f"{folder}/index.md", title, intro + table.to_html("index") + "\n", (table,))

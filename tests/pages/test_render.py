@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from generator.pages.render import (
     render,
     tables_html,
 )
-from generator.pages.tables import Cell, Row, Table
+from generator.pages.tables import BOM, Cell, Row, Table
 
 HOSTILE = 'A "quoted" <b>title</b>: with \\ and # and *'
 
@@ -60,10 +61,19 @@ def test_extra_files_and_downloads_lie_beside_the_page() -> None:
         *(f"sub/dir/page.{t.id}.{kind}" for t in (short, long) for kind in ("csv", "json")),
         f"sub/dir/page.{long.id}.rows.txt",  # only a paged table loads rows on demand
     }
-    assert downloads[f"sub/dir/page.{short.id}.csv"] == short.to_csv()
+    assert downloads[f"sub/dir/page.{short.id}.csv"] == BOM + short.to_csv()
+    assert downloads[f"sub/dir/page.{short.id}.csv"].encode("utf-8")[:3] == b"\xef\xbb\xbf"
     assert downloads[f"sub/dir/page.{long.id}.rows.txt"] == long.rows_html()
     assert page.files() == page.sources() | downloads
     assert page.stem == "page"
+
+
+def test_a_named_table_s_downloads_take_its_name() -> None:
+    named = replace(_table(2), name="bench-v9-x-t2")
+    downloads = Page("sub/page.md", "t", "", (named,)).downloads()
+    assert set(downloads) == {"sub/bench-v9-x-t2.csv", "sub/bench-v9-x-t2.json"}
+    assert downloads["sub/bench-v9-x-t2.json"] == named.to_json()
+    assert 'href="bench-v9-x-t2.csv"' in named.to_html("page")
 
 
 @pytest.mark.parametrize("text", [HOSTILE, "", 'a\\"b', "plain"])

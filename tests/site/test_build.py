@@ -100,14 +100,13 @@ def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
                 if scope.withheld:
                     assert scope.withheld.split(":")[0] in page
                     continue
-                sub = scope.scope.subdivision or "domain"
-                download = (
-                    site / version.folder / domain / f"index.{sub}-{scope.scope.group}-scores.csv"
-                )
-                rows = {
-                    r["combination"]: r
-                    for r in csv.DictReader(io.StringIO(download.read_text(encoding="utf-8")))
-                }
+                assert version.release is not None
+                code, s = version.release.model.benchmark.code, scope.scope
+                parts = [code, version.folder, domain, s.subdivision, s.group, "scores"]
+                name = "-".join(p for p in parts if p) + ".csv"
+                download = site / version.folder / domain / name
+                text = download.read_text(encoding="utf-8-sig")  # written with a BOM
+                rows = {r["combination"]: r for r in csv.DictReader(io.StringIO(text))}
                 for c in scope.combinations:
                     row = rows[c.combination]
                     assert row["status"] == c.status
@@ -129,7 +128,8 @@ def test_every_table_has_its_downloads(site: Path) -> None:
             assert (page.parent / href).is_file(), (page, href)
             linked += 1
     assert linked > 100
-    data = json.loads((site / "v1.0" / "index.components.json").read_text("utf-8"))
+    name = "lg-bench-v1.0-release-components.json"
+    data = json.loads((site / "v1.0" / name).read_text("utf-8"))
     assert data["rows"][0]["component"] == "Tasks"
 
 
