@@ -24,6 +24,11 @@ NavItem = tuple[str, "str | list[NavItem]"]
 NAV_CHILDREN = 40
 
 
+#: The search weight of the domain pages: their text names every sub-division and group, so
+#: without it they come before the page a search is for (a task's, a combination's).
+RESULT_PAGES_BOOST = 0.5
+
+
 #: When the pages are split in parts (:func:`version_pages`), the share of the task pages
 #: that go with every other page. Measured at reference scale (bench/run.py's release, one
 #: version, CPU seconds of ``version_pages`` per part, 2026-12-01): a task page costs about
@@ -65,7 +70,10 @@ def version_pages(
     if part > 0:
         return tasks, []
     home = home_page(ctx)
-    domains = [domain_page(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
+    domains = [
+        replace(domain_page(ctx, ctx.reports[d.id]), search_boost=RESULT_PAGES_BOOST)
+        for d in ctx.release.domains
+    ]
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
     used = sorted({b.combination.harnesscard for b in ctx.frame.bundles.values()})
     cards = [card_page(ctx, ctx.cards[c]) for c in used]

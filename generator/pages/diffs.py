@@ -79,7 +79,8 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
                 f"identical fields</summary><ul>{same}</ul></details>"
             ),
         )
-        pages.append(Page(diff_path(a, b), f"{a} vs {b}", markdown, (table,)))
+        # Left out of the search: the pairs' pages would crowd every search for a name.
+        pages.append(Page(diff_path(a, b), f"{a} vs {b}", markdown, (table,), searched=False))
     return pages
 
 

@@ -116,10 +116,13 @@ class Table:
                 f'data-rows="{base}.rows.txt">Show all {total:,} rows</button> '
                 f'<span role="status">{_showing(len(shown), total)}</span></p>'
             )
+        # The table scrolls sideways in its own box (the caption's text stays in view, and
+        # lg-tables.js marks a box that overflows: a shadow at its edge and a "scroll" cue).
         return (
             f'<div class="lg-table" id="{attr(self.anchor)}" data-search-exclude>'
-            f'<table class="lg-sortable"><caption>{escape(self.caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}"
+            f'<div class="lg-scroll"><table class="lg-sortable"><caption>'
+            f'<span class="lg-caption">{escape(self.caption)}</span></caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{note}"
             f'<p class="lg-downloads">Download this table: <a href="{base}.csv">CSV</a> · '
             f'<a href="{base}.json">JSON</a></p></div>'
         )

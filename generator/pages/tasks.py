@@ -78,11 +78,31 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
         card={k: _md(getattr(task.card, k)) for k in type(task.card).model_fields},
         composition=composition(task),
         tables=tables_html(tables, task.id),
+        heading=heading(task, deep),
         has_evidence="evidence" in ids,
         has_cited="cited" in ids,
         **_dive_parts(ctx, task, deep),
     )
-    return replace(task_entry(task, deep), markdown=markdown, tables=tuple(tables))
+    entry = task_entry(task, deep)
+    return replace(
+        entry,
+        markdown=markdown,
+        tables=tuple(tables),
+        long_title=heading(task, deep),
+        search_boost=1.0 if deep else TASK_PAGE_BOOST,
+    )
+
+
+#: The search weight of a public task's page: a search for a task's id finds its page
+#: before its deep dive (whose title names the id too).
+TASK_PAGE_BOOST = 2.0
+
+
+def heading(task: Task, deep: bool) -> str:
+    """A task page's (or deep dive's) heading and title in the browser and the search: the
+    task's title, what the page is and the task's id, so that a search for the id finds
+    the page and its result tells the two pages apart."""
+    return f"{task.title} — {'deep dive' if deep else 'task'} {task.id}"
 
 
 def task_entry(task: Task, deep: bool) -> Page:
