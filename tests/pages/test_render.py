@@ -50,6 +50,16 @@ def test_front_matter_carries_the_title_and_the_page_options() -> None:
     meta = _front_matter(wide)
     assert (meta["charts"], meta["hide"], meta["shared_nav"]) == (True, ["toc"], 'tasks "x"')
     assert plain.sources()[plain.path].endswith("# body\n")
+    assert "search" not in meta
+
+
+def test_front_matter_carries_the_long_title_and_the_search_settings() -> None:
+    page = Page("a.md", "Short", "", long_title=f"Long {HOSTILE}", search_boost=2.0)
+    meta = _front_matter(page)
+    assert html.unescape(str(meta["title"])) == f"Long {HOSTILE}"
+    assert meta["search"] == {"boost": 2.0}
+    assert _front_matter(Page("a.md", "t", "", searched=False))["search"] == {"exclude": True}
+    assert _front_matter(Page("a.md", "t", "", search_boost=0.5))["search"] == {"boost": 0.5}
 
 
 def test_extra_files_and_downloads_lie_beside_the_page() -> None:

@@ -65,7 +65,12 @@
     } else {
       ["tabindex", "role", "aria-label"].forEach(function (a) { box.removeAttribute(a); });
     }
-    if (hint) { hint.hidden = !over || box.scrollLeft + box.clientWidth >= box.scrollWidth - 1; }
+    if (hint) {
+      /* Out of sight at the end, keeping its line (the table does not jump); gone if it fits. */
+      hint.hidden = !over;
+      var end = box.scrollLeft + box.clientWidth >= box.scrollWidth - 1;
+      hint.style.visibility = end ? "hidden" : "";
+    }
   }
   function fitAll() { document.querySelectorAll(".lg-table").forEach(fit); }
   function setup() {
