@@ -15,18 +15,13 @@ from generator.pages.efficiency import efficiency_page
 from generator.pages.guide import methodology_page, publishing_page
 from generator.pages.harnesscards import card_page
 from generator.pages.home import home_page
-from generator.pages.render import Page
+from generator.pages.render import RESULT_PAGES_BOOST, Page
 from generator.pages.results import domain_page
 from generator.pages.tasks import TaskTables, index_page, task_entry, task_page, task_tables
 
 NavItem = tuple[str, "str | list[NavItem]"]
 #: Pages listed under a nav section; a longer section shows its index page only.
 NAV_CHILDREN = 40
-
-
-#: The search weight of the domain pages: their text names every sub-division and group, so
-#: without it they come before the page a search is for (a task's, a combination's).
-RESULT_PAGES_BOOST = 0.5
 
 
 #: When the pages are split in parts (:func:`version_pages`), the share of the task pages
@@ -70,10 +65,7 @@ def version_pages(
     if part > 0:
         return tasks, []
     home = home_page(ctx)
-    domains = [
-        replace(domain_page(ctx, ctx.reports[d.id]), search_boost=RESULT_PAGES_BOOST)
-        for d in ctx.release.domains
-    ]
+    domains = [domain_page(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
     used = sorted({b.combination.harnesscard for b in ctx.frame.bundles.values()})
     cards = [card_page(ctx, ctx.cards[c]) for c in used]
@@ -136,6 +128,7 @@ def _outside_nav(pages: list[Page], size: int) -> list[Page]:
 
 
 __all__ = [
+    "RESULT_PAGES_BOOST",
     "Page",
     "VersionContext",
     "cited_evidence",

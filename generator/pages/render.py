@@ -44,6 +44,12 @@ def environment(templates: Path = TEMPLATES) -> Environment:
     return env
 
 
+#: The search weight of the pages of result tables (the domain pages): their text names
+#: every sub-division and group, so without it they come before the page a search is for
+#: (a task's, a combination's).
+RESULT_PAGES_BOOST = 0.5
+
+
 @dataclass(frozen=True)
 class Page:
     """One Markdown page of a version, the tables it shows, and its navigation title."""

@@ -34,7 +34,7 @@ from generator.pages.columns import (
 )
 from generator.pages.context import VersionContext
 from generator.pages.downloads import judge_fields, scope_described
-from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.render import RESULT_PAGES_BOOST, Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import (
     count,
@@ -390,4 +390,5 @@ def domain_page(ctx: VersionContext, report: Report) -> Page:
         tables=html,
         notice=release_notice(ctx),
     )
-    return Page(f"{report.domain}/index.md", domain.title, markdown, tuple(tables), wide=True)
+    path, boost = f"{report.domain}/index.md", RESULT_PAGES_BOOST
+    return Page(path, domain.title, markdown, tuple(tables), wide=True, search_boost=boost)

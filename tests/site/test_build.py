@@ -154,6 +154,17 @@ def test_version_selector_data_and_landing(site: Path) -> None:
     assert not re.search(r"\d\.\d{3}", landing), "the landing page shows no scores"
 
 
+def test_the_landing_and_redirect_pages_name_an_icon_that_exists(site: Path) -> None:
+    pages = [site / "index.html", *sorted((site / "latest").rglob("*.html"))]
+    assert len(pages) > 2
+    for page in pages:
+        icons = re.findall(r'<link rel="icon" href="([^"]+)"', page.read_text("utf-8"))
+        assert len(icons) == 1, page
+        icon = (page.parent / icons[0]).resolve()
+        assert icon.is_file(), (page, icons[0])
+        assert icon.read_text("utf-8").startswith("<svg")
+
+
 def _builds_the_site(inputs: Inputs, site: Path, out: Path) -> None:
     """A strict build into ``out`` writes the shared example site, byte for byte."""
     build_site(inputs, out, strict=True, progress=_quiet)
