@@ -156,7 +156,8 @@ def _record(ctx: VersionContext, combo: str, bundle: Bundle) -> str:
 
 def combination_page(ctx: VersionContext, combo: str) -> Page:
     bundle = ctx.frame.bundles[combo]
-    tables = described(ctx, combination_tables(ctx, combo), ("combination", combo))
+    about = (("combination", combo),)
+    tables = described(ctx, combination_tables(ctx, combo), ("combination", combo), about)
     charts = _charts(ctx, combo)
     markdown = render(
         environment(),

@@ -53,7 +53,7 @@ def completeness_table(card: HarnessCard) -> Table:
 def card_page(ctx: VersionContext, card: HarnessCard) -> Page:
     users = sorted(c for c, b in ctx.frame.bundles.items() if b.combination.harnesscard == card.id)
     tables = [completeness_table(card), *card_tables(card)]
-    tables = described(ctx, tables, ("harnesscard", card.id))
+    tables = described(ctx, tables, ("harnesscard", card.id), (("harnesscard", card.id),))
     export = (
         json.dumps(card.model_dump(mode="json"), indent=2, sort_keys=False, ensure_ascii=False)
         + "\n"

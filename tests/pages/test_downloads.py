@@ -149,3 +149,16 @@ def test_described_names_and_leads_with_the_version(contexts: list[VersionContex
     assert named.name == f"{ctx.release.benchmark.code}-{ctx.version}-one-two-x"
     assert named.about == (("version", ctx.version), ("domain", "d"))
     assert json.loads(named.to_json())["rows"] == [{"version": ctx.version, "domain": "d", "a": 1}]
+
+
+def test_a_result_card_s_rows_name_their_combination(
+    contexts: list[VersionContext], pages: dict[str, list[Page]]
+) -> None:
+    for ctx in contexts:
+        for combo in ctx.frame.bundles:
+            (page,) = [p for p in pages[ctx.version] if p.path == f"combinations/{combo}.md"]
+            assert page.tables
+            for table in page.tables:
+                assert table.name.startswith(download_name(ctx, "combination", combo))
+                for record in json.loads(table.to_json())["rows"]:
+                    assert (record["version"], record["combination"]) == (ctx.version, combo)
