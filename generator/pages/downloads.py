@@ -82,12 +82,12 @@ def task_described(
 
 def tasks_about(ctx: VersionContext, tasks: pd.Series) -> pd.DataFrame:
     """Per row of a version-wide frame, the about fields of the row's task (version first,
-    as :func:`task_described` gives them), as columns."""
+    as :func:`task_described` gives them), as columns: made once per task, taken per row."""
+    codes, found = pd.factorize(tasks.astype(str))
     names = ["version", *TASK_FIELDS]
-    ids = tasks.astype(str)
-    about = {t: [ctx.version, *(v for _, v in task_about(ctx.tasks[t]))] for t in pd.unique(ids)}
-    rows = [about[t] for t in ids.tolist()]
-    return pd.DataFrame(rows, columns=names, dtype=object)
+    rows = [[ctx.version, *(v for _, v in task_about(ctx.tasks[t]))] for t in found]
+    table = pd.DataFrame(rows, columns=names, dtype=object)
+    return table.take(codes).reset_index(drop=True)
 
 
 def _judge_tasks(c: CombinationScores) -> int | None:
