@@ -2,7 +2,7 @@
 domain and the scope of a table's rows.
 
 Two files saved side by side from different versions or domains must not read as one table
-(§4.2 never mixes them): every download's name starts with the benchmark's code and the
+(the site never mixes them): every download's name starts with the benchmark's code and the
 version (``lg-bench-v1.1-enterprise-all-scores.csv``), and each of its records starts with
 the version and, where the table is of one, the domain, sub-division and group.
 """
