@@ -16,7 +16,7 @@ from generator.pages.efficiency import efficiency_page
 from generator.pages.guide import methodology_page, publishing_page
 from generator.pages.harnesscards import card_page
 from generator.pages.home import home_page
-from generator.pages.render import Page
+from generator.pages.render import RESULT_PAGES_BOOST, Page
 from generator.pages.tasks import TaskTables, index_page, task_entry, task_page, task_tables
 
 NavItem = tuple[str, "str | list[NavItem]"]
@@ -132,6 +132,7 @@ def _outside_nav(pages: list[Page], size: int) -> list[Page]:
 
 
 __all__ = [
+    "RESULT_PAGES_BOOST",
     "Page",
     "VersionContext",
     "cited_evidence",

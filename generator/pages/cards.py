@@ -26,6 +26,7 @@ from generator.pages.charts import chart, labels, style_of
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
 from generator.pages.diffs import diff_path, related
+from generator.pages.downloads import described
 from generator.pages.efficiency import reliability_series
 from generator.pages.render import Page, environment, opaque, render, tables_html
 from generator.pages.tables import Cell, Table
@@ -150,7 +151,8 @@ def _record(ctx: VersionContext, combo: str, bundle: Bundle) -> str:
 
 def combination_page(ctx: VersionContext, combo: str) -> Page:
     bundle = ctx.frame.bundles[combo]
-    tables = combination_tables(ctx, combo)
+    about = (("combination", combo),)
+    tables = described(ctx, combination_tables(ctx, combo), ("combination", combo), about)
     charts = _charts(ctx, combo)
     markdown = render(
         environment(),
@@ -199,6 +201,7 @@ INDEX: Spec[Bundle] = Spec(
 def combinations_index(ctx: VersionContext) -> Page:
     bundles = [bundle for _, bundle in sorted(ctx.frame.bundles.items())]
     table = INDEX.table("combinations", "Evaluated combinations (harness × model)", bundles)
+    (table,) = described(ctx, [table])
     layers = spelled(len(Layers.model_fields))
     md = (
         "# Result cards\n\nEach evaluated combination has a result card: its HarnessCard "

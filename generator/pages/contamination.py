@@ -12,6 +12,7 @@ from generator.pages.cells import (
 )
 from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
 from generator.score.results import Contamination, Report
@@ -40,7 +41,8 @@ def _gap_table(ctx: VersionContext, domain: str, report: Report) -> Table:
     runs = any(e.interval == "runs" for r in rows for e in (r.public, r.held_out, r.gap))
     note = runs_note(ctx.release.statistics.min_tasks_to_resample) if runs else ""
     caption = f"Public − held-out — {report.domain_title}"
-    return gap_spec(ctx).table(f"gap-{domain}", caption, rows, note)
+    table = gap_spec(ctx).table(f"gap-{domain}", caption, rows, note)
+    return described(ctx, [table], ("contamination",), (("domain", domain),))[0]
 
 
 def contamination_page(ctx: VersionContext) -> Page:

@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from generator.disclosure.diff import configuration_fields, diff, field_label
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import escape_html
@@ -63,6 +64,7 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
                 for k, va, vb in result.differing
             ),
         )
+        (table,) = described(ctx, [table], ("diff", f"{min(a, b)}--{max(a, b)}"))
         same = "".join(
             f"<li>{escape_html(field_label(k))}: {escape_html(v)}</li>" for k, v in result.identical
         )
@@ -80,7 +82,8 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
                 f"identical fields</summary><ul>{same}</ul></details>"
             ),
         )
-        pages.append(Page(diff_path(a, b), f"{a} vs {b}", markdown, (table,)))
+        # Left out of the search: the pairs' pages would crowd every search for a name.
+        pages.append(Page(diff_path(a, b), f"{a} vs {b}", markdown, (table,), searched=False))
     return pages
 
 
@@ -103,6 +106,7 @@ def diffs_index(ctx: VersionContext, pages: list[Page]) -> Page:
         ("Pair", "Differing fields"),
         tuple(rows),
     )
+    (table,) = described(ctx, [table], ("diff",))
     markdown = render(
         environment(),
         "diffs.md.j2",

@@ -14,7 +14,8 @@ from typing import Any
 from generator.models.release import Domain
 from generator.pages.cells import display_name, elsewhere_link, release_notice
 from generator.pages.context import VersionContext
-from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.downloads import scope_described
+from generator.pages.render import RESULT_PAGES_BOOST, Page, environment, render, tables_html
 from generator.pages.results import differences_table, scope_table, usage_table
 from generator.pages.tables import Table
 from generator.pages.views import business_table, failure_table
@@ -112,7 +113,7 @@ def _section(
     if scope.withheld:
         return [], {"label": label, "scope": scope, "tables": []}
     tables = [_scores(ctx, report, scope, here)] if scores else []
-    tables += _details(ctx, report, scope, here)
+    tables = scope_described(ctx, scope, tables + _details(ctx, report, scope, here))
     return tables, {"label": label, "scope": scope, "tables": [t.id for t in tables]}
 
 
@@ -135,7 +136,14 @@ def _page(
         tables=tables_html(tables, stem),
         notice=release_notice(ctx),
     )
-    return Page(f"{domain.id}/{stem}.md", title, markdown, tuple(tables), wide=True)
+    return Page(
+        f"{domain.id}/{stem}.md",
+        title,
+        markdown,
+        tuple(tables),
+        wide=True,
+        search_boost=RESULT_PAGES_BOOST,
+    )
 
 
 def _group_lead(scope: ScopeResult) -> str:
@@ -193,7 +201,11 @@ def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
         published = ", ".join(f"{GROUPS[s.scope.group].lower()} ({s.tasks})" for s in shown)
         add(sub.title, page, f"{_tasks(max(s.tasks for s in scopes))}; published: {published}")
 
-    tables = [] if headline.withheld else [_scores(ctx, report, headline, "index")]
+    tables = (
+        []
+        if headline.withheld
+        else scope_described(ctx, headline, [_scores(ctx, report, headline, "index")])
+    )
     markdown = render(
         environment(),
         "domain.md.j2",
@@ -204,5 +216,12 @@ def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
         tables=tables_html(tables, "index"),
         notice=release_notice(ctx),
     )
-    index = Page(f"{domain.id}/index.md", domain.title, markdown, tuple(tables), wide=True)
+    index = Page(
+        f"{domain.id}/index.md",
+        domain.title,
+        markdown,
+        tuple(tables),
+        wide=True,
+        search_boost=RESULT_PAGES_BOOST,
+    )
     return [DomainPage(domain.title, index), *out]

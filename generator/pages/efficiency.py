@@ -22,6 +22,7 @@ from generator.pages.columns import (
     sorted_as,
 )
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
 from generator.pages.text import NBSP, estimate, kilo, one_decimal, score
@@ -316,7 +317,9 @@ def _domain_charts(
         "tokens are not a common unit across models, so no cross-model ranking.",
     )
     names = labels({k: b.combination.title for k, b in ctx.frame.bundles.items()})
-    return _charts(d, scope, scored, tokenizer, style, names), [table]
+    return _charts(d, scope, scored, tokenizer, style, names), described(
+        ctx, [table], about=(("domain", d),)
+    )
 
 
 def efficiency_page(ctx: VersionContext) -> Page:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from generator.models.schema import json_schemas
 from generator.models.schema import render as render_schema
 from generator.pages.context import VersionContext
+from generator.pages.downloads import download_name
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 
@@ -60,6 +62,8 @@ def coverage_table(coverage: dict[str, Any]) -> Table:
 def methodology_page(ctx: VersionContext) -> Page:
     coverage = measured_coverage()
     tables = [coverage_table(coverage)] if coverage is not None else []
+    # Named for the site, but no version field: the figures are of simulated releases.
+    tables = [replace(t, name=download_name(ctx, "methodology", t.id)) for t in tables]
     markdown = render(
         environment(),
         "methodology.md.j2",

@@ -8,6 +8,7 @@ from generator.disclosure import completeness
 from generator.models import HarnessCard
 from generator.pages.cardtables import card_tables
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 from generator.pages.text import escape, render_markdown, spelled
@@ -52,6 +53,7 @@ def completeness_table(card: HarnessCard) -> Table:
 def card_page(ctx: VersionContext, card: HarnessCard) -> Page:
     users = sorted(c for c, b in ctx.frame.bundles.items() if b.combination.harnesscard == card.id)
     tables = [completeness_table(card), *card_tables(card)]
+    tables = described(ctx, tables, ("harnesscard", card.id), (("harnesscard", card.id),))
     export = (
         json.dumps(card.model_dump(mode="json"), indent=2, sort_keys=False, ensure_ascii=False)
         + "\n"

@@ -16,6 +16,7 @@ from generator.pages.cells import (
 )
 from generator.pages.columns import Column, Field, Spec, pairs, sorted_as
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described
 from generator.pages.leaderboard import headline, leaderboard_chart, leaderboard_table, reading
 from generator.pages.render import Page, environment, opaque, render, tables_html
 from generator.pages.tables import Table
@@ -193,7 +194,7 @@ def boards(ctx: VersionContext) -> list[Board]:
     for d in ctx.release.domains:
         report = ctx.reports[d.id]
         scope = headline(report)
-        table = leaderboard_table(ctx, report)
+        (table,) = described(ctx, [leaderboard_table(ctx, report)], about=(("domain", d.id),))
         chart = leaderboard_chart(ctx, report)
         out.append(Board(d.id, d.title, scope.tasks, reading(ctx, scope), table, chart))
     return out
@@ -207,7 +208,7 @@ def boards_html(leaders: list[Board]) -> Markup:
 
 def home_page(ctx: VersionContext) -> Page:
     leaders = boards(ctx)
-    tables = [b.table for b in leaders] + home_tables(ctx)
+    tables = [b.table for b in leaders] + described(ctx, home_tables(ctx), ("release",))
     stats = ctx.release.statistics
     markdown = render(
         environment(),

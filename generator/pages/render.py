@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from generator.pages.tables import Table
+from generator.pages.tables import BOM, Table
 from generator.pages.text import escape, escape_html, spelled
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "site_src" / "templates"
@@ -44,6 +44,12 @@ def environment(templates: Path = TEMPLATES) -> Environment:
     return env
 
 
+#: The search weight of the pages of result tables (the domain pages): their text names
+#: every sub-division and group, so without it they come before the page a search is for
+#: (a task's, a combination's).
+RESULT_PAGES_BOOST = 0.5
+
+
 @dataclass(frozen=True)
 class Page:
     """One Markdown page of a version, the tables it shows, and its navigation title."""
@@ -56,6 +62,9 @@ class Page:
     extra_files: dict[str, str] = field(default_factory=dict)
     wide: bool = False  # hide the table of contents to give wide tables room
     shared_nav: str = ""  # outside the nav: pages with the same key share its rendering
+    long_title: str = ""  # the browser's and the search's title, if it says more than title
+    search_boost: float = 1.0  # its search results' weight; below 1 they come after others'
+    searched: bool = True  # False: left out of the search index
 
     @property
     def stem(self) -> str:
@@ -65,9 +74,10 @@ class Page:
         """What mkdocs builds: the page itself, and files it links from its Markdown."""
         hide = "hide:\n  - toc\n" if self.wide else ""
         meta = (
-            f"---\ntitle: {escape_yaml(escape_html(self.title))}\n"
+            f"---\ntitle: {escape_yaml(escape_html(self.long_title or self.title))}\n"
             f"charts: {str(self.charts).lower()}\n"
             + (f"shared_nav: {escape_yaml(self.shared_nav)}\n" if self.shared_nav else "")
+            + _search_meta(self.searched, self.search_boost)
             + f"{hide}---\n\n"
         )
         folder = Path(self.path).parent
@@ -85,8 +95,8 @@ class Page:
         folder = Path(self.path).parent
         out = {}
         for table in self.tables:
-            base = (folder / f"{self.stem}.{table.id}").as_posix()
-            out[f"{base}.csv"] = table.to_csv()
+            base = (folder / table.base(self.stem)).as_posix()
+            out[f"{base}.csv"] = BOM + table.to_csv()
             out[f"{base}.json"] = table.to_json()
             if table.paged:
                 out[f"{base}.rows.txt"] = table.rows_html()
@@ -95,6 +105,14 @@ class Page:
     def files(self) -> dict[str, str]:
         """Every file of the page, as the built site holds it."""
         return self.sources() | self.downloads()
+
+
+def _search_meta(searched: bool, boost: float) -> str:
+    """Material's search settings of a page (front matter): left out of the index, or its
+    results weighted by ``boost``."""
+    if not searched:
+        return "search:\n  exclude: true\n"
+    return "" if boost == 1.0 else f"search:\n  boost: {boost}\n"
 
 
 def escape_yaml(text: str) -> str:

@@ -35,6 +35,7 @@ from generator.pages.columns import (
     whole,
 )
 from generator.pages.context import VersionContext
+from generator.pages.downloads import judge_fields
 from generator.pages.tables import Cell, Table
 from generator.pages.text import (
     NBSP,
@@ -263,7 +264,7 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
                 *estimate_fields("task_score", attrgetter("task_score")),
                 *estimate_fields("rule_score", attrgetter("rule_score")),
                 *estimate_fields("judge_score", attrgetter("judge_score")),
-                Field("judge_coverage", attrgetter("judge_coverage")),
+                *judge_fields(),
                 *estimate_fields("success_rate", attrgetter("success_rate")),
                 *(
                     f
@@ -272,6 +273,7 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
                 ),
                 *fields(Efficiency.model_fields, attrgetter("efficiency"), "number"),
                 *fields(("valid_runs", "expected_runs", "incomplete_runs"), coverage, "integer"),
+                *fields(("valid_tasks",), coverage, "integer"),
                 *fields(("complete",), coverage, "boolean"),
             ),
         ),

@@ -1,7 +1,10 @@
 """Tables: one model rendered as an accessible HTML table and as CSV and JSON downloads.
 
 A row carries what the reader sees (formatted cells) and a record of the full values
-(six decimals, with interval bounds and counts) that the downloads hold.
+(six decimals, with interval bounds and counts) that the downloads hold. A table's
+``about`` fields (version, domain, ...) say what its rows are of: every downloaded record
+starts with them, so a file saved beside another still says where it came from; its
+``name`` is the file name of its downloads.
 """
 
 from __future__ import annotations
@@ -24,10 +27,17 @@ _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # json.dumps make
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+#: Written first in every CSV download: spreadsheets then read the file as UTF-8 (§, —).
+BOM = "\ufeff"
+
+
 def csv_cell(value: object) -> object:
-    """A CSV cell; text that a spreadsheet would read as a formula is quoted with ``'``."""
+    """A CSV cell; text that a spreadsheet would read as a formula is quoted with ``'``; a
+    list is its items joined by "; "."""
     if value is None:
         return ""
+    if isinstance(value, list | tuple):
+        value = "; ".join(map(str, value))
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
@@ -64,8 +74,14 @@ class Table:
     rows: tuple[Row, ...]
     note: str = ""
     inline: int = 200  # rows shown in the page; the rest load on demand
-    prepared: Prepared | None = None
+    prepared: Prepared | None = None  # its text carries the about fields already
     first: tuple[str | None, ...] = ()  # per column, the first click's order ("asc"/"desc")
+    about: tuple[tuple[str, Any], ...] = ()  # (field, value) every record starts with
+    name: str = ""  # the downloads' file name without extension; else "<page>.<id>"
+
+    def base(self, stem: str) -> str:
+        """The downloads' file name without extension, for a page of stem ``stem``."""
+        return self.name or f"{stem}.{self.id}"
 
     @property
     def total(self) -> int:
@@ -97,7 +113,7 @@ class Table:
             assert not self.paged or self.inline == 0, "bulk rows are shown whole or not at all"
             body = "" if self.paged else self.prepared.rows_html.rstrip("\n")
         note = f'<p class="lg-note">{escape(self.note)}</p>' if self.note else ""
-        base = f"{attr(stem)}.{attr(self.id)}"
+        base = attr(self.base(stem))
         if self.paged:
             total = self.total
             note += (
@@ -105,10 +121,13 @@ class Table:
                 f'data-rows="{base}.rows.txt">Show all {total:,} rows</button> '
                 f'<span role="status">{_showing(len(shown), total)}</span></p>'
             )
+        # The table scrolls sideways in its own box (the caption's text stays in view, and
+        # lg-tables.js marks a box that overflows: a shadow at its edge and a "scroll" cue).
         return (
             f'<div class="lg-table" id="{attr(self.anchor)}" data-search-exclude>'
-            f'<table class="lg-sortable"><caption>{escape(self.caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}"
+            f'<div class="lg-scroll"><table class="lg-sortable"><caption>'
+            f'<span class="lg-caption">{escape(self.caption)}</span></caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{note}"
             f'<p class="lg-downloads">Download this table: <a href="{base}.csv">CSV</a> · '
             f'<a href="{base}.json">JSON</a></p></div>'
         )
@@ -121,18 +140,22 @@ class Table:
 
     @cached_property
     def _records(self) -> list[dict[str, Any]]:
-        """The rows' records as downloaded: floats to DECIMALS places (both downloads)."""
+        """The rows' records as downloaded: the about fields, then the record's own (which
+        win over an about field of the same name); floats to DECIMALS places."""
+        about = dict(self.about)
         return [
-            {k: round(v, DECIMALS) if type(v) is float else v for k, v in row.record.items()}
+            about
+            | {k: round(v, DECIMALS) if type(v) is float else v for k, v in row.record.items()}
             for row in self.rows
         ]
 
     def fields(self) -> list[str]:
+        """The downloads' field names: the about fields, then every record's in order."""
         keys: dict[str, None] = {}
         for row in self.rows:
             if len(row.record) != len(keys) or row.record.keys() != keys.keys():
                 keys.update(dict.fromkeys(row.record))
-        return list(keys)
+        return list(dict.fromkeys(k for k, _ in self.about) | keys)
 
     def to_csv(self) -> str:
         if self.prepared is not None:

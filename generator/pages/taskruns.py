@@ -16,6 +16,7 @@ from generator.models import Task
 from generator.pages import bulk
 from generator.pages.columns import Column, Field, Spec, sorted_as
 from generator.pages.context import VersionContext
+from generator.pages.downloads import tasks_about
 from generator.pages.tables import DECIMALS, Cell, Prepared, Table, escaped
 from generator.pages.text import NBSP, kilo, one_decimal, score
 from generator.score.items import item_breakdown_table, task_efficiency_table
@@ -51,7 +52,7 @@ def task_tables(ctx: VersionContext, tasks: Collection[str] | None = None) -> Ta
     verdicts = verdicts[verdicts["task"].isin(public)].reset_index(drop=True)
     tasks = verdicts["task"].astype(str)
     cited = verdicts.assign(evidence_cited=_cited_column(verdicts, ctx.cited))
-    records = bulk.records(VERDICTS, cited)
+    records = _with_about(ctx, bulk.records(VERDICTS, cited), tasks)
     runs = ctx.scored[ctx.scored["task"].isin(public)]
     runs = runs.sort_values(["task", "combination", "run"], kind="stable").reset_index(drop=True)
     return TaskTables(
@@ -59,7 +60,7 @@ def task_tables(ctx: VersionContext, tasks: Collection[str] | None = None) -> Ta
         verdict_cells=_verdict_cells(verdicts),
         spans=dict(bulk.groups(tasks)),
         verdict_files=bulk.downloads(records, tasks, "reconstruction", VERDICTS_CAPTION),
-        run_files=_run_files(runs),
+        run_files=_run_files(ctx, runs),
         efficiencies=_efficiencies(ctx, public),
         cited=ctx.cited,
     )
@@ -192,9 +193,14 @@ RUNS: Spec[pd.DataFrame] = Spec(
 )
 
 
-def _run_files(runs: pd.DataFrame) -> dict[str, Prepared]:
+def _with_about(ctx: VersionContext, records: pd.DataFrame, tasks: pd.Series) -> pd.DataFrame:
+    """The records, each starting with its task's about fields (version, domain, ...)."""
+    return pd.concat([tasks_about(ctx, tasks), records], axis=1)
+
+
+def _run_files(ctx: VersionContext, runs: pd.DataFrame) -> dict[str, Prepared]:
     """Per task, its runs' downloads and rows (:data:`RUNS`), written in bulk."""
-    records = bulk.records(RUNS.fields, runs)
+    records = _with_about(ctx, bulk.records(RUNS.fields, runs), runs["task"])
     rows = bulk.rows_by_key(bulk.spec_rows(RUNS.columns, records), runs["task"])
     return {
         task: prepared._replace(rows_html=rows[task][0], size=rows[task][1])

@@ -10,6 +10,7 @@ from markupsafe import Markup
 from generator.models import Task
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
+from generator.pages.downloads import described, task_described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.taskcard import (
@@ -68,7 +69,7 @@ def _dive_parts(ctx: VersionContext, task: Task, deep: bool) -> dict[str, object
 
 
 def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> Page:
-    tables = _tables(ctx, task, bulk)
+    tables = task_described(ctx, task, deep, _tables(ctx, task, bulk))
     ids = {t.id for t in tables}
     markdown = render(
         environment(),
@@ -77,11 +78,31 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
         card={k: _md(getattr(task.card, k)) for k in type(task.card).model_fields},
         composition=composition(task),
         tables=tables_html(tables, task.id),
+        heading=heading(task, deep),
         has_evidence="evidence" in ids,
         has_cited="cited" in ids,
         **_dive_parts(ctx, task, deep),
     )
-    return replace(task_entry(task, deep), markdown=markdown, tables=tuple(tables))
+    entry = task_entry(task, deep)
+    return replace(
+        entry,
+        markdown=markdown,
+        tables=tuple(tables),
+        long_title=heading(task, deep),
+        search_boost=1.0 if deep else TASK_PAGE_BOOST,
+    )
+
+
+#: The search weight of a public task's page: a search for a task's id finds its page
+#: before its deep dive (whose title names the id too).
+TASK_PAGE_BOOST = 2.0
+
+
+def heading(task: Task, deep: bool) -> str:
+    """A task page's (or deep dive's) heading and title in the browser and the search: the
+    task's title, what the page is and the task's id, so that a search for the id finds
+    the page and its result tells the two pages apart."""
+    return f"{task.title} — {'deep dive' if deep else 'task'} {task.id}"
 
 
 def task_entry(task: Task, deep: bool) -> Page:
@@ -142,6 +163,7 @@ def index_page(ctx: VersionContext, deep: bool) -> Page:
     tasks = [ctx.tasks[t] for t in ctx.release.deep_dives] if deep else ctx.public_tasks()
     title = "Deep dives" if deep else "Public tasks"
     table = INDEX.table("tasks", "Deep-dive tasks" if deep else "Public tasks", tasks)
+    (table,) = described(ctx, [table], ("deep-dive" if deep else "public",))
     intro = _dives_intro(len(tasks)) if deep else TASKS_INTRO
     folder = "deep-dives" if deep else "tasks"
     return Page(f"{folder}/index.md", title, intro + table.to_html("index") + "\n", (table,))

@@ -108,6 +108,10 @@ def _write(folder: Path, files: Iterable[tuple[str, str]]) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+#: The landing page's icon (site_src/templates), beside it at the site's root.
+FAVICON = "favicon.svg"
+
+
 def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
     env = Environment(
         loader=FileSystemLoader(str(SITE_SRC / "templates")),
@@ -131,6 +135,7 @@ def _landing(inputs: Inputs, site: Path, order: list[LoadedRelease]) -> None:
     benchmark = first.model.benchmark.name if first is not None else "Benchmark"
     html = env.get_template("landing.html.j2").render(benchmark=benchmark, versions=versions)
     (site / "index.html").write_text(html, encoding="utf-8")
+    shutil.copyfile(SITE_SRC / "templates" / FAVICON, site / FAVICON)
     entries = [
         {"version": v["path"], "title": v["path"], "aliases": ["latest"] if v["latest"] else []}
         for v in versions
@@ -150,6 +155,7 @@ def _latest(site: Path, version: str) -> None:
         stub.write_text(
             '<!doctype html><html lang="en"><head><meta charset="utf-8">'
             "<title>Redirecting to the latest release</title>"
+            f'<link rel="icon" href="{"../" * len(rel.parts)}{FAVICON}" type="image/svg+xml">'
             f'<meta http-equiv="refresh" content="0; url={target}"></head>'
             f'<body><p><a href="{target}">Go to the latest release</a></p></body></html>\n',
             encoding="utf-8",

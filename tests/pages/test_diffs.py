@@ -114,3 +114,16 @@ def test_related_combinations_share_a_harness_or_a_model(
 
 def test_a_pair_has_one_path_whatever_its_order() -> None:
     assert diff_path("b", "a") == diff_path("a", "b") == "diffs/a--b.md"
+
+
+def test_pair_pages_stay_out_of_the_search_and_the_index_does_not(
+    contexts: list[VersionContext],
+) -> None:
+    pages = diff_pages(contexts[-1])
+    assert pages
+    for page in pages:
+        assert not page.searched
+        assert "search:\n  exclude: true\n" in page.sources()[page.path].split("---\n")[1]
+    index = diffs_index(contexts[-1], pages)
+    assert index.searched
+    assert "search:" not in index.sources()[index.path].split("---\n")[1]

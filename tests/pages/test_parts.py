@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from generator.load import Inputs
-from generator.pages import FIRST_PART_TASKS, Page, task_parts, version_context, version_pages
+from generator.pages import (
+    FIRST_PART_TASKS,
+    RESULT_PAGES_BOOST,
+    Page,
+    task_parts,
+    version_context,
+    version_pages,
+)
 from generator.score.version import score_version
 
 
@@ -38,3 +45,15 @@ def test_task_parts_cover_every_task_once_in_order(count: int, parts: int) -> No
     assert len(cut[0]) == round(count * FIRST_PART_TASKS)
     rest = [len(part) for part in cut[1:]]
     assert max(rest) - min(rest) <= 1
+
+
+def test_domain_pages_come_after_the_page_a_search_is_for(inputs: Inputs) -> None:
+    ctx = version_context(score_version(inputs.releases[-1]), inputs.cards)
+    pages, _ = version_pages(ctx)
+    domains = tuple(f"{d.id}/" for d in ctx.release.domains)  # a domain's pages, in layers
+    assert RESULT_PAGES_BOOST < 1
+    for page in pages:
+        if page.path.startswith(domains):
+            assert page.search_boost == RESULT_PAGES_BOOST
+        else:
+            assert page.search_boost >= 1, page.path

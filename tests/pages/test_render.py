@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from generator.pages.render import (
     render,
     tables_html,
 )
-from generator.pages.tables import Cell, Row, Table
+from generator.pages.tables import BOM, Cell, Row, Table
 
 HOSTILE = 'A "quoted" <b>title</b>: with \\ and # and *'
 
@@ -49,6 +50,16 @@ def test_front_matter_carries_the_title_and_the_page_options() -> None:
     meta = _front_matter(wide)
     assert (meta["charts"], meta["hide"], meta["shared_nav"]) == (True, ["toc"], 'tasks "x"')
     assert plain.sources()[plain.path].endswith("# body\n")
+    assert "search" not in meta
+
+
+def test_front_matter_carries_the_long_title_and_the_search_settings() -> None:
+    page = Page("a.md", "Short", "", long_title=f"Long {HOSTILE}", search_boost=2.0)
+    meta = _front_matter(page)
+    assert html.unescape(str(meta["title"])) == f"Long {HOSTILE}"
+    assert meta["search"] == {"boost": 2.0}
+    assert _front_matter(Page("a.md", "t", "", searched=False))["search"] == {"exclude": True}
+    assert _front_matter(Page("a.md", "t", "", search_boost=0.5))["search"] == {"boost": 0.5}
 
 
 def test_extra_files_and_downloads_lie_beside_the_page() -> None:
@@ -60,10 +71,19 @@ def test_extra_files_and_downloads_lie_beside_the_page() -> None:
         *(f"sub/dir/page.{t.id}.{kind}" for t in (short, long) for kind in ("csv", "json")),
         f"sub/dir/page.{long.id}.rows.txt",  # only a paged table loads rows on demand
     }
-    assert downloads[f"sub/dir/page.{short.id}.csv"] == short.to_csv()
+    assert downloads[f"sub/dir/page.{short.id}.csv"] == BOM + short.to_csv()
+    assert downloads[f"sub/dir/page.{short.id}.csv"].encode("utf-8")[:3] == b"\xef\xbb\xbf"
     assert downloads[f"sub/dir/page.{long.id}.rows.txt"] == long.rows_html()
     assert page.files() == page.sources() | downloads
     assert page.stem == "page"
+
+
+def test_a_named_table_s_downloads_take_its_name() -> None:
+    named = replace(_table(2), name="bench-v9-x-t2")
+    downloads = Page("sub/page.md", "t", "", (named,)).downloads()
+    assert set(downloads) == {"sub/bench-v9-x-t2.csv", "sub/bench-v9-x-t2.json"}
+    assert downloads["sub/bench-v9-x-t2.json"] == named.to_json()
+    assert 'href="bench-v9-x-t2.csv"' in named.to_html("page")
 
 
 @pytest.mark.parametrize("text", [HOSTILE, "", 'a\\"b', "plain"])

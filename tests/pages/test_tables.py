@@ -144,3 +144,35 @@ def test_a_header_says_which_order_its_first_click_sorts_in() -> None:
     assert '<th scope="col" data-sort-first="desc">Score</th>' in head
     assert '<th scope="col" data-sort-first="asc">Cost</th>' in head
     assert '<th scope="col">Name</th>' in head
+
+
+def test_about_fields_lead_every_record_of_both_downloads() -> None:
+    about = (("version", "v9"), ("domain", "d§—"), ("group", None))
+    rows = (Row((), {"a": 1, "group": "mine"}), Row((), {"a": 2, "b": 0.5}))
+    table = Table("t", "c", (), rows, about=about)
+    assert table.fields() == ["version", "domain", "group", "a", "b"]
+    records = json.loads(table.to_json())["rows"]
+    for record, row in zip(records, rows, strict=True):
+        assert list(record)[:3] == [k for k, _ in about]
+        assert record == dict(about) | row.record  # a record's own value wins
+    read = list(csv.DictReader(io.StringIO(table.to_csv())))
+    assert [(r["version"], r["domain"], r["group"]) for r in read] == [
+        ("v9", "d§—", "mine"),
+        ("v9", "d§—", ""),
+    ]
+    assert Table("t", "c", (), (), about=about).fields() == ["version", "domain", "group"]
+
+
+def test_a_list_is_one_csv_cell_of_its_items() -> None:
+    assert csv_cell(["a", "b"]) == "a; b"
+    assert csv_cell(()) == ""
+    table = Table("t", "c", (), (Row((), {"l": ["x", "y"]}),))
+    assert next(iter(csv.DictReader(io.StringIO(table.to_csv())))) == {"l": "x; y"}
+    assert json.loads(table.to_json())["rows"] == [{"l": ["x", "y"]}]
+
+
+def test_a_named_table_links_downloads_of_its_name() -> None:
+    table = Table("t", "c", ("a",), (), name="n<1")
+    assert table.base("page") == "n<1"
+    assert 'href="n&lt;1.csv"' in table.to_html("page")
+    assert Table("t", "c", ("a",), ()).base("page") == "page.t"

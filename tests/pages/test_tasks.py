@@ -3,13 +3,15 @@ the deep-dive index counts what it lists (§4.4, §5.2)."""
 
 from __future__ import annotations
 
+import html
 from dataclasses import replace
 
 import pytest
+import yaml
 from pagetools import shown
 
 from generator.pages import VersionContext
-from generator.pages.tasks import index_page, task_entry, task_page, task_tables
+from generator.pages.tasks import heading, index_page, task_entry, task_page, task_tables
 from generator.pages.text import render_markdown, spelled
 
 
@@ -39,7 +41,7 @@ def test_a_task_page_shows_its_tables_and_nothing_of_held_out_tasks(small: Versi
         assert (page.path, page.title) == (task_entry(task, False).path, task.title)
         text = shown(page)
         for t in page.tables:
-            assert t.to_html(task.id) in text
+            assert t.to_html(page.stem) in text
         assert not [h for h in held_out if f">{h}<" in text or f"/{h}." in text]
 
 
@@ -75,3 +77,24 @@ def test_a_deep_dive_shows_what_the_analysts_wrote(contexts: list[VersionContext
             assert render_markdown(note) not in again.markdown
             noted += 1
     assert noted
+
+
+def test_task_page_and_deep_dive_are_told_apart_and_the_task_page_searched_first(
+    contexts: list[VersionContext],
+) -> None:
+    ctx = contexts[-1]
+    bulk = task_tables(ctx)
+    dive = ctx.tasks[next(iter(ctx.release.deep_dives))]
+    task, deep = task_page(ctx, dive, False, bulk), task_page(ctx, dive, True, bulk)
+    assert task.title == deep.title == dive.title  # the navigation's label
+    assert task.long_title == heading(dive, False)
+    assert deep.long_title == heading(dive, True)
+    assert task.long_title != deep.long_title
+    for page in (task, deep):
+        assert dive.id in page.long_title
+        assert dive.title in page.long_title
+        source = page.sources()[page.path]
+        assert f"# {page.long_title}\n" in source
+        meta = yaml.safe_load(source.split("---\n")[1])
+        assert html.unescape(meta["title"]) == page.long_title
+    assert task.search_boost > deep.search_boost

@@ -22,7 +22,7 @@ from generator.disclosure.fingerprint import fingerprint
 from generator.load import Inputs, load_inputs
 from generator.models import Task
 from generator.pages import Page
-from generator.pages.domains import page_stem, table_id
+from generator.pages.domains import page_stem
 from generator.score.report import build_report
 from generator.site import build as site_build
 from generator.site import engines, forked
@@ -109,11 +109,13 @@ def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
                     continue
                 stem = page_stem(scope)
                 page = html.unescape((folder / f"{stem}.html").read_text(encoding="utf-8"))
-                download = folder / f"{stem}.{table_id(scope)}-scores.csv"
-                rows = {
-                    r["combination"]: r
-                    for r in csv.DictReader(io.StringIO(download.read_text(encoding="utf-8")))
-                }
+                assert version.release is not None
+                code, s = version.release.model.benchmark.code, scope.scope
+                parts = [code, version.folder, domain, s.subdivision, s.group, "scores"]
+                name = "-".join(p for p in parts if p) + ".csv"
+                download = folder / name
+                text = download.read_text(encoding="utf-8-sig")  # written with a BOM
+                rows = {r["combination"]: r for r in csv.DictReader(io.StringIO(text))}
                 for c in scope.combinations:
                     row = rows[c.combination]
                     assert row["status"] == c.status
@@ -132,7 +134,8 @@ def test_every_table_has_its_downloads(site: Path) -> None:
             assert (page.parent / href).is_file(), (page, href)
             linked += 1
     assert linked > 100
-    data = json.loads((site / "v1.0" / "index.components.json").read_text("utf-8"))
+    name = "lg-bench-v1.0-release-components.json"
+    data = json.loads((site / "v1.0" / name).read_text("utf-8"))
     assert data["rows"][0]["component"] == "Tasks"
 
 
@@ -155,6 +158,17 @@ def test_version_selector_data_and_landing(site: Path) -> None:
     landing = (site / "index.html").read_text("utf-8")
     assert 'href="v1.0/index.html"' in landing
     assert not re.search(r"\d\.\d{3}", landing), "the landing page shows no scores"
+
+
+def test_the_landing_and_redirect_pages_name_an_icon_that_exists(site: Path) -> None:
+    pages = [site / "index.html", *sorted((site / "latest").rglob("*.html"))]
+    assert len(pages) > 2
+    for page in pages:
+        icons = re.findall(r'<link rel="icon" href="([^"]+)"', page.read_text("utf-8"))
+        assert len(icons) == 1, page
+        icon = (page.parent / icons[0]).resolve()
+        assert icon.is_file(), (page, icons[0])
+        assert icon.read_text("utf-8").startswith("<svg")
 
 
 def _builds_the_site(inputs: Inputs, site: Path, out: Path) -> None:

@@ -1,4 +1,5 @@
-/* Sort a results table by clicking (or pressing Enter on) a column header. No dependencies. */
+/* Sort a results table by clicking (or pressing Enter on) a column header; load a long
+   table's other rows; mark a table wider than the page. No dependencies. */
 (function () {
   function key(cell) {
     var raw = cell.getAttribute("data-sort");
@@ -37,13 +38,51 @@
         body.innerHTML = html;  /* rows written and escaped by the generator */
         status.textContent = "Showing all " + body.rows.length + " rows.";
         button.remove();
+        fit(block);
       })
       .catch(function () {
         button.disabled = false;
         status.textContent = "The rows could not be loaded; use the CSV or JSON download.";
       });
   }
+  function fit(block) {
+    /* A table wider than its box: a "scroll" cue above it until it is scrolled to its end,
+       and the box made reachable by keyboard; the caption kept to the box's width. */
+    var box = block.querySelector(".lg-scroll");
+    if (!box) { return; }
+    var over = box.scrollWidth > box.clientWidth + 1;
+    var hint = block.querySelector(".lg-hint");
+    box.style.setProperty("--lg-width", box.clientWidth + "px");
+    block.classList.toggle("lg-overflow", over);
+    if (over && !hint) {
+      hint = document.createElement("p");
+      hint.className = "lg-hint";
+      hint.setAttribute("aria-hidden", "true");
+      hint.textContent = "More columns: scroll \u2192";
+      block.insertBefore(hint, box);
+    }
+    if (over) {
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", (block.querySelector("caption") || box).textContent.trim());
+    } else {
+      ["tabindex", "role", "aria-label"].forEach(function (a) { box.removeAttribute(a); });
+    }
+    if (hint) {
+      /* Out of sight at the end, keeping its line (the table does not jump); gone if it fits. */
+      hint.hidden = !over;
+      var end = box.scrollLeft + box.clientWidth >= box.scrollWidth - 1;
+      hint.style.visibility = end ? "hidden" : "";
+    }
+  }
+  function fitAll() { document.querySelectorAll(".lg-table").forEach(fit); }
   function setup() {
+    document.querySelectorAll(".lg-table").forEach(function (block) {
+      var box = block.querySelector(".lg-scroll");
+      if (box) { box.addEventListener("scroll", function () { fit(block); }, { passive: true }); }
+      fit(block);
+    });
+    window.addEventListener("resize", fitAll);
     document.querySelectorAll(".lg-more button[data-rows]").forEach(function (button) {
       button.addEventListener("click", function () { more(button); });
     });
