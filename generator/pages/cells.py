@@ -212,17 +212,29 @@ def fewer_tasks(combos: Iterable[CombinationScores]) -> dict[str, int]:
     return {k: n for k, n in counts.items() if n < most}
 
 
-def fewer_note(ctx: VersionContext, fewer: Mapping[str, int], tasks: int) -> str:
-    """What the ‡ beside a score means, naming each marked combination and its tasks."""
+def fewer_note(ctx: VersionContext, fewer: Mapping[str, int], tasks: int, domain: str) -> str:
+    """What the ‡ beside a score means, naming each marked combination, its tasks and the
+    parts of the ``domain`` it does not cover (else its other tasks had no valid runs)."""
     if not fewer:
         return ""
     named = "; ".join(
-        f"{display_name(ctx, k)}: {n} of {tasks} tasks" for k, n in sorted(fewer.items())
+        f"{display_name(ctx, k)}: {n} of {tasks} tasks{_not_covered(ctx, k, domain)}"
+        for k, n in sorted(fewer.items())
     )
-    return (
-        "‡ Over fewer tasks than the others in this table (not covered, or no valid runs), "
-        f"so not over the same tasks: {named}."
-    )
+    return f"‡ Over fewer tasks than the others in this table, so not over the same tasks: {named}."
+
+
+def _not_covered(ctx: VersionContext, combo: str, domain: str) -> str:
+    """`` (not covered: <titles>)`` for the parts of ``domain`` the combination's bundle does
+    not cover; empty if it covers them all."""
+    bundle = ctx.frame.bundles.get(combo)
+    titles = {(d.id, s.id): s.title for d in ctx.release.domains for s in d.subdivisions}
+    gaps = [
+        titles.get((domain, nc.subdivision), nc.subdivision) if nc.subdivision else "all"
+        for nc in (bundle.not_covered if bundle else ())
+        if nc.domain == domain
+    ]
+    return f" (not covered: {', '.join(gaps)})" if gaps else ""
 
 
 def display_name(ctx: VersionContext, combo: str) -> str:

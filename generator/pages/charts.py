@@ -147,6 +147,32 @@ def _axis(title: str) -> dict[str, object]:
     }
 
 
+#: How every chart of the site is drawn: no toolbar, no link to a plotly server, the width of
+#: its column.
+CONFIG = {
+    "displayModeBar": False,
+    "displaylogo": False,
+    "responsive": True,
+    "plotlyServerURL": "",
+    "showSendToCloud": False,
+}
+
+
+def embedded(fig: go.Figure, div_id: str, height: int) -> str:
+    """A figure as a div with a fixed id and the script that draws into it (plotly.js is
+    loaded once by the theme, never from another host)."""
+    return str(
+        fig.to_html(
+            full_html=False,
+            include_plotlyjs=False,
+            div_id=div_id,
+            default_height=f"{height}px",
+            default_width="100%",
+            config=CONFIG,
+        )
+    )
+
+
 def chart(
     div_id: str,
     title: str,
@@ -190,20 +216,7 @@ def chart(
         paper_bgcolor="#ffffff",
         plot_bgcolor="#ffffff",
     )
-    drawn = fig.to_html(
-        full_html=False,
-        include_plotlyjs=False,
-        div_id=div_id,
-        default_height=f"{PLOT + below}px",
-        default_width="100%",
-        config={
-            "displayModeBar": False,
-            "displaylogo": False,
-            "responsive": True,
-            "plotlyServerURL": "",
-            "showSendToCloud": False,
-        },
-    )
+    drawn = embedded(fig, div_id, PLOT + below)
     caption = escape_html(title)
     if data_table:
         caption += f' — data: <a href="#table-{attr(data_table)}">the table below</a>'

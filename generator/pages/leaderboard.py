@@ -14,24 +14,25 @@ import plotly.graph_objects as go
 from markupsafe import Markup
 
 from generator.pages.cells import (
+    FEWER_MARK,
     STATUS_TEXT,
     combo_cell,
+    display_name,
     estimate_text,
+    fewer_note,
+    fewer_tasks,
     groups_note,
     harness_name,
     model_name,
     runs_basis,
     runs_note,
 )
-from generator.pages.charts import style_of
+from generator.pages.charts import embedded, style_of
 from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell, Table
 from generator.pages.text import NBSP, attr, escape_html, spelled
 from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
-
-#: Beside a score that rests on fewer of the domain's tasks than the others of its table.
-FEWER_MARK = NBSP + "‡"
 
 
 def headline(report: Report) -> ScopeResult:
@@ -77,13 +78,6 @@ class Standing:
         return self.scores.rank_text or "—"
 
 
-def name_of(ctx: VersionContext, combo: str) -> str:
-    """A combination as prose names it: harness × model (its id, if the frame has none)."""
-    if combo not in ctx.frame.bundles:
-        return combo
-    return f"{harness_name(ctx, combo)} × {model_name(ctx, combo)}"
-
-
 def _group_of(scope: ScopeResult) -> dict[str, int]:
     """Each combination's comparison group (0 when every setting is controlled)."""
     return {c: i for i, group in enumerate(scope.comparison_groups) for c in group}
@@ -94,14 +88,14 @@ def standings(ctx: VersionContext, scope: ScopeResult) -> list[Standing]:
     scored = [c for c in scope.combinations if _scored(c)]
     group = _group_of(scope)
     scored.sort(key=lambda c: (group.get(c.combination, 0), c.rank or 10**6, -_value(c)))
-    most = max((c.task_score.tasks for c in scored if c.task_score), default=0)
+    fewer = fewer_tasks(scored)
     return [
         Standing(
             c.combination,
-            name_of(ctx, c.combination),
+            display_name(ctx, c.combination),
             c,
             scope.tasks,
-            c.task_score is not None and c.task_score.tasks < most,
+            c.combination in fewer,
         )
         for c in scored
     ]
@@ -192,29 +186,8 @@ def _unscored_note(ctx: VersionContext, scope: ScopeResult) -> str:
     out = [c for c in scope.combinations if not _scored(c)]
     if not out:
         return ""
-    told = "; ".join(f"{name_of(ctx, c.combination)}: {STATUS_TEXT[c.status]}" for c in out)
+    told = "; ".join(f"{display_name(ctx, c.combination)}: {STATUS_TEXT[c.status]}" for c in out)
     return f"Without a score in this domain (never shown as zero): {told}."
-
-
-def _fewer_note(ctx: VersionContext, domain: str, rows: list[Standing]) -> str:
-    """What ‡ means, for each row that carries it: its tasks and what it does not cover."""
-    marked = [r for r in rows if r.fewer]
-    if not marked:
-        return ""
-    titles = {(d.id, s.id): s.title for d in ctx.release.domains for s in d.subdivisions}
-    said = []
-    for r in marked:
-        bundle = ctx.frame.bundles.get(r.combination)
-        gaps = [
-            titles.get((domain, nc.subdivision), nc.subdivision) if nc.subdivision else "all"
-            for nc in (bundle.not_covered if bundle else ())
-            if nc.domain == domain
-        ]
-        said.append(
-            f"{r.name}: {spelled(r.tasks)} of {spelled(r.scope_tasks)} tasks"
-            + (f" (not covered: {', '.join(gaps)})" if gaps else "")
-        )
-    return "‡ Over fewer tasks than the others: " + "; ".join(said) + "."
 
 
 def leaderboard_table(ctx: VersionContext, report: Report) -> Table:
@@ -228,7 +201,8 @@ def leaderboard_table(ctx: VersionContext, report: Report) -> Table:
         notes.append(groups_note(scope.comparison_groups, ctx.release.varying()))
     if any(runs_basis(r.scores) for r in rows):
         notes.append(runs_note(stats.min_tasks_to_resample))
-    notes += [_fewer_note(ctx, report.domain, rows), _unscored_note(ctx, scope)]
+    fewer = {r.combination: r.tasks for r in rows if r.fewer}
+    notes += [fewer_note(ctx, fewer, scope.tasks, report.domain), _unscored_note(ctx, scope)]
     return leaderboard_spec(ctx, stats.confidence).table(
         f"{report.domain}-leaderboard",
         f"{report.domain_title}: leaderboard over its {spelled(scope.tasks)} tasks",
@@ -332,20 +306,7 @@ def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
         plot_bgcolor="rgba(0,0,0,0)",
     )
     div = f"leaderboard-{report.domain}"
-    drawn = fig.to_html(
-        full_html=False,
-        include_plotlyjs=False,
-        div_id=div,
-        default_height=f"{height}px",
-        default_width="100%",
-        config={
-            "displayModeBar": False,
-            "displaylogo": False,
-            "responsive": True,
-            "plotlyServerURL": "",
-            "showSendToCloud": False,
-        },
-    )
+    drawn = embedded(fig, div, height)
     title = f"{report.domain_title}: Task Score with its interval, best on top"
     return Markup(
         f'<figure class="lg-dots" aria-label="{attr(title)}">{drawn}'

@@ -313,7 +313,7 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
     notes += [f"Judge score {r}." for r in sorted(coverage) if r.startswith("withheld")]
     fewer = fewer_tasks(scope.combinations)
     if fewer:
-        notes.append(fewer_note(ctx, fewer, scope.tasks))
+        notes.append(fewer_note(ctx, fewer, scope.tasks, scope.scope.domain))
     return " ".join(notes)
 
 

@@ -207,9 +207,13 @@ def test_a_score_over_fewer_tasks_than_its_neighbours_is_found_and_named(
     combos = [_covering(a, 18), _covering(b, 16), _covering("gone", 2, "not-covered")]
     assert fewer_tasks(combos) == {b: 16}
     assert fewer_tasks(combos[:1]) == {}
-    note = fewer_note(small, {b: 16}, 18)
+    note = fewer_note(small, {b: 16}, 18, "office")
     assert note.startswith(FEWER_MARK.strip())
-    assert f"{display_name(small, b)}: 16 of 18 tasks" in note
-    assert fewer_note(small, {}, 18) == ""
+    assert f"{display_name(small, b)}: 16 of 18 tasks." in note  # b covers all of office
+    assert fewer_note(small, {}, 18, "office") == ""
+    # r's bundle does not cover erp (pagetools.small_version): the note says so
+    assert f"{display_name(small, 'r')}: 1 of 3 tasks (not covered: all)" in fewer_note(
+        small, {"r": 1}, 3, "erp"
+    )
     assert display_name(small, "gone") == "gone"
     assert display_name(small, a) == f"{harness_name(small, a)} × {model_name(small, a)}"
