@@ -20,3 +20,12 @@ def contexts(inputs: Inputs) -> list[VersionContext]:
 def small() -> VersionContext:
     """The small version of ``pagetools``: two tokenizers, a withheld scope, no consent."""
     return small_version()
+
+
+@pytest.fixture(params=["small", "v1.0", "v1.1"])
+def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext:
+    """The small version and each version of the example, in turn."""
+    if request.param == "small":
+        return small
+    found: list[VersionContext] = request.getfixturevalue("contexts")
+    return next(c for c in found if c.version == request.param)

@@ -6,20 +6,11 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
 from pagetools import shown
 
 from generator.pages import VersionContext, version_pages
 from generator.pages.domains import GROUPS, domain_pages, page_stem, table_id
 from generator.score.results import Report
-
-
-@pytest.fixture(params=["small", "v1.0", "v1.1"])
-def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext:
-    if request.param == "small":
-        return small
-    found: list[VersionContext] = request.getfixturevalue("contexts")
-    return next(c for c in found if c.version == request.param)
 
 
 def _reports(ctx: VersionContext) -> list[Report]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 
-import pytest
 from pagetools import shown, shown_estimate
 
 from generator.pages import VersionContext
@@ -15,14 +14,6 @@ from generator.pages.domains import domain_pages
 from generator.pages.results import DIFFERENCES_INLINE
 from generator.pages.tables import Table
 from generator.score.results import Report, ScopeResult
-
-
-@pytest.fixture(params=["small", "v1.0", "v1.1"])
-def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext:
-    if request.param == "small":
-        return small
-    found: list[VersionContext] = request.getfixturevalue("contexts")
-    return next(c for c in found if c.version == request.param)
 
 
 def _by_caption(ctx: VersionContext, report: Report) -> dict[str, Table]:

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from generator.pages import VersionContext
 from generator.pages.domains import domain_pages
 from generator.pages.tables import Table
 from generator.pages.views import business_spec
 from generator.score.results import CombinationScores, Report
-
-
-@pytest.fixture(params=["small", "v1.0", "v1.1"])
-def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext:
-    if request.param == "small":
-        return small
-    found: list[VersionContext] = request.getfixturevalue("contexts")
-    return next(c for c in found if c.version == request.param)
 
 
 def _tables(ctx: VersionContext, report: Report) -> dict[str, Table]:
