@@ -7,11 +7,12 @@ from itertools import combinations
 from markupsafe import Markup
 
 from generator.disclosure.diff import configuration_fields, diff, field_label
+from generator.pages.cells import display_name
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
-from generator.pages.text import escape_html
+from generator.pages.text import escape, escape_html
 
 
 def diff_path(a: str, b: str) -> str:
@@ -52,10 +53,11 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
     pages = []
     for a, b in combinations(sorted(fields), 2):
         result = diff(fields[a], fields[b])
+        na, nb = display_name(ctx, a), display_name(ctx, b)
         table = Table(
             "differences",
-            f"Fields that differ: {a} and {b}",
-            ("Field", a, b),
+            f"Fields that differ: {na} and {nb}",
+            ("Field", na, nb),
             tuple(
                 Row(
                     (Cell(field_label(k)), Cell(va), Cell(vb)),
@@ -73,6 +75,8 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
             "diff.md.j2",
             a=a,
             b=b,
+            na=escape(na),
+            nb=escape(nb),
             fa=ctx.fingerprints[a],
             fb=ctx.fingerprints[b],
             count=len(result.differing),
@@ -83,7 +87,8 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
             ),
         )
         # Left out of the search: the pairs' pages would crowd every search for a name.
-        pages.append(Page(diff_path(a, b), f"{a} vs {b}", markdown, (table,), searched=False))
+        title = f"{na} vs {nb}"
+        pages.append(Page(diff_path(a, b), title, markdown, (table,), searched=False))
     return pages
 
 

@@ -10,6 +10,7 @@ from pagetools import shown
 
 from generator.disclosure.diff import configuration_fields, field_label
 from generator.pages import VersionContext
+from generator.pages.cells import harness_name, model_name
 from generator.pages.diffs import diff_pages, diff_path, diffs_index, related
 from generator.pages.render import Page
 
@@ -26,6 +27,15 @@ def _check_pages(ctx: VersionContext, pages: list[Page]) -> None:
         fa, fb = _fields(ctx, a), _fields(ctx, b)
         differing = {k for k in fa.keys() | fb.keys() if fa.get(k) != fb.get(k)}
         (table,) = page.tables
+        # named as readers know the combinations: harness (mode) × model, as in the navigation
+        names = [ctx.frame.bundles[c].combination.title for c in (a, b)]
+        assert page.title == " vs ".join(
+            f"{harness_name(ctx, c)} × {model_name(ctx, c)}" for c in (a, b)
+        )
+        assert table.columns[1:] == tuple(
+            f"{harness_name(ctx, c)} × {model_name(ctx, c)}" for c in (a, b)
+        )
+        assert all(n.split(" × ")[-1] in page.title for n in names)
         assert [r.record["field"] for r in table.rows] == [
             k for k in [*fa, *(k for k in fb if k not in fa)] if k in differing
         ]
