@@ -30,7 +30,7 @@ from generator.pages.cells import (
 from generator.pages.charts import embedded, style_of
 from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
-from generator.pages.tables import Cell, Table
+from generator.pages.tables import RANK, Cell, Table
 from generator.pages.text import NBSP, attr, escape_html, spelled
 from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
 
@@ -162,7 +162,7 @@ def leaderboard_spec(ctx: VersionContext, confidence: float) -> Spec[Standing]:
     """Rank range, combination, Task Score with its interval, tasks scored of the domain's."""
     return Spec(
         (
-            Column("Rank", lambda s: s, _rank_cell),
+            Column(RANK, lambda s: s, _rank_cell),
             Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 0)),
             Column(f"Task Score [{confidence:.0%}{NBSP}CI]", lambda s: s, _score_cell),
             Column("Tasks", lambda s: s, _tasks_cell),

@@ -36,7 +36,7 @@ from generator.pages.columns import (
 )
 from generator.pages.context import VersionContext
 from generator.pages.downloads import judge_fields
-from generator.pages.tables import Cell, Table
+from generator.pages.tables import RANK, Cell, Table
 from generator.pages.text import (
     NBSP,
     decimals,
@@ -171,7 +171,7 @@ def _score_columns(
     ) -> Column[Any]:
         return Column(header, value, show, _scored, first=best_first(release, metric))
 
-    rank = Column("Rank", whole, _rank_cell, _scored, lambda _: Cell("—"), first="asc")
+    rank = Column(RANK, whole, _rank_cell, _scored, lambda _: Cell("—"), first="asc")
     return (
         *((rank,) if _ranked(ctx, scope) else ()),
         Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, depth)),

@@ -43,6 +43,11 @@ def csv_cell(value: object) -> object:
     return value
 
 
+#: The header of a rank column; a table that starts with one keeps it and the next column
+#: (what is ranked) in view when it scrolls sideways.
+RANK = "Rank"
+
+
 class Cell(NamedTuple):
     """One shown cell (a tuple: a release has millions of them)."""
 
@@ -125,12 +130,18 @@ class Table:
         # lg-tables.js marks a box that overflows: a shadow at its edge and a "scroll" cue).
         return (
             f'<div class="lg-table" id="{attr(self.anchor)}" data-search-exclude>'
-            f'<div class="lg-scroll"><table class="lg-sortable"><caption>'
+            f'<div class="lg-scroll"><table class="{self.classes}"><caption>'
             f'<span class="lg-caption">{escape(self.caption)}</span></caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{note}"
             f'<p class="lg-downloads">Download this table: <a href="{base}.csv">CSV</a> · '
             f'<a href="{base}.json">JSON</a></p></div>'
         )
+
+    @property
+    def classes(self) -> str:
+        """The table's classes: sortable, and ``lg-ranked`` when a rank comes first (the
+        rank and the name beside it then both stay in view on a narrow screen)."""
+        return "lg-sortable lg-ranked" if self.columns[:1] == (RANK,) else "lg-sortable"
 
     def rows_html(self) -> str:
         """Every row, for a paged table to load on demand."""

@@ -41,17 +41,20 @@ def test_a_wide_table_on_a_phone_keeps_its_first_column_and_says_it_scrolls(
     hint = block.locator(".lg-hint")
     expect(hint).to_be_visible()
     assert "scroll" in hint.inner_text()
-    first = block.locator("tbody tr").first.locator("td").first
-    second = block.locator("tbody tr").first.locator("td").nth(1)
+    cells = block.locator("tbody tr").first.locator("td")
+    first, name, third = cells.first, cells.nth(1), cells.nth(2)
+    # The domain's table ranks first: the rank and what it ranks both stay in view.
+    assert block.locator("th").first.inner_text() == "Rank"
     caption = block.locator(".lg-caption")
-    before, second_before = first.evaluate(BOX), second.evaluate(BOX)
+    before, third_before = first.evaluate(BOX), third.evaluate(BOX)
     page.screenshot(path=screenshots / f"phone-table-{scheme}.png")
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; b.dispatchEvent(new Event('scroll')); }")
-    after, second_after = first.evaluate(BOX), second.evaluate(BOX)
-    assert second_after[0] < second_before[0], "the other columns scrolled"
+    after, third_after, name_after = first.evaluate(BOX), third.evaluate(BOX), name.evaluate(BOX)
+    assert third_after[0] < third_before[0], "the other columns scrolled"
     assert (after[1], after[3]) == (before[1], before[3]), "the table does not move"
     edge = box.evaluate(BOX)[0]
     assert edge <= after[0] <= edge + 1, "the first column stays at the box's left edge"
+    assert abs(name_after[0] - after[2]) <= 1, "the name stays beside the rank"
     expect(hint).to_be_hidden()  # scrolled to the end: nothing more to the right
     # The first column hides what scrolls beneath it: it has the page's own background.
     colours = first.evaluate(

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from generator.pages.tables import DECIMALS, Cell, Row, Table, csv_cell
+from generator.pages.tables import DECIMALS, RANK, Cell, Row, Table, csv_cell
 
 HOSTILE = '<script>alert("x")</script> & <img src=x onerror=y>'
 
@@ -176,3 +176,10 @@ def test_a_named_table_links_downloads_of_its_name() -> None:
     assert table.base("page") == "n<1"
     assert 'href="n&lt;1.csv"' in table.to_html("page")
     assert Table("t", "c", ("a",), ()).base("page") == "page.t"
+
+
+def test_a_table_that_ranks_first_keeps_its_rank_and_name_in_view() -> None:
+    ranked = Table("t", "c", (RANK, "Combination", "Score"), ())
+    assert 'class="lg-sortable lg-ranked"' in ranked.to_html("p")
+    plain = Table("t", "c", ("Combination", RANK), ())
+    assert 'class="lg-sortable"' in plain.to_html("p")
