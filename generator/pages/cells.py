@@ -3,6 +3,7 @@ to combinations, what a rank and a † mean, the illustrative-release notice."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -235,6 +236,14 @@ def _not_covered(ctx: VersionContext, combo: str, domain: str) -> str:
         if nc.domain == domain
     ]
     return f" (not covered: {', '.join(gaps)})" if gaps else ""
+
+
+def display_names(ctx: VersionContext) -> dict[str, str]:
+    """Every combination of the version by its display name (:func:`display_name`); where
+    two share one (the same harness and model, configured otherwise), each with its id."""
+    names = {combo: display_name(ctx, combo) for combo in sorted(ctx.frame.bundles)}
+    shared = Counter(names.values())
+    return {k: f"{n} ({k})" if shared[n] > 1 else n for k, n in names.items()}
 
 
 def display_name(ctx: VersionContext, combo: str) -> str:

@@ -7,7 +7,7 @@ from itertools import combinations
 from markupsafe import Markup
 
 from generator.disclosure.diff import configuration_fields, diff, field_label
-from generator.pages.cells import display_name
+from generator.pages.cells import display_names
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
@@ -50,10 +50,10 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
         c: configuration_fields(ctx.cards[b.combination.harnesscard], b)
         for c, b in ctx.frame.bundles.items()
     }
-    pages = []
+    pages, names = [], display_names(ctx)
     for a, b in combinations(sorted(fields), 2):
         result = diff(fields[a], fields[b])
-        na, nb = display_name(ctx, a), display_name(ctx, b)
+        na, nb = names[a], names[b]
         table = Table(
             "differences",
             f"Fields that differ: {na} and {nb}",

@@ -14,6 +14,7 @@ import pandas as pd
 
 from generator.models import Task
 from generator.pages import bulk
+from generator.pages.cells import display_names
 from generator.pages.columns import Column, Field, Spec, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.downloads import tasks_about
@@ -40,6 +41,7 @@ class TaskTables:
     run_files: Mapping[str, Prepared]
     efficiencies: Mapping[str, list[dict[str, Any]]]  # task -> per-combination means
     cited: Mapping[str, Mapping[tuple[str, str], list[str]]]
+    names: Mapping[str, str]  # combination -> display name
 
 
 def task_tables(ctx: VersionContext, tasks: Collection[str] | None = None) -> TaskTables:
@@ -63,6 +65,7 @@ def task_tables(ctx: VersionContext, tasks: Collection[str] | None = None) -> Ta
         run_files=_run_files(ctx, runs),
         efficiencies=_efficiencies(ctx, public),
         cited=ctx.cited,
+        names=display_names(ctx),
     )
 
 
@@ -162,11 +165,29 @@ def _run_score(v: Any) -> Cell:
     return Cell(score(_number(v)), _number(v))
 
 
-#: The runs table, column-wise: each field takes its column from the runs frame, each shown
-#: column its values from the fields' records (so a cell shows what the download holds).
+def _named(names: Mapping[str, str]) -> Callable[[Any], Cell]:
+    """A combination shown (and sorted) by its display name, harness × model."""
+
+    def show(combo: Any) -> Cell:
+        name = names.get(str(combo), str(combo))
+        return Cell(name, name)
+
+    return show
+
+
+def runs_spec(names: Mapping[str, str]) -> Spec[pd.DataFrame]:
+    """The runs table, column-wise: each field takes its column from the runs frame, each
+    shown column its values from the fields' records (so a cell shows what the download
+    holds), the combination by its display name (``names``)."""
+    combination: Column[pd.DataFrame] = Column(
+        "Combination", itemgetter("combination"), _named(names)
+    )
+    return Spec((combination, *RUNS.columns), RUNS.fields)
+
+
+#: The runs table but its combination column (:func:`runs_spec`).
 RUNS: Spec[pd.DataFrame] = Spec(
     (
-        Column("Combination", itemgetter("combination")),
         Column("Run", itemgetter("run"), sorted_as(str)),
         Column("Status", itemgetter("status")),
         Column("D", itemgetter("delivery"), _flag("passed", "failed")),
@@ -200,8 +221,9 @@ def _with_about(ctx: VersionContext, records: pd.DataFrame, tasks: pd.Series) ->
 
 def _run_files(ctx: VersionContext, runs: pd.DataFrame) -> dict[str, Prepared]:
     """Per task, its runs' downloads and rows (:data:`RUNS`), written in bulk."""
-    records = _with_about(ctx, bulk.records(RUNS.fields, runs), runs["task"])
-    rows = bulk.rows_by_key(bulk.spec_rows(RUNS.columns, records), runs["task"])
+    spec = runs_spec(display_names(ctx))
+    records = _with_about(ctx, bulk.records(spec.fields, runs), runs["task"])
+    rows = bulk.rows_by_key(bulk.spec_rows(spec.columns, records), runs["task"])
     return {
         task: prepared._replace(rows_html=rows[task][0], size=rows[task][1])
         for task, prepared in bulk.downloads(records, runs["task"], "runs", RUNS_CAPTION).items()
@@ -257,7 +279,7 @@ def breakdown_table(ctx: VersionContext, task: Task, tables: TaskTables) -> Tabl
     return Table(
         "reconstruction",
         VERDICTS_CAPTION,
-        ("Item", "Kind", "Checks", *combos),
+        ("Item", "Kind", "Checks", *(tables.names.get(c, c) for c in combos)),
         (),
         note,
         inline=len(titles),
@@ -329,10 +351,10 @@ def _number_field(name: str) -> Field[dict[str, Any]]:
     return Field(name, itemgetter(name), "number")
 
 
-#: A task's efficiency: a row per combination, means over valid runs (§4.2(2)).
+#: A task's efficiency but its combination column: a row per combination, means over valid
+#: runs (§4.2(2)).
 EFFICIENCY: Spec[dict[str, Any]] = Spec(
     (
-        Column("Combination", lambda r: str(r["combination"])),
         _mean("Input tokens", "input_tokens", kilo),
         _mean("Output tokens", "output_tokens", kilo),
         _mean("Total tokens", "total_tokens", kilo),
@@ -349,7 +371,11 @@ EFFICIENCY: Spec[dict[str, Any]] = Spec(
 
 
 def efficiency_table(task: Task, tables: TaskTables) -> Table:
-    return EFFICIENCY.table(
+    combination: Column[dict[str, Any]] = Column(
+        "Combination", lambda r: str(r["combination"]), _named(tables.names)
+    )
+    spec = Spec((combination, *EFFICIENCY.columns), EFFICIENCY.fields)
+    return spec.table(
         "efficiency",
         "Efficiency on this task (means over valid runs)",
         tables.efficiencies.get(task.id, []),

@@ -14,6 +14,7 @@ from generator.pages.cells import (
     combination_link,
     combo_cell,
     display_name,
+    display_names,
     elsewhere_link,
     estimate_cell,
     estimate_record,
@@ -217,3 +218,20 @@ def test_a_score_over_fewer_tasks_than_its_neighbours_is_found_and_named(
     )
     assert display_name(small, "gone") == "gone"
     assert display_name(small, a) == f"{harness_name(small, a)} × {model_name(small, a)}"
+
+
+def test_display_names_tell_every_combination_apart(
+    small: VersionContext, contexts: list[VersionContext]
+) -> None:
+    for ctx in [small, *contexts]:
+        names = display_names(ctx)
+        assert sorted(names) == sorted(ctx.frame.bundles)
+        assert len(set(names.values())) == len(names)
+        plain = {k: display_name(ctx, k) for k in names}
+        for combo, name in names.items():
+            shared = list(plain.values()).count(plain[combo]) > 1
+            assert name == (f"{plain[combo]} ({combo})" if shared else plain[combo])
+    # the small version's bundles share one harness and model; the example's do not
+    assert len(set(display_names(small).values())) > len(
+        {display_name(small, k) for k in small.frame.bundles}
+    )

@@ -11,6 +11,7 @@ from pagetools import row_texts, small_runs
 from generator.models import RunRecord
 from generator.models.catalog import JudgeItem, RuleItem
 from generator.pages import VersionContext
+from generator.pages.cells import display_names
 from generator.pages.taskruns import (
     RUNS_INLINE,
     breakdown_table,
@@ -52,7 +53,9 @@ def test_the_runs_table_holds_every_published_run_of_the_task(small: VersionCont
                 assert got["score"] == got["rule"]
         assert table.total == len(want)
         assert table.paged == (len(want) > RUNS_INLINE)
-        assert [row[0] for row in row_texts(table.rows_html())] == [c for c, _ in want]
+        names = display_names(small)  # the same harness × model: each with its id
+        assert [row[0] for row in row_texts(table.rows_html())] == [names[c] for c, _ in want]
+        assert len(set(names.values())) == len(names)
 
 
 def test_each_verdict_counts_the_valid_runs_that_pass_it(small: VersionContext) -> None:
@@ -62,7 +65,7 @@ def test_each_verdict_counts_the_valid_runs_that_pass_it(small: VersionContext) 
     for task in small.public_tasks():
         table = breakdown_table(small, task, bulk)
         combos = [r.combination for r in small.task_rows[task.id]]
-        assert list(table.columns[3:]) == combos
+        assert list(table.columns[3:]) == [display_names(small)[c] for c in combos]
         rows = row_texts(table.rows_html())
         items: list[RuleItem | JudgeItem] = [*task.scoring.rule_items, *task.scoring.judge_items]
         assert [row[0] for row in rows] == [i.id for i in items]
