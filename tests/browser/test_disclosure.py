@@ -22,7 +22,9 @@ def test_a_difference_page_names_fields_by_their_labels(
     page.set_viewport_size({"width": width, "height": 900})
     page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     page.goto(f"{server}/{PAIR}.html")
-    rows = json.loads(page.request.get(f"{server}/{PAIR}.differences.json").body())["rows"]
+    download = page.locator(".lg-downloads a", has_text="JSON").first.get_attribute("href")
+    folder = PAIR.rsplit("/", 1)[0]
+    rows = json.loads(page.request.get(f"{server}/{folder}/{download}").body())["rows"]
     table = page.locator("table.lg-sortable").first
     first = table.locator("tbody tr td:first-child")
     expect(first).to_have_count(len(rows))
