@@ -22,6 +22,7 @@ from generator.pages.cardtables import (
     reliability_spec,
     scores_spec,
 )
+from generator.pages.cells import display_names
 from generator.pages.charts import chart, labels, style_of
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
@@ -114,6 +115,7 @@ def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
     """What the result card's template shows besides its tables and charts."""
     bundle = ctx.frame.bundles[combo]
     card = ctx.cards[bundle.combination.harnesscard]
+    names = display_names(ctx)
     runs = ctx.frame.runs[ctx.frame.runs["combination"] == combo]
     valid_runs = int(runs["valid"].sum())
     return {
@@ -121,7 +123,7 @@ def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
         "incomplete_runs": len(runs) - valid_runs,
         "fingerprint": ctx.fingerprints[combo],
         "below_floor": ctx.below_floor.get(combo, []),
-        "related": [(o, s, "../" + diff_path(combo, o)) for o, s in related(ctx, combo)],
+        "related": [(names[o], s, "../" + diff_path(combo, o)) for o, s in related(ctx, combo)],
         "bundle": bundle,
         "card": card,
         "combo": combo,

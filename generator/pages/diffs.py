@@ -12,7 +12,7 @@ from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
-from generator.pages.text import escape, escape_html
+from generator.pages.text import escape_html
 
 
 def diff_path(a: str, b: str) -> str:
@@ -75,8 +75,8 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
             "diff.md.j2",
             a=a,
             b=b,
-            na=escape(na),
-            nb=escape(nb),
+            na=na,
+            nb=nb,
             fa=ctx.fingerprints[a],
             fb=ctx.fingerprints[b],
             count=len(result.differing),

@@ -42,18 +42,27 @@ def test_no_serious_accessibility_violation(browser: Browser, server: str, schem
     assert not found, found
 
 
+#: The screens the screenshots are taken on: a laptop's first screen, and a phone's.
+SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_screenshots(browser: Browser, server: str, screenshots: Path, scheme: str) -> None:
+def test_screenshots(
+    browser: Browser, server: str, screenshots: Path, scheme: str, screen: str
+) -> None:
     context = browser.new_context(
         color_scheme=scheme,  # type: ignore[arg-type]
-        viewport={"width": 1400, "height": 1000},
+        viewport=SCREENS[screen],  # type: ignore[arg-type]
     )
     page = context.new_page()
     for name in SCREENSHOTS:
         page.goto(f"{server}/{PAGE_TYPES[name]}", wait_until="load")
         scheme_used = page.locator("body").get_attribute("data-md-color-scheme")
         assert scheme_used == ("slate" if scheme == "dark" else "default")
-        path = screenshots / f"{name}-{scheme}.png"
+        # nothing wider than the screen: a wide table scrolls in its own box
+        assert page.evaluate("document.documentElement.scrollWidth") <= SCREENS[screen]["width"]
+        path = screenshots / f"{name}-{scheme}-{screen}.png"
         page.screenshot(path=str(path), full_page=False)
         assert path.stat().st_size > 10_000
     context.close()

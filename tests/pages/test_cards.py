@@ -11,6 +11,8 @@ from pagetools import plots, shown, shown_estimate
 from generator.models.harnesscard import Layers
 from generator.pages import VersionContext
 from generator.pages.cards import combination_page, combinations_index
+from generator.pages.cells import display_names
+from generator.pages.diffs import diff_path, related
 from generator.pages.text import estimate, spelled
 
 
@@ -101,3 +103,17 @@ def test_the_index_lists_every_combination_and_counts_the_layers(
             assert row.record["harnesscard"] == bundle.combination.harnesscard
             assert row.record["model"] == bundle.combination.model.name
         assert f"({spelled(len(Layers.model_fields))} layers)" in index.markdown
+
+
+def test_a_card_links_the_combinations_sharing_its_harness_or_model_by_name(
+    contexts: list[VersionContext],
+) -> None:
+    linked = 0
+    for ctx in contexts:
+        names = display_names(ctx)
+        for combo in ctx.frame.bundles:
+            text = html.unescape(shown(combination_page(ctx, combo)))
+            for other, shared in related(ctx, combo):
+                assert f"[{names[other]}](../{diff_path(combo, other)}) ({shared})" in text
+                linked += 1
+    assert linked

@@ -32,6 +32,8 @@ def _check_pages(ctx: VersionContext, pages: list[Page]) -> None:
         if names[0] == names[1]:  # the same harness and model, configured otherwise
             names = [f"{n} ({c})" for n, c in zip(names, (a, b), strict=True)]
         assert page.title == " vs ".join(names)
+        heading = html.unescape(shown(page)).splitlines()[0]
+        assert heading == f"# Configuration: {names[0]} and {names[1]}"
         assert table.columns[1:] == tuple(names)
         assert [r.record["field"] for r in table.rows] == [
             k for k in [*fa, *(k for k in fb if k not in fa)] if k in differing
