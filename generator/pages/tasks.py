@@ -79,7 +79,7 @@ CARD_PARTS = (
 def fold_summaries(task: Task, tables: list[Table]) -> dict[str, str]:
     """What each folded block of a task page says while closed: a table's caption and its
     rows; for the task card, the parts it holds beyond the description."""
-    rows = {t.id: f"{t.caption} ({t.total} {'row' if t.total == 1 else 'rows'})" for t in tables}
+    rows = {t.id: f"{t.caption} — {t.total} {'row' if t.total == 1 else 'rows'}" for t in tables}
     parts = [name for key, name in CARD_PARTS if getattr(task.card, key)]
     parts += ["score composition", "classification"]
     return rows | {"card": "Full task card: " + ", ".join(parts[:-1]) + " and " + parts[-1]}
@@ -190,8 +190,8 @@ def index_page(ctx: VersionContext, deep: bool) -> Page:
 __all__ = [
     "CARD_PARTS",
     "RUNS_INLINE",
-    "fold_summaries",
     "TaskTables",
+    "fold_summaries",
     "index_page",
     "task_entry",
     "task_page",
