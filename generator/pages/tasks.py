@@ -68,6 +68,23 @@ def _dive_parts(ctx: VersionContext, task: Task, deep: bool) -> dict[str, object
     }
 
 
+#: The task card's parts shown folded, by field: what the fold's summary names.
+CARD_PARTS = (
+    ("input_assets", "input assets"),
+    ("checkpoints", "validation checkpoints"),
+    ("underspecification", "underspecification"),
+)
+
+
+def fold_summaries(task: Task, tables: list[Table]) -> dict[str, str]:
+    """What each folded block of a task page says while closed: a table's caption and its
+    rows; for the task card, the parts it holds beyond the description."""
+    rows = {t.id: f"{t.caption} — {t.total} {'row' if t.total == 1 else 'rows'}" for t in tables}
+    parts = [name for key, name in CARD_PARTS if getattr(task.card, key)]
+    parts += ["score composition", "classification"]
+    return rows | {"card": "Full task card: " + ", ".join(parts[:-1]) + " and " + parts[-1]}
+
+
 def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> Page:
     tables = task_described(ctx, task, deep, _tables(ctx, task, bulk))
     ids = {t.id for t in tables}
@@ -78,6 +95,7 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
         card={k: _md(getattr(task.card, k)) for k in type(task.card).model_fields},
         composition=composition(task),
         tables=tables_html(tables, task.id),
+        folds=fold_summaries(task, tables),
         heading=heading(task, deep),
         has_evidence="evidence" in ids,
         has_cited="cited" in ids,
@@ -169,4 +187,13 @@ def index_page(ctx: VersionContext, deep: bool) -> Page:
     return Page(f"{folder}/index.md", title, intro + table.to_html("index") + "\n", (table,))
 
 
-__all__ = ["RUNS_INLINE", "TaskTables", "index_page", "task_entry", "task_page", "task_tables"]
+__all__ = [
+    "CARD_PARTS",
+    "RUNS_INLINE",
+    "TaskTables",
+    "fold_summaries",
+    "index_page",
+    "task_entry",
+    "task_page",
+    "task_tables",
+]

@@ -42,6 +42,7 @@ def test_a_long_runs_table_loads_its_rows_on_demand(
     page.goto(f"{server}/v1.0/tasks/{task.name}")
     table = page.locator("#table-runs table")
     assert table.locator("tbody tr").count() == 0, "no per-run rows in the page itself"
+    page.locator("details:has(#table-runs) > summary").click()  # the runs are folded
     status = page.locator("#table-runs .lg-more [role=status]")
     total = int(
         re.findall(r"^([\d,]+) rows load on demand", status.inner_text())[0].replace(",", "")

@@ -4,6 +4,7 @@ the deep-dive index counts what it lists (§4.4, §5.2)."""
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import replace
 
 import pytest
@@ -11,7 +12,16 @@ import yaml
 from pagetools import shown
 
 from generator.pages import VersionContext
-from generator.pages.tasks import heading, index_page, task_entry, task_page, task_tables
+from generator.pages.render import tables_html
+from generator.pages.tasks import (
+    CARD_PARTS,
+    fold_summaries,
+    heading,
+    index_page,
+    task_entry,
+    task_page,
+    task_tables,
+)
 from generator.pages.text import render_markdown, spelled
 
 
@@ -98,3 +108,61 @@ def test_task_page_and_deep_dive_are_told_apart_and_the_task_page_searched_first
         meta = yaml.safe_load(source.split("---\n")[1])
         assert html.unescape(meta["title"]) == page.long_title
     assert task.search_boost > deep.search_boost
+
+
+def _folds(markdown: str) -> list[str]:
+    """The page's folded blocks, each from its opening tag to its closing one."""
+    return re.findall(r"<details class=\"lg-fold\">.*?</details>", markdown, re.DOTALL)
+
+
+@pytest.mark.parametrize("deep", [False, True])
+def test_the_answer_is_on_top_and_every_other_table_one_click_away(
+    contexts: list[VersionContext], deep: bool
+) -> None:
+    ctx = contexts[0]
+    bulk = task_tables(ctx)
+    for task_id in ctx.release.deep_dives:
+        task = ctx.tasks[task_id]
+        page = task_page(ctx, task, deep, bulk)
+        html_of = tables_html(list(page.tables), task.id)
+        folds = _folds(page.markdown)
+        first = min(page.markdown.index(f) for f in folds if html_of["metadata"] not in f)
+        # the description and results come before the first folded table (in a deep
+        # dive the task card, part 1 of §5.2, folds above them)
+        assert page.markdown.index(render_markdown(task.card.description)) < first
+        assert page.markdown.index(html_of["results"]) < first
+        summaries = fold_summaries(task, list(page.tables))
+        for table in page.tables:
+            holding = [f for f in folds if html_of[table.id] in f]
+            if table.id == "results":
+                assert not holding
+                continue
+            assert len(holding) == 1, table.id
+            if table.id != "metadata":  # the metadata sits in the task card's fold
+                plural = "row" if table.total == 1 else "rows"
+                shown_summary = re.search(r"<summary>(.*?)</summary>", holding[0])
+                assert shown_summary is not None
+                expected = f"{table.caption} — {table.total} {plural}"
+                assert html.unescape(shown_summary.group(1)) == expected == summaries[table.id]
+        card = next(f for f in folds if html_of["metadata"] in f)
+        for key, name in CARD_PARTS:
+            text = getattr(task.card, key)
+            assert (render_markdown(text) in card) == bool(text)
+            assert (name in summaries["card"]) == bool(text)
+        assert len(folds) == len(page.tables) - 1  # all but results (metadata: in the card)
+
+
+def test_a_deep_dive_keeps_the_six_parts_in_order_and_the_analysts_text_open(
+    contexts: list[VersionContext],
+) -> None:
+    ctx = contexts[0]
+    bulk = task_tables(ctx)
+    for task_id in ctx.release.deep_dives:
+        dive = ctx.deep_dives[task_id]
+        page = task_page(ctx, ctx.tasks[task_id], True, bulk)
+        headings = re.findall(r"^## (\d)\. ", page.markdown, re.MULTILINE)
+        assert headings == [str(n) for n in range(1, 7)]
+        folded = "".join(_folds(page.markdown))
+        for text in (dive.trajectory_nodes, dive.interpretation):
+            assert render_markdown(text) in page.markdown
+            assert render_markdown(text) not in folded

@@ -83,6 +83,12 @@
       fit(block);
     });
     window.addEventListener("resize", fitAll);
+    /* A table in a folded block has no width until the block opens: fit it then. */
+    document.querySelectorAll("details").forEach(function (details) {
+      details.addEventListener("toggle", function () {
+        if (details.open) { details.querySelectorAll(".lg-table").forEach(fit); }
+      });
+    });
     document.querySelectorAll(".lg-more button[data-rows]").forEach(function (button) {
       button.addEventListener("click", function () { more(button); });
     });
