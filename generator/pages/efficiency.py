@@ -25,7 +25,7 @@ from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
-from generator.pages.text import NBSP, escape, estimate, kilo, one_decimal, score, spelled
+from generator.pages.text import NBSP, estimate, kilo, one_decimal, score, spelled
 from generator.score.results import (
     CombinationScores,
     Efficiency,
@@ -335,12 +335,12 @@ def frontier_lines(
     lines = []
     for tok in sorted({tokenizer[c.combination] for c in scored}):
         compared = [c for c in scored if tokenizer[c.combination] == tok and c.pareto is not None]
-        head = f"Pareto frontier, tokenizer {escape(tok)}: "
+        head = f"Pareto frontier, tokenizer {tok}: "
         if len(compared) < 2:
             lines.append(head + "none (fewer than two combinations measured on the same tasks)")
             continue
         front = sorted((c for c in compared if c.pareto), key=_tokens)
-        lines.append(head + "; ".join(escape(titles[c.combination]) for c in front))
+        lines.append(head + " · ".join(titles[c.combination] for c in front))
     return lines
 
 
