@@ -1,5 +1,7 @@
-"""Pages that keep the detail one click away: at 1280 px each is at most four screens tall, and
-a chart inside a closed <details> draws at its column's full width once the reader opens it."""
+"""Pages that keep the detail one click away (the efficiency charts of each domain, a
+HarnessCard's layers, the measured coverage of the intervals): at 1280 px each is at most four
+screens tall, the detail opens with a click, and a chart inside a closed <details> draws at its
+column's full width once the reader opens it."""
 
 from __future__ import annotations
 
@@ -11,13 +13,13 @@ SCREENS = 4 * 800  # four screens of a 1280 x 800 window
 
 
 def _pages(site: Path) -> list[str]:
-    """The efficiency page of every version."""
-    names = ("efficiency.html",)
+    """The efficiency page of every version, and the single pages shortened with it."""
+    names = ("efficiency.html", "methodology.html")
     return sorted(
         str(p.relative_to(site))
         for v in site.glob("v*")
         if v.is_dir()
-        for p in (v / n for n in names)
+        for p in [*(v / n for n in names), *(v / "cards").glob("*.html")]
         if p.exists()
     )
 
@@ -59,3 +61,15 @@ def test_charts_in_a_closed_details_draw_at_full_width_when_opened(
             for c in charts:
                 assert c["plot"] > 0, c
                 assert abs(c["plot"] - c["column"]) <= 1, c
+
+
+def test_a_harnesscard_s_layers_open_with_a_click(page: Page, server: str, site: Path) -> None:
+    for path in sorted(str(p.relative_to(site)) for p in site.glob("v*/cards/*.html")):
+        page.goto(f"{server}/{path}", wait_until="load")
+        layers = page.locator("details.lg-layer")
+        assert layers.count() >= 1
+        first = layers.first
+        table = first.locator("table")
+        assert not table.is_visible()
+        first.locator("summary").click()
+        assert table.is_visible()
