@@ -25,7 +25,7 @@ from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
-from generator.pages.text import NBSP, estimate, kilo, one_decimal, score
+from generator.pages.text import NBSP, estimate, kilo, one_decimal, score, spelled
 from generator.score.results import (
     CombinationScores,
     Efficiency,
@@ -322,14 +322,44 @@ def _domain_charts(
     )
 
 
+def frontier_lines(
+    scope: ScopeResult, tokenizer: dict[str, str], titles: dict[str, str]
+) -> list[str]:
+    """A domain's answer in one line per tokenizer: the combinations on its Pareto frontier,
+    fewest tokens first, or why it has none (fewer than two compared)."""
+    scored = [
+        c
+        for c in scope.combinations
+        if c.status == "scored" and c.task_score and c.efficiency and c.task_score.value is not None
+    ]
+    lines = []
+    for tok in sorted({tokenizer[c.combination] for c in scored}):
+        compared = [c for c in scored if tokenizer[c.combination] == tok and c.pareto is not None]
+        head = f"Pareto frontier, tokenizer {tok}: "
+        if len(compared) < 2:
+            lines.append(head + "none (fewer than two combinations measured on the same tasks)")
+            continue
+        front = sorted((c for c in compared if c.pareto), key=_tokens)
+        lines.append(head + " · ".join(titles[c.combination] for c in front))
+    return lines
+
+
 def efficiency_page(ctx: VersionContext) -> Page:
     tokenizer = {k: b.combination.model.tokenizer for k, b in ctx.frame.bundles.items()}
+    titles = {k: b.combination.title for k, b in ctx.frame.bundles.items()}
     sections, tables = [], []
     for report in ctx.reports.values():
         charts, t = _domain_charts(ctx, report, tokenizer, style_of(list(ctx.frame.bundles)))
         tables += t
         sections.append(
-            {"title": report.domain_title, "charts": charts, "table": t[0].id if t else None}
+            {
+                "title": report.domain_title,
+                "domain": report.domain,
+                "count": f"{spelled(len(charts))} chart{'s' if len(charts) != 1 else ''}",
+                "frontiers": frontier_lines(report.scopes[0], tokenizer, titles),
+                "charts": charts,
+                "table": t[0].id if t else None,
+            }
         )
     markdown = render(
         environment(),

@@ -64,7 +64,7 @@ def card_page(ctx: VersionContext, card: HarnessCard) -> Page:
         "harnesscard.md.j2",
         card=card,
         tables=tables_html(tables, card.id),
-        layers=[t.id for t in tables[1:]],
+        layers=[(t.id, t.caption) for t in tables[1:]],
         users=links,
         notes=render_markdown(card.notes) if card.notes else "",
     )

@@ -24,7 +24,11 @@ DRAWN = """() => [...document.querySelectorAll('.lg-chart .plotly-graph-div')]
 
 
 def _open(page: Page, url: str) -> None:
+    """A page with every chart shown: the efficiency page keeps each domain's charts in a
+    closed <details>, opened here as a reader's click would."""
     page.goto(url, wait_until="load")
+    for summary in page.locator("details.lg-efficiency > summary").all():
+        summary.click()
     page.wait_for_function(DRAWN, timeout=15_000)
     page.wait_for_timeout(300)  # lg-charts.js: colours and height after the first drawing
 

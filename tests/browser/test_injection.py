@@ -71,6 +71,7 @@ def test_no_payload_runs_from_search_results(page: Page, hostile_server: str) ->
 
 def test_payloads_read_as_text(page: Page, hostile_server: str, hostile_site: HostileSite) -> None:
     page.goto(f"{hostile_server}/v1.0/cards/lingee-2.3.html")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     body = page.locator("article").inner_text()
     assert "<script>__pwn(" in body or "<img src=x onerror=__pwn(" in body
     assert Path(hostile_site.site / "v1.0" / "cards" / "lingee-2.3.html").is_file()

@@ -260,3 +260,46 @@ def test_the_table_beside_the_charts_holds_their_data(ctx: VersionContext) -> No
         if reliability is not None:
             drawn = [_plain(t["name"]) for t in reliability.traces]
             assert drawn == [names[c.combination] for c in curves]
+
+
+def _domain_blocks(markdown: str) -> dict[str, str]:
+    """Each domain section of the page: from its heading to the next."""
+    parts = markdown.split("\n## ")[1:]
+    return {p.split("\n", 1)[0]: p for p in parts}
+
+
+def test_each_domain_answers_on_top_and_keeps_its_charts_one_click_away(
+    ctx: VersionContext,
+) -> None:
+    markdown = efficiency_page(ctx).markdown
+    blocks = _domain_blocks(markdown)
+    tokenizer = _tokenizer(ctx)
+    titles = {k: b.combination.title for k, b in ctx.frame.bundles.items()}
+    assert set(blocks) == {r.domain_title for r in ctx.reports.values()}
+    for report in ctx.reports.values():
+        block = blocks[report.domain_title]
+        scored = _scored(report)
+        if not scored:
+            assert "<details" not in block
+            continue
+        head, _, rest = block.partition("<details")
+        assert "lg-chart" not in head  # the answer first, no chart before it
+        assert rest.startswith(f' class="lg-efficiency" id="charts-{report.domain}">')
+        assert " open" not in rest.split(">", 1)[0]  # closed until the reader opens it
+        for tok in {tokenizer[c.combination] for c in scored}:
+            line = next(
+                x for x in head.splitlines() if x.startswith(f"- Pareto frontier, tokenizer {tok}:")
+            )
+            mine = [c for c in scored if tokenizer[c.combination] == tok and c.pareto is not None]
+            on = [titles[c.combination] for c in mine if c.pareto]
+            if len(mine) < 2:
+                assert "none" in line
+            else:
+                assert html.unescape(line.split(": ", 1)[1]).split(" · ") == sorted(
+                    on, key=lambda n: next(_xy(c)[0] for c in mine if titles[c.combination] == n)
+                )
+        # every chart of the domain and its data table are inside the closed box
+        charts = [p.div for p in plots(rest)]
+        assert charts
+        assert all(d.startswith(f"{report.domain}-") for d in charts)
+        assert "<!--lg-html:" in rest  # the data table, placed by the renderer

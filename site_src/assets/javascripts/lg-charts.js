@@ -1,6 +1,7 @@
 /* Charts follow the page: the colours of Material's scheme (light or slate), read from its
    CSS variables on load, when the reader switches scheme and after an instant navigation;
-   and a height that fits the legend below the plot, so a narrow screen keeps the plot whole. */
+   a height that fits the legend below the plot, so a narrow screen keeps the plot whole; and
+   the width of their column when a closed <details> around them opens. */
 (function () {
   var PLOT = 300;  /* px of plot area and axes above the legend */
   function colours() {
@@ -41,6 +42,15 @@
     if (!window.Plotly) { return; }
     Array.prototype.forEach.call(document.querySelectorAll(".lg-chart .js-plotly-plot"), follow);
   }
+  /* A chart drawn inside a closed <details> had no width: when it opens, its charts take the
+     width of their column. */
+  document.addEventListener("toggle", function (event) {
+    var box = event.target;
+    if (!window.Plotly || !box.open || !box.querySelectorAll) { return; }
+    Array.prototype.forEach.call(box.querySelectorAll(".lg-chart .js-plotly-plot"), function (div) {
+      window.Plotly.Plots.resize(div).then(function () { fit(div); });
+    });
+  }, true);
   new MutationObserver(all).observe(document.body, {
     attributes: true, attributeFilter: ["data-md-color-scheme"]
   });
