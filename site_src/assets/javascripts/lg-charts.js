@@ -1,6 +1,7 @@
 /* Charts follow the page: the colours of Material's scheme (light or slate), read from its
    CSS variables on load, when the reader switches scheme and after an instant navigation;
-   and a height that fits the legend below the plot, so a narrow screen keeps the plot whole. */
+   and a height that fits the legend below the plot, so a narrow screen keeps the plot whole;
+   a chart in a collapsed part sized to the page when the part opens. */
 (function () {
   var PLOT = 300;  /* px of plot area and axes above the legend */
   function colours() {
@@ -41,6 +42,13 @@
     if (!window.Plotly) { return; }
     Array.prototype.forEach.call(document.querySelectorAll(".lg-chart .js-plotly-plot"), follow);
   }
+  /* A chart in a collapsed <details> is drawn without a width: size it when it opens. */
+  document.addEventListener("toggle", function (event) {
+    if (!window.Plotly || !event.target.open) { return; }
+    event.target.querySelectorAll(".lg-chart .js-plotly-plot").forEach(function (div) {
+      window.Plotly.Plots.resize(div).then(function () { follow(div); });
+    });
+  }, true);
   new MutationObserver(all).observe(document.body, {
     attributes: true, attributeFilter: ["data-md-color-scheme"]
   });
