@@ -111,6 +111,15 @@ def _md(text: str | None) -> Markup:
     return Markup(render_markdown(text)) if text else Markup("")
 
 
+def _scope_title(ctx: VersionContext, domain: str, subdivision: str | None) -> str:
+    """A scope the card does not cover, by the titles readers know (not by its ids)."""
+    found = next((d for d in ctx.release.domains if d.id == domain), None)
+    if found is None:
+        return domain + (f"/{subdivision}" if subdivision else "")
+    sub = next((s.title for s in found.subdivisions if s.id == subdivision), subdivision)
+    return found.title + (f" — {sub}" if sub else "")
+
+
 def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
     """What the result card's template shows besides its tables and charts."""
     bundle = ctx.frame.bundles[combo]
@@ -129,8 +138,7 @@ def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
         "combo": combo,
         "reports": ctx.reports,
         "not_covered": [
-            (n.domain + (f"/{n.subdivision}" if n.subdivision else ""), n.reason)
-            for n in bundle.not_covered
+            (_scope_title(ctx, n.domain, n.subdivision), n.reason) for n in bundle.not_covered
         ],
         **_disclosure(card),
     }

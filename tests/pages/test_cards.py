@@ -179,3 +179,18 @@ def test_a_link_from_the_card_reaches_the_harnesscard_page(contexts: list[Versio
             link = re.search(r'href="\.\./(cards/[^"]+)\.html"', parts["harnesscard"])
             assert link is not None
             assert f"{link.group(1)}.md" == card_page(ctx, card).path
+
+
+def test_a_scope_not_covered_is_named_by_its_titles(contexts: list[VersionContext]) -> None:
+    named = 0
+    for ctx in contexts:
+        domains = {d.id: d for d in ctx.release.domains}
+        for combo, bundle in ctx.frame.bundles.items():
+            text = html.unescape(shown(combination_page(ctx, combo)))
+            for n in bundle.not_covered:
+                domain = domains[n.domain]
+                subs = {s.id: s.title for s in domain.subdivisions}
+                title = domain.title + (f" — {subs[n.subdivision]}" if n.subdivision else "")
+                assert f"- **{title}** — {n.reason}" in text
+                named += 1
+    assert named
