@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
@@ -31,7 +31,7 @@ from generator.pages.downloads import described
 from generator.pages.efficiency import reliability_series
 from generator.pages.render import Page, environment, opaque, render, tables_html
 from generator.pages.tables import Cell, Table
-from generator.pages.text import escape, render_markdown, spelled
+from generator.pages.text import attr, escape, escape_html, render_markdown, spelled
 
 SCORES_NOTE = (
     "Rank: best to worst rank the significant paired differences allow in that scope. "
@@ -111,6 +111,15 @@ def _md(text: str | None) -> Markup:
     return Markup(render_markdown(text)) if text else Markup("")
 
 
+def _scope_title(ctx: VersionContext, domain: str, subdivision: str | None) -> str:
+    """A scope the card does not cover, by the titles readers know (not by its ids)."""
+    found = next((d for d in ctx.release.domains if d.id == domain), None)
+    if found is None:
+        return domain + (f"/{subdivision}" if subdivision else "")
+    sub = next((s.title for s in found.subdivisions if s.id == subdivision), subdivision)
+    return found.title + (f" — {sub}" if sub else "")
+
+
 def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
     """What the result card's template shows besides its tables and charts."""
     bundle = ctx.frame.bundles[combo]
@@ -128,11 +137,8 @@ def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
         "card": card,
         "combo": combo,
         "reports": ctx.reports,
-        "notes": _md(bundle.notes),
-        "card_notes": _md(card.notes),
         "not_covered": [
-            (n.domain + (f"/{n.subdivision}" if n.subdivision else ""), n.reason)
-            for n in bundle.not_covered
+            (_scope_title(ctx, n.domain, n.subdivision), n.reason) for n in bundle.not_covered
         ],
         **_disclosure(card),
     }
@@ -151,17 +157,67 @@ def _record(ctx: VersionContext, combo: str, bundle: Bundle) -> str:
     return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
 
 
+class Part(NamedTuple):
+    """A collapsed part of the result card: its summary line, a lead and its blocks."""
+
+    id: str
+    summary: str
+    lead: Markup
+    blocks: tuple[Markup, ...]
+
+
+def _parts(
+    ctx: VersionContext, combo: str, tables: dict[str, Markup], charts: dict[str, Markup]
+) -> list[Part]:
+    """The detail beside the scores, one click away: stability, efficiency, failure types,
+    the configuration record and the HarnessCard's layers, each collapsed with its tables."""
+    bundle = ctx.frame.bundles[combo]
+    card = ctx.cards[bundle.combination.harnesscard]
+    layers = [tid for tid in tables if tid.startswith("layer-")]
+    drawn = len(charts)
+    domains = sum(p.whole_domain for p in placed(ctx, combo))
+    where = f"{domains} domain" + ("" if domains == 1 else "s")
+    own = escape_html(f"{card.harness.name} {card.harness.version}")
+    return [
+        Part(
+            "stability",
+            f"Stability: reliability@k in {where}"
+            + (f", {drawn} chart" + ("" if drawn == 1 else "s") if drawn else "")
+            + " and their data",
+            Markup(""),
+            (*charts.values(), tables["reliability"]),
+        ),
+        Part("efficiency", f"Efficiency per task in {where}", Markup(""), (tables["efficiency"],)),
+        Part("failure-types", f"Failure types in {where}", Markup(""), (tables["failures"],)),
+        Part(
+            "configuration-record",
+            "Configuration record: budgets, clarification, environment and evaluator",
+            Markup(""),
+            (tables["configuration"], _md(bundle.notes)),
+        ),
+        Part(
+            "harnesscard",
+            f"HarnessCard {card.id}: {spelled(len(layers))}-layer disclosure of {own}",
+            Markup(
+                "Withheld fields are marked and give the vendor's reason. The same layers are "
+                f'on <a href="../cards/{attr(card.id)}.html">the HarnessCard\'s own page</a>.'
+            ),
+            (*(tables[tid] for tid in layers), _md(card.notes)),
+        ),
+    ]
+
+
 def combination_page(ctx: VersionContext, combo: str) -> Page:
     bundle = ctx.frame.bundles[combo]
     about = (("combination", combo),)
     tables = described(ctx, combination_tables(ctx, combo), ("combination", combo), about)
     charts = _charts(ctx, combo)
+    html = tables_html(tables, combo)
     markdown = render(
         environment(),
         "combination.md.j2",
-        tables=tables_html(tables, combo),
-        charts=charts,
-        layers=[t.id for t in tables if t.id.startswith("layer-")],
+        tables=html,
+        parts=_parts(ctx, combo, html, charts),
         **_card_context(ctx, combo),
     )
     return Page(
@@ -170,6 +226,7 @@ def combination_page(ctx: VersionContext, combo: str) -> Page:
         markdown,
         tuple(tables),
         charts=bool(charts),
+        wide=True,
         extra_files={f"{combo}.configuration-record.json": _record(ctx, combo, bundle)},
     )
 

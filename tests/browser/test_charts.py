@@ -129,6 +129,9 @@ def test_nothing_is_cut_at_390_px(browser: Browser, server: str) -> None:
     page = context.new_page()
     for path in (EFFICIENCY, "v1.1/efficiency.html", "v1.0/combinations/lingee.html"):
         _open(page, f"{server}/{path}")
+        for summary in page.locator("details.lg-detail:has(.lg-chart) > summary").all():
+            summary.click()  # a result card's charts are in a collapsed part
+            page.wait_for_timeout(500)
         charts = _inside(page)
         assert charts
         assert [c["id"] for c in charts if not c["ok"]] == []

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 from pagetools import plots, shown, shown_estimate
 
 from generator.models.harnesscard import Layers
 from generator.pages import VersionContext
 from generator.pages.cards import combination_page, combinations_index
+from generator.pages.cardtables import card_tables, placed
 from generator.pages.cells import display_names
 from generator.pages.diffs import diff_path, related
+from generator.pages.harnesscards import card_page
 from generator.pages.text import estimate, spelled
 
 
@@ -117,3 +120,77 @@ def test_a_card_links_the_combinations_sharing_its_harness_or_model_by_name(
                 assert f"[{names[other]}](../{diff_path(combo, other)}) ({shared})" in text
                 linked += 1
     assert linked
+
+
+def _parts(text: str) -> tuple[str, dict[str, str]]:
+    """The card before its first collapsed part, and each part's HTML by its id."""
+    top, _, rest = text.partition('<details class="lg-detail"')
+    found = re.findall(r'id="([^"]+)">(.*?)</details>', rest, re.DOTALL)
+    return top, dict(found)
+
+
+def _tables_in(html_text: str) -> list[str]:
+    return re.findall(r'class="lg-table[^"]*" id="table-([^"]+)"', html_text)
+
+
+def test_the_answer_is_on_top_and_the_detail_one_click_away(
+    contexts: list[VersionContext], small: VersionContext
+) -> None:
+    for ctx in [small, *contexts]:
+        for combo, bundle in ctx.frame.bundles.items():
+            page = combination_page(ctx, combo)
+            top, parts = _parts(shown(page))
+            card = ctx.cards[bundle.combination.harnesscard]
+            layers = [t.id for t in card_tables(card)]
+            # on top: the configuration summary and the scores, no other table
+            assert ctx.fingerprints[combo] in top
+            assert _tables_in(top) == ["scores"]
+            assert "## Scores" in top
+            # below, collapsed: every other table of the card, once, in its part
+            want = {
+                "stability": ["reliability"],
+                "efficiency": ["efficiency"],
+                "failure-types": ["failures"],
+                "configuration-record": ["configuration"],
+                "harnesscard": layers,
+            }
+            assert {k: _tables_in(v) for k, v in parts.items()} == want
+            assert sorted(t.id for t in page.tables) == sorted(
+                ["scores", *(t for ts in want.values() for t in ts)]
+            )
+            assert f'href="../cards/{card.id}.html"' in parts["harnesscard"]
+            assert {p.div for p in plots(parts["stability"])} == {
+                p.div for p in plots(page.markdown)
+            }
+            domains = sum(p.whole_domain for p in placed(ctx, combo))
+            summaries = {k: re.search(r"<summary>(.*?)</summary>", v) for k, v in parts.items()}
+            for key in ("stability", "efficiency", "failure-types"):
+                found = summaries[key]
+                assert found is not None
+                assert f" in {domains} domain" in found.group(1)
+            assert page.wide  # the scores table gets the width of the table of contents
+
+
+def test_a_link_from_the_card_reaches_the_harnesscard_page(contexts: list[VersionContext]) -> None:
+    for ctx in contexts:
+        for combo, bundle in ctx.frame.bundles.items():
+            card = ctx.cards[bundle.combination.harnesscard]
+            _, parts = _parts(shown(combination_page(ctx, combo)))
+            link = re.search(r'href="\.\./(cards/[^"]+)\.html"', parts["harnesscard"])
+            assert link is not None
+            assert f"{link.group(1)}.md" == card_page(ctx, card).path
+
+
+def test_a_scope_not_covered_is_named_by_its_titles(contexts: list[VersionContext]) -> None:
+    named = 0
+    for ctx in contexts:
+        domains = {d.id: d for d in ctx.release.domains}
+        for combo, bundle in ctx.frame.bundles.items():
+            text = html.unescape(shown(combination_page(ctx, combo)))
+            for n in bundle.not_covered:
+                domain = domains[n.domain]
+                subs = {s.id: s.title for s in domain.subdivisions}
+                title = domain.title + (f" — {subs[n.subdivision]}" if n.subdivision else "")
+                assert f"- **{title}** — {n.reason}" in text
+                named += 1
+    assert named

@@ -1,5 +1,6 @@
 /* Sort a results table by clicking (or pressing Enter on) a column header; load a long
-   table's other rows; mark a table wider than the page. No dependencies. */
+   table's other rows; mark a table wider than the page; open the collapsed part a link
+   points into. No dependencies. */
 (function () {
   function key(cell) {
     var raw = cell.getAttribute("data-sort");
@@ -76,6 +77,16 @@
     }
   }
   function fitAll() { document.querySelectorAll(".lg-table").forEach(fit); }
+  function reveal() {
+    /* A link to a table or section inside a collapsed <details> opens it (and its parents). */
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) { return; }
+    for (var d = target.closest("details"); d; d = d.parentElement.closest("details")) {
+      d.open = true;
+    }
+    target.scrollIntoView();
+  }
   function setup() {
     document.querySelectorAll(".lg-table").forEach(function (block) {
       var box = block.querySelector(".lg-scroll");
@@ -83,12 +94,12 @@
       fit(block);
     });
     window.addEventListener("resize", fitAll);
-    /* A table in a folded block has no width until the block opens: fit it then. */
-    document.querySelectorAll("details").forEach(function (details) {
-      details.addEventListener("toggle", function () {
-        if (details.open) { details.querySelectorAll(".lg-table").forEach(fit); }
-      });
-    });
+    /* A table in a collapsed <details> has no width until it opens: fit it then. */
+    document.addEventListener("toggle", function (event) {
+      if (event.target.open) { event.target.querySelectorAll(".lg-table").forEach(fit); }
+    }, true);
+    window.addEventListener("hashchange", reveal);
+    reveal();
     document.querySelectorAll(".lg-more button[data-rows]").forEach(function (button) {
       button.addEventListener("click", function () { more(button); });
     });
