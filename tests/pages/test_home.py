@@ -91,7 +91,7 @@ def test_the_home_leads_with_each_domain_s_leaderboard(
     for ctx in [small, *contexts]:
         page = home_page(ctx)
         text = shown(page)
-        first_component = text.index("## Component versions")
+        first_component = text.index("## The release")
         leaders = boards(ctx)
         assert [b.domain for b in leaders] == [d.id for d in ctx.release.domains]
         at = 0
