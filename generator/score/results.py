@@ -23,6 +23,20 @@ Basis = Annotated[
 ]
 
 
+# A figure and the ends of its interval, as every estimate, rate and reliability@k gives them.
+Value = Annotated[
+    float | None, Field(description="The point value; null when there is nothing to estimate.")
+]
+Low = Annotated[
+    float | None,
+    Field(description="Lower end of its interval at the release's confidence level."),
+]
+High = Annotated[
+    float | None,
+    Field(description="Upper end of its interval at the release's confidence level."),
+]
+
+
 class Result(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -30,15 +44,9 @@ class Result(BaseModel):
 class Estimate(Result):
     """A point value with its interval; all None when there is nothing to estimate."""
 
-    value: float | None = Field(
-        description="The point value; null when there is nothing to estimate."
-    )
-    low: float | None = Field(
-        description="Lower end of its interval at the release's confidence level."
-    )
-    high: float | None = Field(
-        description="Upper end of its interval at the release's confidence level."
-    )
+    value: Value
+    low: Low
+    high: High
     tasks: int = Field(description="Tasks the value averages over.")
     interval: Basis = "tasks"
 
@@ -49,15 +57,9 @@ class Rate(Result):
 
     successes: int = Field(description="Runs that succeeded.")
     trials: int = Field(description="Valid runs counted.")
-    value: float | None = Field(
-        description="The point value; null when there is nothing to estimate."
-    )
-    low: float | None = Field(
-        description="Lower end of its interval at the release's confidence level."
-    )
-    high: float | None = Field(
-        description="Upper end of its interval at the release's confidence level."
-    )
+    value: Value
+    low: Low
+    high: High
     tasks: int = Field(description="Tasks whose runs the rate pools.")
     interval: Basis = "tasks"
 
@@ -66,15 +68,9 @@ class Reliability(Result):
     """reliability@k over the tasks that have the prescribed valid runs (§4.2(3))."""
 
     k: int = Field(description="k of reliability@k: runs that must all succeed.")
-    value: float | None = Field(
-        description="The point value; null when there is nothing to estimate."
-    )
-    low: float | None = Field(
-        description="Lower end of its interval at the release's confidence level."
-    )
-    high: float | None = Field(
-        description="Upper end of its interval at the release's confidence level."
-    )
+    value: Value
+    low: Low
+    high: High
     interval: Basis = "tasks"
 
 
