@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -41,3 +41,26 @@ def local_only(page: Page, server: str) -> list[str]:
 
     page.route("**/*", route)
     return foreign
+
+
+#: A laptop's window, and the tallest a page may be in it: about four screens, the answer on
+#: top and the detail one click away.
+LAPTOP = {"width": 1280, "height": 800}
+MOST_HEIGHT = 4 * LAPTOP["height"]
+
+
+def too_tall(
+    page: Page, server: str, paths: list[str], check: Callable[[Page], None] | None = None
+) -> dict[str, int]:
+    """The pages of ``paths`` (site-relative) taller than :data:`MOST_HEIGHT` in a laptop's
+    window, with their heights; ``check`` runs on each page once it has loaded."""
+    page.set_viewport_size(LAPTOP)  # type: ignore[arg-type]
+    tall = {}
+    for rel in paths:
+        page.goto(f"{server}/{rel}", wait_until="load")
+        if check is not None:
+            check(page)
+        height: int = page.evaluate("document.documentElement.scrollHeight")
+        if height > MOST_HEIGHT:
+            tall[rel] = height
+    return tall

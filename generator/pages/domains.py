@@ -14,9 +14,10 @@ from typing import Any
 from generator.models.release import Domain
 from generator.pages.cells import display_name, elsewhere_link, release_notice
 from generator.pages.context import VersionContext
+from generator.pages.differences import differences_table
 from generator.pages.downloads import scope_described
 from generator.pages.render import RESULT_PAGES_BOOST, Page, environment, render, tables_html
-from generator.pages.results import differences_table, scope_table, usage_table
+from generator.pages.results import scope_table, usage_table
 from generator.pages.tables import Table
 from generator.pages.views import business_table, failure_table
 from generator.score.results import Report, ScopeResult

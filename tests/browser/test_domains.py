@@ -6,11 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
+from serve import too_tall
 
 from generator.load import Inputs
-
-#: About four screens at 1280 × 800.
-MOST_HEIGHT = 3_200
 
 
 def _domain_pages(site: Path, inputs: Inputs) -> list[str]:
@@ -28,16 +26,9 @@ def _domain_pages(site: Path, inputs: Inputs) -> list[str]:
 def test_every_domain_page_fits_in_about_four_screens(
     page: Page, server: str, site: Path, inputs: Inputs
 ) -> None:
-    page.set_viewport_size({"width": 1280, "height": 800})
     pages = _domain_pages(site, inputs)
     assert len(pages) > 2 * len(inputs.releases)  # the domains' pages and their sub-pages
-    tall = {}
-    for rel in pages:
-        page.goto(f"{server}/{rel}", wait_until="load")
-        height = page.evaluate("document.documentElement.scrollHeight")
-        if height > MOST_HEIGHT:
-            tall[rel] = height
-    assert tall == {}
+    assert too_tall(page, server, pages) == {}
 
 
 def _column_values(page: Page, header: str) -> list[float]:

@@ -7,11 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page
+from serve import too_tall
 
 from generator.load import Inputs
-
-#: About four screens at 1280 × 800.
-MOST_HEIGHT = 3_200
 
 
 def _cards(site: Path, inputs: Inputs) -> list[str]:
@@ -31,17 +29,13 @@ def _cards(site: Path, inputs: Inputs) -> list[str]:
 def test_every_result_card_fits_in_about_four_screens(
     page: Page, server: str, site: Path, inputs: Inputs
 ) -> None:
-    page.set_viewport_size({"width": 1280, "height": 800})
     cards = _cards(site, inputs)
     assert len(cards) > len(inputs.releases)
-    tall = {}
-    for rel in cards:
-        page.goto(f"{server}/{rel}", wait_until="load")
-        assert page.locator("#table-scores").is_visible()  # the answer, not collapsed
-        height = page.evaluate("document.documentElement.scrollHeight")
-        if height > MOST_HEIGHT:
-            tall[rel] = height
-    assert tall == {}
+
+    def scores_shown(card: Page) -> None:
+        assert card.locator("#table-scores").is_visible()  # the answer, not collapsed
+
+    assert too_tall(page, server, cards, scores_shown) == {}
 
 
 def test_opening_a_part_shows_its_tables_and_draws_its_charts(

@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page
-
-SCREENS = 4 * 800  # four screens of a 1280 x 800 window
+from serve import too_tall
 
 
 def _pages(site: Path) -> list[str]:
@@ -23,14 +22,7 @@ def test_each_page_is_at_most_four_screens(page: Page, server: str, site: Path) 
     paths = _pages(site)
     kinds = ("index.html", "efficiency.html", "combinations/", "tasks/", "deep-dives/", "cards/")
     assert all(any(k in p for p in paths) for k in kinds)
-    page.set_viewport_size({"width": 1280, "height": 800})
-    tall = {}
-    for path in paths:
-        page.goto(f"{server}/{path}", wait_until="load")
-        height = page.evaluate("document.documentElement.scrollHeight")
-        if height > SCREENS:
-            tall[path] = height
-    assert tall == {}
+    assert too_tall(page, server, paths) == {}
 
 
 WIDTHS = """box => [...box.querySelectorAll('.lg-chart .js-plotly-plot')].map(d => ({

@@ -1,5 +1,5 @@
 """Task pages and deep dives in layers: at most about four screens tall at 1280 px, the answer
-on top and every other table one click away, still sortable and downloadable (issue 17)."""
+on top and every other table one click away, still sortable and downloadable."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-
-SCREENS = 4
-SCREEN = 800
+from serve import LAPTOP, too_tall
 
 
 def _task_pages(site: Path) -> list[str]:
@@ -26,22 +24,17 @@ def _task_pages(site: Path) -> list[str]:
 def test_every_task_page_and_deep_dive_fits_in_four_screens(
     page: Page, server: str, site: Path
 ) -> None:
-    page.set_viewport_size({"width": 1280, "height": SCREEN})
     pages = _task_pages(site)
     assert [p for p in pages if "/deep-dives/" in p]
     assert [p for p in pages if "/tasks/" in p]
-    heights = {}
-    for rel in pages:
-        page.goto(f"{server}/{rel}", wait_until="load")
-        heights[rel] = page.evaluate("document.documentElement.scrollHeight")
-    assert {k: v for k, v in heights.items() if v > SCREENS * SCREEN} == {}
+    assert too_tall(page, server, pages) == {}
 
 
 @pytest.mark.parametrize("folder", ["tasks", "deep-dives"])
 def test_opening_a_fold_shows_its_table_sortable(
     page: Page, server: str, site: Path, folder: str
 ) -> None:
-    page.set_viewport_size({"width": 1280, "height": SCREEN})
+    page.set_viewport_size(LAPTOP)  # type: ignore[arg-type]
     rel = next(p for p in _task_pages(site) if f"/{folder}/" in p)
     page.goto(f"{server}/{rel}")
     # the answer is open: the results table is outside every fold and visible

@@ -26,7 +26,8 @@ from generator.pages.columns import (
     sorted_as,
 )
 from generator.pages.contamination import gap_spec
-from generator.pages.results import differences_spec, scope_spec, usage_spec
+from generator.pages.differences import differences_spec
+from generator.pages.results import scope_spec, usage_spec
 from generator.pages.tables import Cell
 from generator.pages.taskcard import SCORING, results_spec
 from generator.pages.views import business_spec, failure_spec

@@ -5,13 +5,13 @@ combination, every difference, and nothing of a withheld scope (over all the dom
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator
 
 from pagetools import shown, shown_estimate
 
 from generator.pages import VersionContext
 from generator.pages.cells import FEWER_MARK, fewer_tasks
 from generator.pages.domains import domain_pages
-from generator.pages.results import DIFFERENCES_INLINE
 from generator.pages.tables import Table
 from generator.score.results import Report, ScopeResult
 
@@ -22,6 +22,15 @@ def _by_caption(ctx: VersionContext, report: Report) -> dict[str, Table]:
     found = {t.caption: t for t in tables}
     assert len(found) == len(tables), "captions name tables one to one"
     return found
+
+
+def _published(ctx: VersionContext) -> Iterator[tuple[ScopeResult, dict[str, Table]]]:
+    """Each published (not withheld) scope of every domain, with its domain's tables."""
+    for report in ctx.reports.values():
+        tables = _by_caption(ctx, report)
+        for scope in report.scopes:
+            if not scope.withheld:
+                yield scope, tables
 
 
 def _text(ctx: VersionContext, report: Report) -> str:
@@ -36,46 +45,38 @@ def test_every_combination_of_a_scope_shows_its_task_score(ctx: VersionContext) 
     titles = {d.id: d.title for d in ctx.release.domains} | {
         f"{d.id}/{s.id}": s.title for d in ctx.release.domains for s in d.subdivisions
     }
-    for report in ctx.reports.values():
-        tables = _by_caption(ctx, report)
-        for scope in report.scopes:
-            if scope.withheld:
-                continue
-            table = tables[scope.title]
-            fewer = fewer_tasks(scope.combinations)
-            rows = {r.record["combination"]: r for r in table.rows}
-            assert sorted(rows) == sorted(c.combination for c in scope.combinations)
-            score_column = next(i for i, h in enumerate(table.columns) if "Task Score" in h)
-            for c in scope.combinations:
-                cell = rows[c.combination].cells[score_column]
-                assert rows[c.combination].record["status"] == c.status
-                if c.status == "scored":
-                    assert c.task_score is not None
-                    mark = FEWER_MARK if c.combination in fewer else ""
-                    assert cell.text == shown_estimate(c.task_score) + mark, (scope.title, c)
-                    assert rows[c.combination].record["task_score"] == c.task_score.value
-                else:
-                    assert cell.text.startswith(c.status.replace("-", " ")), cell
-                    if c.status == "not-covered" and c.note:
-                        for part in c.note.split("; "):  # a reason may hold "; "
-                            where, _, reason = part.partition(": ")
-                            if where in titles:
-                                assert f"{titles[where]}: {reason}" in cell.text
-                                assert f" {where}: " not in cell.text
-                    assert "task_score" not in rows[c.combination].record
+    for scope, tables in _published(ctx):
+        table = tables[scope.title]
+        fewer = fewer_tasks(scope.combinations)
+        rows = {r.record["combination"]: r for r in table.rows}
+        assert sorted(rows) == sorted(c.combination for c in scope.combinations)
+        score_column = next(i for i, h in enumerate(table.columns) if "Task Score" in h)
+        for c in scope.combinations:
+            cell = rows[c.combination].cells[score_column]
+            assert rows[c.combination].record["status"] == c.status
+            if c.status == "scored":
+                assert c.task_score is not None
+                mark = FEWER_MARK if c.combination in fewer else ""
+                assert cell.text == shown_estimate(c.task_score) + mark, (scope.title, c)
+                assert rows[c.combination].record["task_score"] == c.task_score.value
+            else:
+                assert cell.text.startswith(c.status.replace("-", " ")), cell
+                if c.status == "not-covered" and c.note:
+                    for part in c.note.split("; "):  # a reason may hold "; "
+                        where, _, reason = part.partition(": ")
+                        if where in titles:
+                            assert f"{titles[where]}: {reason}" in cell.text
+                            assert f" {where}: " not in cell.text
+                assert "task_score" not in rows[c.combination].record
 
 
 def test_combinations_are_listed_best_rank_first(ctx: VersionContext) -> None:
-    for report in ctx.reports.values():
-        tables = _by_caption(ctx, report)
-        for scope in report.scopes:
-            if scope.withheld:
-                continue
-            records = [r.record for r in tables[scope.title].rows]
-            ranked = [r["rank"] for r in records if r["status"] == "scored"]
-            assert ranked == sorted(ranked)
-            scored = [r["status"] == "scored" for r in records]
-            assert scored == sorted(scored, reverse=True)  # the unscored come last
+    for scope, tables in _published(ctx):
+        records = [r.record for r in tables[scope.title].rows]
+        ranked = [r["rank"] for r in records if r["status"] == "scored"]
+        assert ranked == sorted(ranked)
+        scored = [r["status"] == "scored" for r in records]
+        assert scored == sorted(scored, reverse=True)  # the unscored come last
 
 
 def test_a_withheld_scope_says_why_and_shows_no_number(ctx: VersionContext) -> None:
@@ -90,33 +91,6 @@ def test_a_withheld_scope_says_why_and_shows_no_number(ctx: VersionContext) -> N
             assert scope.withheld in text
             assert _scope_tables(tables, scope) == []
     assert withheld  # every version tested has some
-
-
-def test_the_differences_table_lists_exactly_the_report_s_differences(
-    ctx: VersionContext,
-) -> None:
-    stats = ctx.release.statistics
-    for report in ctx.reports.values():
-        tables = _by_caption(ctx, report)
-        for scope in report.scopes:
-            table = tables.get(f"Paired differences — {scope.title}")
-            if scope.withheld or not scope.differences or scope.tasks < stats.min_tasks_to_order:
-                assert table is None
-                continue
-            assert table is not None
-            got = [
-                (r.record["a"], r.record["b"], r.record["difference"], r.record["significant"])
-                for r in table.rows
-            ]
-            assert got == [(d.a, d.b, d.value, d.significant) for d in scope.differences]
-            judged = [
-                d
-                for d in scope.differences
-                if d.tasks >= stats.min_tasks_to_order and d.interval == "tasks"
-            ]
-            significant = sum(d.significant for d in judged)
-            assert f"{significant} of {len(scope.differences)} pairs" in table.note
-            assert table.paged == (len(scope.differences) > DIFFERENCES_INLINE)
 
 
 def test_the_small_version_has_each_case(small: VersionContext) -> None:
@@ -134,49 +108,37 @@ def test_the_small_version_has_each_case(small: VersionContext) -> None:
 def test_ranks_and_differences_only_where_the_scope_can_be_ordered(ctx: VersionContext) -> None:
     """A scope over fewer tasks than an order needs shows scores without ranks."""
     minimum = ctx.release.statistics.min_tasks_to_order
-    for report in ctx.reports.values():
-        tables = _by_caption(ctx, report)
-        for scope in report.scopes:
-            if scope.withheld:
-                continue
-            ranked = scope.tasks >= minimum
-            assert ("Rank" in tables[scope.title].columns) == ranked, scope.title
-            if not ranked:
-                assert f"fewer than the {minimum} an order needs" in tables[scope.title].note
+    for scope, tables in _published(ctx):
+        ranked = scope.tasks >= minimum
+        assert ("Rank" in tables[scope.title].columns) == ranked, scope.title
+        if not ranked:
+            assert f"fewer than the {minimum} an order needs" in tables[scope.title].note
 
 
 def test_a_score_over_fewer_tasks_is_marked_and_its_tasks_named(ctx: VersionContext) -> None:
-    for report in ctx.reports.values():
-        tables = _by_caption(ctx, report)
-        for scope in report.scopes:
-            if scope.withheld:
-                continue
-            table = tables[scope.title]
-            for combo, n in fewer_tasks(scope.combinations).items():
-                assert f"{n} of {scope.tasks} tasks" in table.note
-                row = next(r for r in table.rows if r.record["combination"] == combo)
-                assert any(c.text.endswith(FEWER_MARK) for c in row.cells)
+    for scope, tables in _published(ctx):
+        table = tables[scope.title]
+        for combo, n in fewer_tasks(scope.combinations).items():
+            assert f"{n} of {scope.tasks} tasks" in table.note
+            row = next(r for r in table.rows if r.record["combination"] == combo)
+            assert any(c.text.endswith(FEWER_MARK) for c in row.cells)
 
 
 def test_the_coverage_cell_counts_the_scope_s_tasks_and_names_titles(ctx: VersionContext) -> None:
     titles = {f"{d.id}/{s.id}": s.title for d in ctx.release.domains for s in d.subdivisions}
-    for report in ctx.reports.values():
-        tables = _by_caption(ctx, report)
-        for scope in report.scopes:
-            if scope.withheld:
+    for scope, tables in _published(ctx):
+        table = tables[scope.title]
+        column = table.columns.index("Coverage")
+        for c in scope.combinations:
+            if c.coverage is None or c.status != "scored":
                 continue
-            table = tables[scope.title]
-            column = table.columns.index("Coverage")
-            for c in scope.combinations:
-                if c.coverage is None or c.status != "scored":
-                    continue
-                row = next(r for r in table.rows if r.record["combination"] == c.combination)
-                text = row.cells[column].text
-                assert text.startswith(f"{c.coverage.valid_tasks} of {scope.tasks} tasks")
-                for note in c.coverage.not_covered:
-                    where = note.split(": ")[0]
-                    assert where not in text
-                    assert titles.get(where, "") in text
+            row = next(r for r in table.rows if r.record["combination"] == c.combination)
+            text = row.cells[column].text
+            assert text.startswith(f"{c.coverage.valid_tasks} of {scope.tasks} tasks")
+            for note in c.coverage.not_covered:
+                where = note.split(": ")[0]
+                assert where not in text
+                assert titles.get(where, "") in text
 
 
 def test_score_columns_sort_best_first_by_the_metric_s_direction(ctx: VersionContext) -> None:

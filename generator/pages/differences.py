@@ -1,0 +1,93 @@
+"""The paired differences of a scope's combinations (§4.2): each pair's difference, its
+interval and what it says, on the domain pages' detail pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import attrgetter
+
+from generator.pages.cells import RUNS_MARK, runs_note
+from generator.pages.columns import Column, Field, Spec, sorted_as, whole
+from generator.pages.tables import Cell, Table
+from generator.pages.text import NBSP, decimals
+from generator.score.results import Difference, ScopeResult
+
+
+def _reading(minimum: int, resample: int) -> Callable[[Difference], str]:
+    """What a paired difference says: significant, noise, or too few tasks to judge."""
+
+    def read(d: Difference) -> str:
+        if d.tasks < minimum or d.interval == "runs":
+            return f"too few common tasks (< {max(minimum, resample)}) to judge"
+        return "significant" if d.significant else "inside the noise: no difference"
+
+    return read
+
+
+def _difference_interval(d: Difference) -> str:
+    """The interval to the precision it supports, on one line (as ``estimate`` shows it)."""
+    if d.low is None or d.high is None:
+        return ""
+    places = decimals(d.low, d.high)
+    mark = RUNS_MARK if d.interval == "runs" else ""
+    return f"[{d.low:.{places}f},{NBSP}{d.high:.{places}f}]{mark}"
+
+
+def _difference_cell(d: Difference) -> Cell:
+    return Cell("—" if d.value is None else f"{d.value:.{decimals(d.low, d.high)}f}", d.value)
+
+
+def differences_spec(
+    minimum: int, resample: int, confidence: float, name: Callable[[str], str] = str
+) -> Spec[Difference]:
+    """A row per pair of combinations (each by ``name``): the paired difference, its
+    interval, its reading."""
+    return Spec(
+        (
+            Column("a − b", lambda d: f"{name(d.a)} − {name(d.b)}"),
+            Column("Difference", whole, _difference_cell),
+            Column(f"{confidence:.0%} CI", _difference_interval),
+            Column("Common tasks", attrgetter("tasks"), sorted_as(str)),
+            Column("Reading", _reading(minimum, resample)),
+        ),
+        (
+            Field("a", attrgetter("a")),
+            Field("b", attrgetter("b")),
+            Field("difference", attrgetter("value"), "number"),
+            Field("low", attrgetter("low"), "number"),
+            Field("high", attrgetter("high"), "number"),
+            Field("tasks", attrgetter("tasks"), "integer"),
+            Field("interval", attrgetter("interval")),
+            Field("significant", attrgetter("significant"), "boolean"),
+        ),
+    )
+
+
+def differences_table(
+    scope: ScopeResult,
+    tid: str,
+    minimum: int,
+    resample: int,
+    confidence: float,
+    name: Callable[[str], str] = str,
+) -> Table | None:
+    """The scope's paired differences; none for a scope too small to order."""
+    if not scope.differences or scope.tasks < minimum:
+        return None
+    pairs = scope.differences
+    judged = [d for d in pairs if d.tasks >= minimum and d.interval == "tasks"]
+    significant = sum(d.significant for d in judged)
+    note = (
+        f"{significant} of {len(pairs)} pairs differ significantly (the {confidence:.0%} "
+        f"interval of the paired difference excludes 0, over at least {minimum} common tasks)."
+    )
+    if any(d.interval == "runs" for d in pairs):
+        note += f" {runs_note(resample)}"
+    inline = len(pairs) if len(pairs) <= DIFFERENCES_INLINE else 0
+    spec = differences_spec(minimum, resample, confidence, name)
+    return spec.table(tid, f"Paired differences — {scope.title}", pairs, note, inline)
+
+
+#: Pairs a differences table shows in the page; more (over ten combinations) load on demand:
+#: 20 combinations make 190 pairs in each of dozens of scopes (page weight at scale).
+DIFFERENCES_INLINE = 45
