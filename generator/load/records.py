@@ -45,7 +45,7 @@ def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColum
         columns=list(RUN_COLUMNS),
     )
     # verdicts record by record, each record's lists in order (rules, fatal, judge)
-    rows: list[tuple[int, int, int, str, int]] = []
+    rows: list[tuple[int, int, int, str, float]] = []
     evidence: list[tuple[int, int, str]] = []
     modules: list[tuple[int, int, str]] = []
     for row, r in enumerate(records):

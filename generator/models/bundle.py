@@ -50,6 +50,14 @@ class Combination(Contract):
     agent_version: VersionString = Field(
         description="Version of the agent (harness build) that ran; quote it in YAML."
     )
+    axes: dict[Id, Text] = Field(
+        default_factory=dict,
+        description="The combination's value on each axis the release declares, e.g. "
+        "{method: CoT, backbone: GPT-4.1}; needed when the release declares axes.",
+    )
+    tags: tuple[Id, ...] = Field(
+        default=(), description="Tags of the release the combination carries, e.g. a method family."
+    )
 
 
 class Configuration(Contract):
@@ -156,3 +164,9 @@ class Bundle(Versioned):
         description="The run records (JSON Lines), relative to the bundle folder.",
     )
     notes: Markdown | None = Field(default=None, description="Free notes shown on its card.")
+    carried_state: Text | None = Field(
+        default=None,
+        description="How the method carries state across tasks (memory, cheat-sheets, "
+        "playbooks, prompt evolution); null: every run is independent (§4.2(3)). Such a bundle "
+        "is labelled everywhere and its reliability@k is withheld, where the release allows it.",
+    )

@@ -13,6 +13,7 @@ from pydantic import Field, StrictInt, model_validator
 from generator.models.base import (
     Bool,
     Contract,
+    Float,
     Fraction,
     Id,
     Markdown,
@@ -21,7 +22,7 @@ from generator.models.base import (
     Versioned,
 )
 
-ScoringMode = Literal["rule-only", "dual-channel"]
+ScoringMode = Literal["rule-only", "dual-channel", "judge-only", "measure"]
 Group = Literal["public", "held-out"]
 
 
@@ -76,6 +77,14 @@ class JudgeItem(Contract):
         default=None, description="The module the item belongs to; none for task-level items."
     )
     evidence: tuple[Id, ...] = Field(default=(), description="Designated evidence ids.")
+    dimension: Id | None = Field(
+        default=None, description="The release's judged dimension the item assesses, if any."
+    )
+    overall: Bool = Field(
+        default=False,
+        description="A holistic item judged on its own: kept as a figure of its own, out of "
+        "J's mean and never recomputed from the other items.",
+    )
 
     @model_validator(mode="after")
     def _pass_within_levels(self) -> JudgeItem:
@@ -92,7 +101,18 @@ class Scoring(Contract):
     """A task's scoring configuration, frozen before evaluation (§4.3(3))."""
 
     mode: ScoringMode = Field(
-        description="'rule-only', or 'dual-channel' (rule and Judge channels, §4.3)."
+        description="'rule-only', 'dual-channel' (rule and Judge channels, §4.3), "
+        "'judge-only' (S = J) or 'measure' (S is a measured metric of the run)."
+    )
+    measure: Id | None = Field(
+        default=None,
+        description="The measured metric a 'measure' task scores in: its domain's outcome.",
+    )
+    failure_value: Float | None = Field(
+        default=None,
+        description="What a 'measure' task's run scores when it fails (core delivery or a "
+        "fatal item) or records no value; required there, since zero is the best value of "
+        "a lower-is-better cost.",
     )
     rule_weight: Fraction | None = Field(
         default=None, description="w: the rule channel's weight; required for dual-channel tasks."
@@ -107,10 +127,12 @@ class Scoring(Contract):
         default=(), description="Independently scored modules of the task (§4.2)."
     )
     rule_items: tuple[RuleItem, ...] = Field(
-        min_length=1, description="Rule items: at least one ordinary (non-fatal) item."
+        default=(),
+        description="Rule items: at least one ordinary (non-fatal) item in a 'rule-only' or "
+        "'dual-channel' task.",
     )
     judge_items: tuple[JudgeItem, ...] = Field(
-        default=(), description="Judge items; dual-channel tasks only."
+        default=(), description="Judge items; 'dual-channel' and 'judge-only' tasks only."
     )
     evidence: tuple[Evidence, ...] = Field(
         default=(), description="Frozen evidence the Judge items designate."
@@ -118,19 +140,7 @@ class Scoring(Contract):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scoring:
-        problems: list[str] = []
-        if self.mode == "dual-channel":
-            if self.rule_weight is None:
-                problems.append("a dual-channel task needs rule_weight between 0 and 1")
-            if not self.judge_items:
-                problems.append("a dual-channel task needs at least one judge item")
-        else:
-            if self.rule_weight is not None:
-                problems.append("rule_weight applies to dual-channel tasks only; remove it")
-            if self.judge_items:
-                problems.append("a rule-only task has no judge items; use mode dual-channel")
-        if not any(not item.fatal for item in self.rule_items):
-            problems.append("every task needs at least one ordinary (non-fatal) rule item (§4.3)")
+        problems = _mode_problems(self)
         ids = [i.id for i in self.rule_items] + [j.id for j in self.judge_items]
         dupes = sorted(k for k, n in Counter(ids).items() if n > 1)
         if dupes:
@@ -155,6 +165,34 @@ class Scoring(Contract):
         return self
 
 
+def _mode_problems(scoring: Scoring) -> list[str]:
+    """What the scoring mode asks of the task's items and weights (§4.3)."""
+    problems: list[str] = []
+    mode, judged = scoring.mode, [j for j in scoring.judge_items if not j.overall]
+    if (mode == "dual-channel") != (scoring.rule_weight is not None):
+        problems.append(
+            "a dual-channel task needs rule_weight between 0 and 1"
+            if mode == "dual-channel"
+            else "rule_weight applies to dual-channel tasks only; remove it"
+        )
+    if mode in ("dual-channel", "judge-only") and not judged:
+        problems.append(f"a {mode} task needs at least one judge item (besides an overall one)")
+    if mode in ("rule-only", "measure") and scoring.judge_items:
+        problems.append(f"a {mode} task has no judge items; use mode dual-channel or judge-only")
+    if mode in ("rule-only", "dual-channel") and all(i.fatal for i in scoring.rule_items):
+        problems.append("every task needs at least one ordinary (non-fatal) rule item (§4.3)")
+    if mode == "measure" and (scoring.measure is None or scoring.failure_value is None):
+        problems.append(
+            "a measure task needs 'measure' (the metric it scores in) and 'failure_value' "
+            "(what a failed run scores: zero is the best value of a lower-is-better cost)"
+        )
+    if mode != "measure" and (scoring.measure, scoring.failure_value) != (None, None):
+        problems.append("'measure' and 'failure_value' apply to measure tasks only; remove them")
+    if sum(j.overall for j in scoring.judge_items) > 1:
+        problems.append("a task has at most one overall judge item")
+    return problems
+
+
 class Budgets(Contract):
     timeout_s: PosInt = Field(title="Timeout (s)", description="Wall-clock limit in seconds.")
     max_steps: PosInt = Field(description="Most agent steps a run may take.")
@@ -176,21 +214,35 @@ class Task(Contract):
     id: Id
     title: Text = Field(description="Display name of the task.")
     domain: Id = Field(description="The release domain the task belongs to.")
-    subdivision: Id = Field(description="Category (general) or dimension (enterprise).")
+    subdivision: Id | None = Field(
+        default=None,
+        description="Category (general) or dimension (enterprise): one of its domain's "
+        "subdivisions; needed when the domain declares any.",
+    )
     family: Id = Field(description="The task family (one of this catalog's families).")
     variant: Text | None = Field(default=None, description="Label of this variant in its family.")
-    scenario_category: Id = Field(description="One of the release's scenario_categories.")
-    operation_type: Id = Field(description="One of the release's operation_types.")
-    difficulty: Id = Field(description="One of the release's difficulty_tiers.")
-    interaction: Literal["single-turn", "multi-turn"] = Field(
-        description="Whether the task is one request or a conversation."
+    scenario_category: Id | None = Field(
+        default=None, description="One of the release's scenario_categories."
+    )
+    operation_type: Id | None = Field(
+        default=None, description="One of the release's operation_types."
+    )
+    difficulty: Id | None = Field(
+        default=None, description="One of the release's difficulty_tiers."
+    )
+    interaction: Literal["single-turn", "multi-turn"] | None = Field(
+        default=None, description="Whether the task is one request or a conversation."
     )
     group: Group = Field(description="'public', or 'held-out' (never shown per task, §4.4).")
-    industry: Text = Field(description="Industry of the task's business setting.")
-    company_size: Text = Field(description="Size of the company in the setting.")
-    role: Text = Field(description="The role the agent acts for.")
-    process_stage: Text = Field(description="The business process stage.")
-    risk_level: Id = Field(description="One of the release's risk_levels.")
+    industry: Text | None = Field(
+        default=None, description="Industry of the task's business setting."
+    )
+    company_size: Text | None = Field(
+        default=None, description="Size of the company in the setting."
+    )
+    role: Text | None = Field(default=None, description="The role the agent acts for.")
+    process_stage: Text | None = Field(default=None, description="The business process stage.")
+    risk_level: Id | None = Field(default=None, description="One of the release's risk_levels.")
     key_process_chain: Id | None = Field(
         default=None, description="One of the release's key_process_chains, if any."
     )
@@ -202,12 +254,21 @@ class Task(Contract):
         default=None, description="One of the release's exception_classes, if any."
     )
     scoring: Scoring = Field(description="The task's frozen scoring configuration (§4.3).")
-    budgets: Budgets = Field(description="The task's run budgets.")
-    multi_solution: Text = Field(description="Statement of allowed multiple solutions.")
-    known_limitations: Text = Field(description="Known limitations of the task.")
-    source: Text = Field(description="Where the task comes from.")
-    licence: Text = Field(description="Licence of the task and its assets.")
-    card: TaskCard = Field(description="The task card (§2.4.3).")
+    budgets: Budgets | None = Field(default=None, description="The task's run budgets.")
+    multi_solution: Text | None = Field(
+        default=None, description="Statement of allowed multiple solutions."
+    )
+    known_limitations: Text | None = Field(
+        default=None, description="Known limitations of the task."
+    )
+    source: Text | None = Field(default=None, description="Where the task comes from.")
+    licence: Text | None = Field(default=None, description="Licence of the task and its assets.")
+    card: TaskCard | None = Field(default=None, description="The task card (§2.4.3).")
+    facets: dict[Id, Id] = Field(
+        default_factory=dict,
+        description="Facet id → value, for every facet of the release that cuts the task's "
+        "domain (each value one of the facet's).",
+    )
 
 
 class Catalog(Versioned):

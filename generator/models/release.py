@@ -23,24 +23,9 @@ from generator.models.base import (
     Versioned,
     VersionString,
 )
+from generator.models.profile import KNOWN_METRICS, Cells, Metric, Profile
 
-#: Metrics the scoring engine computes; the release declares each one's direction (§4.2).
-KNOWN_METRICS: tuple[str, ...] = (
-    "task_score",
-    "rule_score",
-    "judge_score",
-    "success_rate",
-    "reliability",
-    "input_tokens",
-    "output_tokens",
-    "total_tokens",
-    "duration_s",
-    "turns",
-    "risk_weighted_score",
-    "key_process_success",
-    "fatal_error_rate",
-    "boundary_correctness",
-)
+__all__ = ["KNOWN_METRICS", "Metric", "Release"]
 
 
 class Benchmark(Contract):
@@ -75,15 +60,37 @@ class Domain(Contract):
 
     id: Id
     title: Text = Field(description="Display name of the domain, e.g. 'Enterprise'.")
-    subdivision_label: Text = Field(description="What a sub-division is called, e.g. 'category'.")
+    subdivision_label: Text | None = Field(
+        default=None,
+        description="What a sub-division is called, e.g. 'category'; needed with subdivisions.",
+    )
     subdivisions: tuple[Subdivision, ...] = Field(
-        min_length=1, description="The domain's sub-divisions; every task names one."
+        default=(),
+        description="The domain's sub-divisions; when there are any, every task names one.",
     )
     business_views: Bool = Field(
         default=False,
         description="Report the four business views of §4.2 for this domain.",
     )
     description: Text | None = Field(default=None, description="What the domain covers.")
+    outcome: Id = Field(
+        default="task_score",
+        description="The metric the domain's tasks score in: 'task_score' (S from the items), "
+        "or a measured metric that every task of the domain scores in (mode 'measure').",
+    )
+    facets: tuple[Id, ...] = Field(
+        default=(), description="Facets of the release whose values cut this domain into scopes."
+    )
+    aggregate: Cells = Field(
+        default_factory=Cells,
+        description="How the domain score averages: over tasks (default) or over cells.",
+    )
+
+    @model_validator(mode="after")
+    def _label_with_subdivisions(self) -> Domain:
+        if self.subdivisions and self.subdivision_label is None:
+            raise ValueError("a domain with subdivisions needs a subdivision_label")
+        return self
 
 
 class EnumValue(Contract):
@@ -100,36 +107,29 @@ class Enumerations(Contract):
     """Closed vocabularies that tasks and runs draw from (§2.5.2, §4.2, §4.3)."""
 
     scenario_categories: tuple[EnumValue, ...] = Field(
-        min_length=1, description="Scenario categories a task belongs to (§2.5.2)."
+        default=(), description="Scenario categories a task belongs to (§2.5.2)."
     )
     operation_types: tuple[EnumValue, ...] = Field(
-        min_length=1, description="Types of operation a task asks for (§2.5.2)."
+        default=(), description="Types of operation a task asks for (§2.5.2)."
     )
     difficulty_tiers: tuple[EnumValue, ...] = Field(
-        min_length=1, description="Difficulty tiers, e.g. L1 to L4 (§2.5.2)."
+        default=(), description="Difficulty tiers, e.g. L1 to L4 (§2.5.2)."
     )
     exception_classes: tuple[EnumValue, ...] = Field(
         default=(), description="Classes of exception a task may inject (§2.5.2)."
     )
     failure_types: tuple[EnumValue, ...] = Field(
-        min_length=1, description="Failure types a run that did not succeed is labelled with."
+        default=(), description="Failure types a run that did not succeed is labelled with."
     )
     risk_levels: tuple[RiskLevel, ...] = Field(
-        min_length=1, description="Risk levels and their weights in the risk-weighted score."
+        default=(), description="Risk levels and their weights in the risk-weighted score."
     )
     incomplete_causes: tuple[EnumValue, ...] = Field(
-        min_length=1, description="Causes of an evaluation-incomplete run (§4.3(4))."
+        default=(), description="Causes of an evaluation-incomplete run (§4.3(4))."
     )
     key_process_chains: tuple[EnumValue, ...] = Field(
         default=(), description="Key business process chains of the key-process view (§4.2)."
     )
-
-
-class Metric(Contract):
-    id: Id
-    title: Text = Field(description="Display name of the metric.")
-    direction: Literal["higher", "lower"] = Field(description="Which direction is better.")
-    unit: Text | None = Field(default=None, description="Unit of the metric, e.g. 's'.")
 
 
 # Bundle settings a controlled-factor row can name (§4.1), each a set of bundle fields.
@@ -229,7 +229,9 @@ class Release(Versioned):
     domains: tuple[Domain, ...] = Field(
         min_length=1, description="The domains; scores are never aggregated across them."
     )
-    enumerations: Enumerations = Field(description="Closed vocabularies of tasks and runs.")
+    enumerations: Enumerations = Field(
+        default_factory=Enumerations, description="Closed vocabularies of tasks and runs."
+    )
     metrics: tuple[Metric, ...] = Field(
         min_length=1, description="Every metric the engine computes, with its direction."
     )
@@ -255,6 +257,11 @@ class Release(Versioned):
         default=(), description="Task ids of the deep dives (§5.2), in page order."
     )
     boundaries_of_use: Markdown = Field(description="Boundaries of use (§1.4, §5.3).")
+    profile: Profile = Field(
+        default_factory=Profile,
+        description="What the release declares beyond Lingee Bench's defaults: task fields, "
+        "facets, axes, judged dimensions, carried state and views.",
+    )
 
     def varying(self) -> tuple[str, ...]:
         """The factor keys declared variable by design, in :data:`FACTOR_FIELDS` order."""

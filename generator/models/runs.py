@@ -13,6 +13,7 @@ from pydantic import Field
 from generator.models.base import (
     Bool,
     Contract,
+    Float,
     Id,
     Int,
     NonNegFloat,
@@ -34,9 +35,17 @@ class RuleVerdict(Contract):
 
 class JudgeVerdict(Contract):
     id: Id
-    level: NonNegInt = Field(description="g: the level obtained, 0..G.")
+    level: NonNegFloat = Field(
+        description="g: the level obtained, 0..G; a whole number unless the release allows "
+        "continuous levels."
+    )
     evidence: tuple[Id, ...] = Field(default=(), description="Evidence ids the verdict cites.")
     rationale: str = Field(default="", max_length=20_000, description="The Judge's reasoning.")
+
+
+class Measure(Contract):
+    id: Id = Field(description="A measured metric the release declares.")
+    value: Float = Field(description="The run's value, in the metric's unit.")
 
 
 class RunRecord(Contract):
@@ -68,10 +77,19 @@ class RunRecord(Contract):
     judge_valid: Bool | None = Field(
         default=None, description="Whether the Judge result is valid; null for rule-only tasks."
     )
-    input_tokens: NonNegInt = Field(description="Input tokens, cache reads included.")
-    output_tokens: NonNegInt = Field(description="Output tokens.")
-    duration_s: NonNegFloat = Field(description="Wall-clock duration in seconds.")
-    turns: NonNegInt = Field(description="Model turns taken.")
+    input_tokens: NonNegInt | None = Field(
+        default=None, description="Input tokens, cache reads included (where declared)."
+    )
+    output_tokens: NonNegInt | None = Field(
+        default=None, description="Output tokens (where declared)."
+    )
+    duration_s: NonNegFloat | None = Field(
+        default=None, description="Wall-clock duration in seconds (where declared)."
+    )
+    turns: NonNegInt | None = Field(default=None, description="Model turns taken (where declared).")
+    measures: tuple[Measure, ...] = Field(
+        default=(), description="Values of the release's measured metrics, each id once."
+    )
     failure_type: Id | None = Field(
         default=None, description="A release failure type; required when the run did not succeed."
     )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -31,17 +31,16 @@ def _placement(ctx: VersionContext, task: Task) -> list[tuple[str, str]]:
     domain = next(d for d in ctx.release.domains if d.id == task.domain)
     subdivision = next((x.title for x in domain.subdivisions if x.id == task.subdivision), None)
     variant = f" — variant: {task.variant}" if task.variant else ""
-    return [
-        ("Domain", domain.title),
-        (domain.subdivision_label.capitalize(), subdivision or task.subdivision),
-        ("Task family", task.family + variant),
-    ]
+    where = [("Domain", domain.title)]
+    if domain.subdivision_label and task.subdivision:
+        where.append((domain.subdivision_label.capitalize(), subdivision or task.subdivision))
+    return [*where, ("Task family", task.family + variant)]
 
 
 def _classification(ctx: VersionContext, task: Task) -> list[tuple[str, str]]:
     """The task's factors, each by its enumeration title (§2.6)."""
     enums = ctx.release.enumerations
-    return [
+    rows = [
         ("Scenario category", _title(enums.scenario_categories, task.scenario_category)),
         ("Operation type", _title(enums.operation_types, task.operation_type)),
         ("Difficulty", _title(enums.difficulty_tiers, task.difficulty)),
@@ -56,17 +55,54 @@ def _classification(ctx: VersionContext, task: Task) -> list[tuple[str, str]]:
         ("Functional-boundary task", "yes" if task.functional_boundary else "no"),
         ("Exception class", _title(enums.exception_classes, task.exception_class)),
     ]
+    declared: list[str] = [*ctx.release.profile.task_fields]
+    declared += ["key_process_chain"] if enums.key_process_chains else []
+    declared += ["exception_class"] if enums.exception_classes else []
+    return _given(rows, task, declared, CLASSIFICATION)
 
 
-def _terms(task: Task) -> list[tuple[str, str]]:
+def _terms(ctx: VersionContext, task: Task) -> list[tuple[str, str]]:
     """The task's budgets, known limits and provenance."""
     b = task.budgets
-    return [
-        ("Budgets", f"{b.timeout_s:,} s, {b.max_steps:,} steps, {b.max_tokens:,} tokens"),
+    budgets = f"{b.timeout_s:,} s, {b.max_steps:,} steps, {b.max_tokens:,} tokens" if b else None
+    rows = [
+        ("Budgets", budgets),
         ("Multiple solutions", task.multi_solution),
         ("Known limitations", task.known_limitations),
         ("Source", task.source),
         ("Licence", task.licence),
+    ]
+    return _given(rows, task, ctx.release.profile.task_fields, TERMS)
+
+
+#: The task field behind each row of :func:`_classification` and :func:`_terms`.
+CLASSIFICATION = (
+    "scenario_category",
+    "operation_type",
+    "difficulty",
+    "interaction",
+    "group",
+    "industry",
+    "company_size",
+    "role",
+    "process_stage",
+    "risk_level",
+    "key_process_chain",
+    "functional_boundary",
+    "exception_class",
+)
+TERMS = ("budgets", "multi_solution", "known_limitations", "source", "licence")
+
+
+def _given(
+    rows: list[tuple[str, str | None]], task: Task, required: Sequence[str], fields: Sequence[str]
+) -> list[tuple[str, str]]:
+    """The rows whose field the task gives, or the release declares (then "—" when not
+    given)."""
+    return [
+        (label, "—" if value is None else value)
+        for (label, value), name in zip(rows, fields, strict=True)
+        if getattr(task, name) is not None or name in required
     ]
 
 
@@ -74,7 +110,7 @@ METADATA = pairs(("Field", "field"), ("Value", "value"))
 
 
 def metadata_table(ctx: VersionContext, task: Task) -> Table:
-    entries = _placement(ctx, task) + _classification(ctx, task) + _terms(task)
+    entries = _placement(ctx, task) + _classification(ctx, task) + _terms(ctx, task)
     return METADATA.table("metadata", "Task metadata (§2.6)", entries)
 
 

@@ -8,6 +8,7 @@ from operator import attrgetter
 from markupsafe import Markup
 
 from generator.models import Task
+from generator.models.catalog import TaskCard
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described, task_described
@@ -92,7 +93,7 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
         environment(),
         "deepdive.md.j2" if deep else "task.md.j2",
         task=task,
-        card={k: _md(getattr(task.card, k)) for k in type(task.card).model_fields},
+        card={k: _md(getattr(task.card, k)) for k in TaskCard.model_fields} if task.card else {},
         composition=composition(task),
         tables=tables_html(tables, task.id),
         folds=fold_summaries(task, tables),

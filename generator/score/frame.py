@@ -123,7 +123,7 @@ def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
                 "n_rule": sum(not i.fatal for i in s.rule_items),
                 "n_fatal": sum(i.fatal for i in s.rule_items),
                 "n_judge": len(s.judge_items),
-                "risk_weight": weights.get(t.risk_level, np.nan),
+                "risk_weight": weights.get(t.risk_level or "", np.nan),
                 "chain": t.key_process_chain or "",
                 "boundary": t.functional_boundary,
             }

@@ -73,6 +73,53 @@ def test_scoring_rules_of_section_4_3(scoring: dict[str, Any], says: str) -> Non
     assert says in _scoring_error(**scoring)
 
 
+@pytest.mark.parametrize(
+    ("scoring", "says"),
+    [
+        ({"mode": "judge-only", "rule_weight": None, "judge_items": []}, "needs at least one"),
+        (
+            {
+                "mode": "judge-only",
+                "rule_weight": None,
+                "judge_items": [{"id": "O", "title": "o", "max_level": 10, "overall": True}],
+            },
+            "a judge-only task needs at least one judge item (besides an overall one)",
+        ),
+        (
+            {"mode": "measure", "rule_weight": None, "judge_items": [], "measure": "cost"},
+            "a measure task needs 'measure' (the metric it scores in) and 'failure_value'",
+        ),
+        ({"failure_value": 3.0}, "apply to measure tasks only"),
+        (
+            {
+                "mode": "judge-only",
+                "rule_weight": None,
+                "judge_items": [
+                    {"id": "J1", "title": "a", "max_level": 10},
+                    {"id": "O1", "title": "o", "max_level": 10, "overall": True},
+                    {"id": "O2", "title": "o", "max_level": 10, "overall": True},
+                ],
+            },
+            "at most one overall judge item",
+        ),
+    ],
+)
+def test_the_modes_beyond_lingee_say_what_they_need(scoring: dict[str, Any], says: str) -> None:
+    assert says in _scoring_error(**scoring)
+
+
+def test_judge_only_and_measure_tasks_need_no_rule_item() -> None:
+    judged = task("t1", judge=(10,))
+    judged["scoring"].update(mode="judge-only", rule_weight=None, rule_items=[])
+    measured = task("t2")
+    measured["scoring"].update(
+        mode="measure", rule_items=[], measure="cost", failure_value=50_000.0
+    )
+    cat = catalog([judged, measured])
+    assert [t.scoring.mode for t in cat.tasks] == ["judge-only", "measure"]
+    assert cat.tasks[1].scoring.failure_value == 50_000.0
+
+
 def test_all_problems_of_a_scoring_block_are_said_at_once() -> None:
     message = _scoring_error(rule_weight=None, rule_items=[{"id": "J1", "title": "r"}])
     assert "needs rule_weight" in message

@@ -30,7 +30,7 @@ class CatalogItems:
     designates: np.ndarray
     local: np.ndarray
     width: int
-    scopes: list[tuple[str, str]]
+    scopes: list[tuple[str, str | None]]
 
 
 def catalog_items(catalog: Catalog) -> CatalogItems:

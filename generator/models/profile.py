@@ -1,0 +1,297 @@
+"""A release's declared profile: its metrics, facets, axes, judged dimensions and views.
+
+A benchmark other than Lingee Bench declares here what it reports; the engine and the pages
+follow the declaration. Every field has Lingee Bench's behaviour as its default, so a
+release that declares nothing new reads as before (whitepaper §4.2, §7.2).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, get_args
+
+from pydantic import Field, model_validator
+
+from generator.models.base import Bool, Contract, Float, Id, Text
+
+#: Metrics the scoring engine computes from the item verdicts and run fields (§4.2).
+KNOWN_METRICS: tuple[str, ...] = (
+    "task_score",
+    "rule_score",
+    "judge_score",
+    "success_rate",
+    "reliability",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "duration_s",
+    "turns",
+    "risk_weighted_score",
+    "key_process_success",
+    "fatal_error_rate",
+    "boundary_correctness",
+)
+#: The engine's metrics every release reports (the others only when declared).
+CORE_METRICS: tuple[str, ...] = KNOWN_METRICS[:5]
+#: The four business views of §4.2, reported by domains with ``business_views``.
+BUSINESS_METRICS: tuple[str, ...] = KNOWN_METRICS[10:]
+#: Per-run fields behind the efficiency metrics: a run must give them where declared.
+RUN_FIELDS: dict[str, tuple[str, ...]] = {
+    "input_tokens": ("input_tokens",),
+    "output_tokens": ("output_tokens",),
+    "total_tokens": ("input_tokens", "output_tokens"),
+    "duration_s": ("duration_s",),
+    "turns": ("turns",),
+}
+#: Metrics counted in one tokenizer's tokens: never compared across models (§4.2(2)).
+TOKEN_METRICS: tuple[str, ...] = ("input_tokens", "output_tokens", "total_tokens")
+
+TaskField = Literal[
+    "scenario_category",
+    "operation_type",
+    "difficulty",
+    "interaction",
+    "industry",
+    "company_size",
+    "role",
+    "process_stage",
+    "risk_level",
+    "budgets",
+    "multi_solution",
+    "known_limitations",
+    "source",
+    "licence",
+    "card",
+]
+#: The task fields of §2.6 that Lingee Bench requires of every task (its declaration).
+LINGEE_TASK_FIELDS: tuple[TaskField, ...] = get_args(TaskField)
+
+
+class Range(Contract):
+    """The values a metric can take; ``null`` for an open end."""
+
+    low: Float | None = Field(default=0.0, description="Least value; null: unbounded below.")
+    high: Float | None = Field(default=None, description="Greatest value; null: unbounded above.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.low is not None and self.high is not None and self.high <= self.low:
+            raise ValueError(f"high {self.high} is not above low {self.low}")
+        return self
+
+    @property
+    def signed(self) -> bool:
+        """Whether the metric can be negative."""
+        return self.low is None or self.low < 0
+
+
+class Metric(Contract):
+    """A metric the release reports: computed by the engine (an id of ``KNOWN_METRICS``) or
+    measured, each run recording it in its ``measures`` list."""
+
+    id: Id
+    title: Text = Field(description="Display name of the metric.")
+    direction: Literal["higher", "lower"] = Field(description="Which direction is better.")
+    unit: Text | None = Field(default=None, description="Unit of the metric, e.g. 's' or 'CNY'.")
+    measured: Bool = Field(
+        default=False,
+        description="true: each run records the metric in its 'measures' list; false: the "
+        "engine computes it (its id one of the engine's metrics).",
+    )
+    scale: Float | None = Field(
+        default=None,
+        gt=0,
+        description="Values are shown divided by this, e.g. 10000 for costs shown in units of "
+        "10^4, or 0.1 for a [0, 1] score shown on 0-10; null: as they are. Only the display "
+        "changes; every figure, interval and download keeps the value itself.",
+    )
+    range: Range | None = Field(
+        default=None,
+        description="The values the metric can take (a measured value outside is an error); "
+        "null: [0, 1] for the engine's scores and rates, [0, unbounded) otherwise.",
+    )
+    role: Literal["outcome", "resource"] | None = Field(
+        default=None,
+        description="'outcome': what a task scores; 'resource': what a run spends (tokens, "
+        "time, calls, money). Null: the engine's own role for its metrics, 'outcome' for a "
+        "measured one.",
+    )
+    across_models: Bool | None = Field(
+        default=None,
+        description="Whether values of different models may be compared: money may, tokens "
+        "only within one tokenizer (§4.2(2)). Null: false for token counts, true otherwise.",
+    )
+
+    @property
+    def comparable(self) -> bool:
+        """Whether two models' values of the metric may be set against each other."""
+        if self.across_models is not None:
+            return self.across_models
+        return self.id not in TOKEN_METRICS
+
+    @property
+    def kind(self) -> Literal["outcome", "resource"]:
+        """The declared role, else the engine's (token, time and turn counts are resources)."""
+        if self.role is not None:
+            return self.role
+        return "resource" if self.id in RUN_FIELDS else "outcome"
+
+    @property
+    def bounds(self) -> Range:
+        """The declared range, else the engine's default for the metric."""
+        if self.range is not None:
+            return self.range
+        return Range() if self.measured or self.id in RUN_FIELDS else Range(high=1.0)
+
+
+class FacetValue(Contract):
+    id: Id
+    title: Text = Field(description="Display name of the value.")
+    description: Text | None = Field(default=None, description="What the value means.")
+
+
+class Facet(Contract):
+    """A closed task attribute that scopes can be cut by, e.g. capability or difficulty."""
+
+    id: Id
+    title: Text = Field(description="Display name of the facet, e.g. 'Difficulty'.")
+    values: tuple[FacetValue, ...] = Field(min_length=1, description="Its closed values.")
+    description: Text | None = Field(default=None, description="What the facet describes.")
+
+
+class Axis(Contract):
+    """A dimension combinations are laid out on, e.g. method and backbone."""
+
+    id: Id
+    title: Text = Field(description="Display name of the axis, e.g. 'Backbone'.")
+
+
+class Dimension(Contract):
+    """A judged dimension that Judge items of different tasks share, e.g. 'Structure'."""
+
+    id: Id
+    title: Text = Field(description="Display name of the dimension.")
+    description: Text | None = Field(default=None, description="What it assesses.")
+
+
+class Cells(Contract):
+    """A domain score as the equal-weight mean over cells instead of over tasks (§4.2)."""
+
+    over: Literal["tasks", "cells"] = Field(
+        default="tasks",
+        description="'tasks': the equal-weight mean over tasks; 'cells': the equal-weight mean "
+        "over the cells the facets below cut the domain into, shown beside the mean over tasks.",
+    )
+    facets: tuple[Id, ...] = Field(
+        default=(),
+        max_length=2,
+        description="The facets whose values (or pairs of values) are the cells.",
+    )
+
+    @model_validator(mode="after")
+    def _facets_for_cells(self) -> Cells:
+        if (self.over == "cells") != bool(self.facets):
+            raise ValueError("'over: cells' needs one or two facets, and only it does")
+        return self
+
+
+class Slice(Contract):
+    """A board row: one domain, optionally cut to facet values."""
+
+    domain: Id = Field(description="The domain of the row.")
+    facets: dict[Id, Id] = Field(
+        default_factory=dict, description="Facet id → value the row keeps; empty: all tasks."
+    )
+    title: Text | None = Field(default=None, description="Row label; default from the values.")
+
+
+class Board(Contract):
+    """Scopes of several domains juxtaposed, never totalled, one table per value of an axis."""
+
+    kind: Literal["board"] = Field(description="The kind of view: 'board'.")
+    id: Id
+    title: Text = Field(description="Title of the board, e.g. 'Results by backbone'.")
+    per: Id = Field(description="The axis whose every value gets a board of its own.")
+    columns: Id = Field(description="The axis whose values are the board's columns.")
+    rows: tuple[Slice, ...] = Field(min_length=1, description="The rows, each in its own metric.")
+    total: Bool = Field(
+        default=False,
+        description="Always false: a board juxtaposes domains in their own units and "
+        "directions and never totals them (§4.2, §5.3).",
+    )
+
+    @model_validator(mode="after")
+    def _no_total(self) -> Board:
+        if self.total:
+            raise ValueError(
+                "a board never has a total row or column: its rows are different domains, "
+                "units and directions, and no number combines domains (§4.2, §5.3)"
+            )
+        return self
+
+
+class Grid(Contract):
+    """One metric of one domain over two axes; a cell without a combination is 'not evaluated'."""
+
+    kind: Literal["grid"] = Field(description="The kind of view: 'grid'.")
+    id: Id
+    title: Text = Field(description="Title of the grid.")
+    domain: Id = Field(description="The domain whose scores fill the grid.")
+    metric: Id = Field(default="task_score", description="The metric in the cells.")
+    rows: Id = Field(description="The axis of the rows.")
+    columns: Id = Field(description="The axis of the columns.")
+
+
+class Dimensions(Contract):
+    """The judged dimensions of one domain per combination, and a judged overall apart."""
+
+    kind: Literal["dimensions"] = Field(description="The kind of view: 'dimensions'.")
+    id: Id
+    title: Text = Field(description="Title of the view.")
+    domain: Id = Field(description="The domain whose Judge items are shown by dimension.")
+
+
+class Resources(Contract):
+    """Resource measures per combination (calls, tokens per task, overhead)."""
+
+    kind: Literal["resources"] = Field(description="The kind of view: 'resources'.")
+    id: Id
+    title: Text = Field(description="Title of the view.")
+    domain: Id = Field(description="The domain whose runs are counted.")
+    metrics: tuple[Id, ...] = Field(min_length=1, description="The resource metrics shown.")
+
+
+View = Annotated[Board | Grid | Dimensions | Resources, Field(discriminator="kind")]
+
+
+class Profile(Contract):
+    """What a release declares beyond Lingee Bench's defaults."""
+
+    task_fields: tuple[TaskField, ...] = Field(
+        default=LINGEE_TASK_FIELDS,
+        description="Task fields every task must give; by default those Lingee Bench requires "
+        "(§2.6). A field not listed may be left out.",
+    )
+    facets: tuple[Facet, ...] = Field(
+        default=(), description="Closed task attributes scopes can be cut by."
+    )
+    axes: tuple[Axis, ...] = Field(
+        default=(),
+        description="Axes combinations are placed on (each bundle names its value on each); "
+        "none: harness and model.",
+    )
+    tags: tuple[FacetValue, ...] = Field(
+        default=(), description="Tags a combination may carry, e.g. a method family."
+    )
+    dimensions: tuple[Dimension, ...] = Field(
+        default=(), description="Judged dimensions that Judge items name."
+    )
+    continuous_levels: Bool = Field(
+        default=False,
+        description="true: a Judge level may be any number from 0 to G; false: whole levels.",
+    )
+    carried_state: Literal["refused", "labelled"] = Field(
+        default="refused",
+        description="Bundles whose method carries state across tasks: 'refused' (runs must be "
+        "independent, §4.2(3)) or 'labelled' (published with a label, reliability@k withheld).",
+    )
+    views: tuple[View, ...] = Field(default=(), description="Views of the results to publish.")
