@@ -5,6 +5,7 @@ from __future__ import annotations
 from generator.check.bundles import check_bundle, check_card
 from generator.check.catalog import check_catalog, check_deep_dives
 from generator.check.factors import check_factors
+from generator.check.profile import check_axes_once, check_profile
 from generator.check.release import check_one_benchmark, check_release
 from generator.check.runs import catalog_items, check_runs
 from generator.errors import Problem
@@ -24,6 +25,7 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
         release = version.release
         if release is not None:
             problems += check_release(version.folder, release)
+            problems += check_profile(release)
         catalog = version.catalog
         if release is not None and catalog is not None:
             problems += check_catalog(release, catalog)
@@ -40,6 +42,7 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
             )
         if release is not None:
             problems += check_factors(release, version.bundles)
+            problems += check_axes_once(release.model, version.bundles)
         items = catalog_items(catalog.model) if catalog is not None and version.bundles else None
         for bundle in version.bundles:
             if release is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
+from generator.check.profile import check_bundle_profile
 from generator.check.release import repeated
 from generator.disclosure import below_floor
 from generator.errors import Problem
@@ -48,6 +49,7 @@ def check_bundle(
         yield from _card_meets_the_floor(release, loaded, card.model)
     for rule in RUN_RULES:
         yield from rule(release, loaded)
+    yield from check_bundle_profile(release, loaded)
 
 
 def _in_its_release(release: Release, loaded: LoadedBundle) -> Iterator[Problem]:

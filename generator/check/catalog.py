@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from generator.check.profile import check_task_profile
 from generator.check.release import repeated
 from generator.errors import Problem, Severity, did_you_mean
 from generator.load import Loaded, LoadedBundle
@@ -67,6 +68,7 @@ def check_catalog(loaded_release: Loaded[Release], loaded: Loaded[Catalog]) -> I
         one = TaskInRelease(i, task, src, domains, families, allowed)
         for rule in TASK_RULES:
             yield from rule(one)
+        yield from check_task_profile(release, task, src, i)
     yield from _group_counts(loaded_release, catalog)
     yield from _families_used(loaded)
 
@@ -118,7 +120,7 @@ def _task_domain(one: TaskInRelease) -> Iterator[Problem]:
             f"{task.domain!r} is not a domain of the release; "
             f"expected one of {sorted(one.domains)}",
         )
-    elif task.subdivision not in _ids(domain.subdivisions):
+    elif domain.subdivisions and task.subdivision not in _ids(domain.subdivisions):
         yield one.problem(
             "subdivision",
             f"{task.subdivision!r} is not a {domain.subdivision_label} of "

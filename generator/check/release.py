@@ -1,9 +1,9 @@
 """Rules inside one release manifest.
 
 :func:`check_release` reads as its rules: the version names its folder, every list of ids
-names each id once (the lists as data), every computed metric has a
-declared direction, the disclosure floor names HarnessCard fields, and each deep dive is
-listed once.
+names each id once (the lists as data), the disclosure floor names HarnessCard fields, and
+each deep dive is listed once. The declared profile (metrics, facets, views) has its own
+rules in :mod:`generator.check.profile`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from generator.errors import Problem
 from generator.load import Loaded
-from generator.models import KNOWN_METRICS, Release
+from generator.models import Release
 from generator.models.harnesscard import MINIMUM_FIELDS
 
 
@@ -26,7 +26,6 @@ def check_release(folder: str, loaded: Loaded[Release]) -> Iterator[Problem]:
     """Every rule inside one release manifest, in this order."""
     yield from _named_as_its_folder(folder, loaded)
     yield from _ids_once(loaded)
-    yield from _metric_directions(loaded)
     yield from _floor_fields(loaded)
     yield from _deep_dives_once(loaded)
 
@@ -68,24 +67,6 @@ def _ids_once(loaded: Loaded[Release]) -> Iterator[Problem]:
         dupes = repeated(ids)
         if dupes:
             yield Problem(src.path, src.line(*where), field, f"{what}: {dupes}")
-
-
-def _metric_directions(loaded: Loaded[Release]) -> Iterator[Problem]:
-    """Every computed metric has one declared direction, and only those (§4.2)."""
-    src = loaded.source
-    declared = [m.id for m in loaded.model.metrics]
-    unknown = sorted(set(declared) - set(KNOWN_METRICS))
-    missing = [m for m in KNOWN_METRICS if m not in declared]
-    dupes = repeated(declared)
-    found = (
-        (unknown, f"unknown metric ids {unknown}; expected ids from: {', '.join(KNOWN_METRICS)}"),
-        (missing, f"direction not declared for {missing}; every computed metric needs one"),
-        (dupes, f"repeated metric ids: {dupes}"),
-    )
-    line = src.line("metrics")
-    for wrong, message in found:
-        if wrong:
-            yield Problem(src.path, line, "metrics", message)
 
 
 def _floor_fields(loaded: Loaded[Release]) -> Iterator[Problem]:

@@ -11,7 +11,7 @@ from builders import release
 from generator.check.release import check_one_benchmark, check_release, repeated
 from generator.load import Loaded
 from generator.load.source import Source
-from generator.models import KNOWN_METRICS, Release
+from generator.models import Release
 from generator.models.harnesscard import MINIMUM_FIELDS
 
 LINES = {
@@ -81,20 +81,6 @@ def test_repeated_enumeration_values() -> None:
     )
     assert (line, field) == (30, "enumerations.risk_levels")
     assert enums.risk_levels[0].id in message
-
-
-def test_every_computed_metric_needs_a_declared_direction() -> None:
-    metrics = release().metrics
-    assert {m.id for m in metrics} == set(KNOWN_METRICS)
-    dropped = [m for m in metrics if m.id != "turns"]
-    line, field, message = _one(_changed(metrics=tuple(dropped)))
-    assert (line, field) == (40, "metrics")
-    assert "direction not declared for ['turns']" in message
-    unknown = metrics[0].model_copy(update={"id": "vibes"})
-    line, _, message = _one(_changed(metrics=(*metrics, unknown)))
-    assert "unknown metric ids ['vibes']" in message
-    _, _, message = _one(_changed(metrics=(*metrics, metrics[0])))
-    assert f"repeated metric ids: {[metrics[0].id]}" in message
 
 
 def test_floor_fields_must_be_minimum_card_fields() -> None:
