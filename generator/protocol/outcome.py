@@ -11,11 +11,13 @@ Verdicts are counted per run and kind with one ``bincount`` over the key ``row *
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from generator.load.runcolumns import LISTS
+from generator.models.catalog import Scoring
 
 RULE, FATAL, JUDGE = LISTS["rules"], LISTS["fatal"], LISTS["judge"]
 KINDS = len(LISTS)
@@ -24,11 +26,13 @@ KINDS = len(LISTS)
 @dataclass(frozen=True)
 class Items:
     """The declared items, one entry per item key: ``kind`` (:data:`RULE`, :data:`FATAL`,
-    :data:`JUDGE`), the Judge levels G (``max_level``) and ``pass_level`` (1 for rule items)."""
+    :data:`JUDGE`), the Judge levels G (``max_level``) and ``pass_level`` (1 for rule items),
+    and ``overall``: a Judge item judged on its own, kept out of J (none when not given)."""
 
     kind: np.ndarray
     max_level: np.ndarray
     pass_level: np.ndarray
+    overall: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -50,42 +54,82 @@ class Verdicts:
 
 @dataclass(frozen=True)
 class Declared:
-    """Per task, or per run its task's declaration: ``items`` (runs × kinds: how many of each kind),
-    ``dual`` (dual-channel), ``rule_weight`` (w; 1 for rule-only), ``all_or_nothing``."""
+    """Per task, or per run its task's declaration: ``items`` (runs × kinds: how many of each
+    kind), ``dual`` (the Judge channel is enabled: dual-channel or judge-only), ``rule_weight``
+    (w; 1 for rule-only, 0 for judge-only: S = J), ``all_or_nothing``, ``overall`` (how many
+    of its Judge items are a judged overall, out of J's mean), ``measured`` (mode 'measure':
+    S is the run's measured value) and ``failure_value`` (what a failed measured run scores).
+    """
 
     items: np.ndarray
     dual: np.ndarray
     rule_weight: np.ndarray
     all_or_nothing: np.ndarray
+    overall: np.ndarray
+    measured: np.ndarray
+    failure_value: np.ndarray
 
     def of_runs(self, task: np.ndarray) -> Declared:
         """The declaration of each run, from this one per task and each run's task code."""
         return Declared(
-            self.items[task], self.dual[task], self.rule_weight[task], self.all_or_nothing[task]
+            self.items[task],
+            self.dual[task],
+            self.rule_weight[task],
+            self.all_or_nothing[task],
+            self.overall[task],
+            self.measured[task],
+            self.failure_value[task],
         )
+
+
+def declare(scorings: Sequence[Scoring], items: np.ndarray) -> Declared:
+    """The declaration of each task from its scoring block and its items per kind (§4.3)."""
+    modes = [s.mode for s in scorings]
+    return Declared(
+        items=items,
+        dual=np.array([m in ("dual-channel", "judge-only") for m in modes], dtype=bool),
+        rule_weight=np.array(
+            [
+                0.0 if m == "judge-only" else 1.0 if s.rule_weight is None else s.rule_weight
+                for m, s in zip(modes, scorings, strict=True)
+            ],
+            dtype=np.float64,
+        ),
+        all_or_nothing=np.array([s.rule_scoring == "all-or-nothing" for s in scorings], bool),
+        overall=np.array([sum(j.overall for j in s.judge_items) for s in scorings], np.int64),
+        measured=np.array([m == "measure" for m in modes], dtype=bool),
+        failure_value=np.array(
+            [np.nan if s.failure_value is None else s.failure_value for s in scorings],
+            dtype=np.float64,
+        ),
+    )
 
 
 @dataclass(frozen=True)
 class Recorded:
     """Per run, what its record says beside the verdicts: ``valid`` (not
-    evaluation-incomplete), ``delivery`` (the core delivery threshold D passed) and
-    ``judged`` (a valid Judge result)."""
+    evaluation-incomplete), ``delivery`` (the core delivery threshold D passed), ``judged``
+    (a valid Judge result) and ``measure`` (the value of its task's measured metric; NaN when
+    not recorded or not a measure task)."""
 
     valid: np.ndarray
     delivery: np.ndarray
     judged: np.ndarray
+    measure: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """Per run: R, J (NaN when rule-only or not valid), S (NaN when not valid), binary
-    success, and whether a fatal item failed."""
+    """Per run: R (NaN without ordinary rule items), J (NaN when the Judge channel is off),
+    S (NaN when not valid), binary success, whether a fatal item failed, and the judged
+    overall g/G (NaN when the task has none)."""
 
     rule: np.ndarray
     judge: np.ndarray
     score: np.ndarray
     success: np.ndarray
     fatal_failed: np.ndarray
+    overall: np.ndarray
 
 
 def _per_run(verdicts: Verdicts, weights: np.ndarray) -> np.ndarray:
@@ -106,11 +150,31 @@ def passed_items(items: Items, verdicts: Verdicts) -> np.ndarray:
 
 def item_credit(items: Items, verdicts: Verdicts) -> np.ndarray:
     """Credit per run and kind (runs × kinds): 1/0 for a rule item, g/G for a Judge item, 0 for
-    an item of a failed module, which stays in the denominator (§4.3(1), §4.3(2))."""
+    an item of a failed module, which stays in the denominator (§4.3(1), §4.3(2)). A judged
+    overall item earns no credit here: it is a figure of its own (:func:`overall_credit`)."""
+    credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))
+    if items.overall is not None:
+        credit = np.where(items.overall[verdicts.item], 0.0, credit)
+    return _per_run(verdicts, credit)
+
+
+def _credit(items: Items, verdicts: Verdicts) -> np.ndarray:
     value = verdicts.value
     judge = verdicts.kind == JUDGE
-    credit = np.where(judge, value / items.max_level[verdicts.item], value)
-    return _per_run(verdicts, np.where(verdicts.failed, 0.0, credit))
+    out: np.ndarray = np.where(judge, value / items.max_level[verdicts.item], value)
+    return out
+
+
+def overall_credit(items: Items, verdicts: Verdicts) -> np.ndarray:
+    """Per run, g/G of its judged overall item (0 in a failed module, NaN without a verdict):
+    kept as its own figure and never recomputed from the other items."""
+    out = np.full(verdicts.runs, np.nan)
+    if items.overall is None:
+        return out
+    mine = items.overall[verdicts.item]
+    credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))
+    out[verdicts.row[mine]] = credit[mine]
+    return out
 
 
 def success(passed: np.ndarray, declared: Declared, recorded: Recorded) -> np.ndarray:
@@ -131,38 +195,55 @@ def zeroed(delivery: np.ndarray, fatal_failed: np.ndarray) -> np.ndarray:
 
 
 def outcome(
-    passed: np.ndarray, credit: np.ndarray, declared: Declared, recorded: Recorded
+    passed: np.ndarray,
+    credit: np.ndarray,
+    declared: Declared,
+    recorded: Recorded,
+    overall: np.ndarray | None = None,
 ) -> Outcome:
     """R, J, S and success of each run (§4.2, §4.3); evaluation-incomplete runs get NaN.
 
-    R = passed ordinary items / N, or 1/0 for an all-or-nothing task. J = mean(g/G) over the
-    Judge items. S = 0 when zeroed (:func:`zeroed`), else R (rule-only) or w·R + (1 − w)·J
-    (dual-channel). Both channels aggregate over the same valid runs (§4.2): a zeroed
-    dual-channel run without its Judge result has none of the designated evidence, so every
-    item takes its lowest level (§4.3(2)): J = 0.
+    R = passed ordinary items / N, or 1/0 for an all-or-nothing task (NaN without ordinary
+    items). J = mean(g/G) over the Judge items but a judged overall one. S = 0 when zeroed
+    (:func:`zeroed`), else R (rule-only), w·R + (1 − w)·J (dual-channel) or J (judge-only,
+    w = 0). Both channels aggregate over the same valid runs (§4.2): a zeroed run of a judged
+    task without its Judge result has none of the designated evidence, so every item takes
+    its lowest level (§4.3(2)): J = 0. A measure task's S is the run's measured value; a run
+    that is zeroed, or records none, takes the task's declared failure value.
     """
     n = declared.items
     every = passed == n
-    rule = np.where(
-        declared.all_or_nothing, every[:, RULE].astype(float), credit[:, RULE] / n[:, RULE]
-    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rule = np.where(
+            declared.all_or_nothing, every[:, RULE].astype(float), credit[:, RULE] / n[:, RULE]
+        )
+        rule = np.where(n[:, RULE] > 0, rule, np.nan)
     fatal_failed = passed[:, FATAL] < n[:, FATAL]
     zero = zeroed(recorded.delivery, fatal_failed)
     dual = declared.dual
     judged = dual & recorded.judged
     with np.errstate(invalid="ignore", divide="ignore"):
-        judge = np.where(judged, credit[:, JUDGE] / n[:, JUDGE], np.where(dual & zero, 0.0, np.nan))
+        scored_items = n[:, JUDGE] - declared.overall
+        judge = np.where(
+            judged, credit[:, JUDGE] / scored_items, np.where(dual & zero, 0.0, np.nan)
+        )
     weight = declared.rule_weight
-    score = np.where(
-        zero, 0.0, np.where(dual, weight * rule + (1 - weight) * np.nan_to_num(judge), rule)
-    )
+    mixed = weight * np.nan_to_num(rule) + (1 - weight) * np.nan_to_num(judge)
+    score = np.where(zero, 0.0, np.where(dual, mixed, rule))
+    if declared.measured.any():
+        value = recorded.measure if recorded.measure is not None else np.full(len(zero), np.nan)
+        failed = zero | np.isnan(value)
+        score = np.where(declared.measured, np.where(failed, declared.failure_value, value), score)
     valid = recorded.valid
+    if overall is None:
+        overall = np.full(len(valid), np.nan)
     return Outcome(
         rule=np.where(valid, rule, np.nan),
         judge=np.where(valid, judge, np.nan),
         score=np.where(valid, score, np.nan),
         success=success(passed, declared, recorded),
         fatal_failed=valid & fatal_failed,
+        overall=np.where(valid & judged, overall, np.nan),
     )
 
 

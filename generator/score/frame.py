@@ -23,6 +23,7 @@ from generator.load.items import ItemIndex, item_index
 from generator.load.runcolumns import item_table
 from generator.memory import release_unused_memory
 from generator.models import Bundle, Catalog, Release
+from generator.protocol.outcome import declare
 
 KIND_RULE, KIND_FATAL, KIND_JUDGE = 0, 1, 2
 
@@ -117,18 +118,27 @@ def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
                 "domain": t.domain,
                 "subdivision": t.subdivision,
                 "group": t.group,
-                "dual": s.mode == "dual-channel",
-                "rule_weight": s.rule_weight if s.rule_weight is not None else 1.0,
-                "all_or_nothing": s.rule_scoring == "all-or-nothing",
                 "n_rule": sum(not i.fatal for i in s.rule_items),
                 "n_fatal": sum(i.fatal for i in s.rule_items),
                 "n_judge": len(s.judge_items),
                 "risk_weight": weights.get(t.risk_level or "", np.nan),
                 "chain": t.key_process_chain or "",
                 "boundary": t.functional_boundary,
+                "measure": s.measure or "",
             }
         )
-    return pd.DataFrame(rows).set_index("task")
+    out = pd.DataFrame(rows).set_index("task")
+    declared = declare(
+        [t.scoring for t in catalog.tasks], out[["n_rule", "n_fatal", "n_judge"]].to_numpy()
+    )
+    for name in DECLARED:
+        out[name] = getattr(declared, name)
+    return out
+
+
+#: The parts of each task's declaration (:func:`~generator.protocol.outcome.declare`) kept
+#: as columns of the task table.
+DECLARED = ("dual", "rule_weight", "all_or_nothing", "overall", "measured", "failure_value")
 
 
 def _items(catalog: Catalog) -> pd.DataFrame:
@@ -136,12 +146,12 @@ def _items(catalog: Catalog) -> pd.DataFrame:
     for t in catalog.tasks:
         for i in t.scoring.rule_items:
             kind = KIND_FATAL if i.fatal else KIND_RULE
-            rows.append((t.id, i.id, kind, i.module or "", 1, 1))
+            rows.append((t.id, i.id, kind, i.module or "", 1, 1, False))
         for j in t.scoring.judge_items:
-            rows.append((t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, j.passing_level))
-    frame = pd.DataFrame(
-        rows, columns=["task", "item_id", "kind", "module", "max_level", "pass_level"]
-    )
+            level = j.passing_level
+            rows.append((t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, level, j.overall))
+    columns = ["task", "item_id", "kind", "module", "max_level", "pass_level", "overall"]
+    frame = pd.DataFrame(rows, columns=columns)
     frame.index.name = "item"
     return frame
 

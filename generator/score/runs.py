@@ -19,9 +19,10 @@ from generator.protocol.outcome import (
     in_failed_module,
     item_credit,
     outcome,
+    overall_credit,
     passed_items,
 )
-from generator.score.frame import BundleVerdicts, VersionFrame
+from generator.score.frame import DECLARED, BundleVerdicts, VersionFrame
 
 
 def score_runs(frame: VersionFrame) -> pd.DataFrame:
@@ -40,13 +41,16 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     runs = frame.runs.copy(deep=False)  # copy on write: the new columns stay in this copy
     at = frame.tasks.index.get_indexer(pd.Index(runs["task"]))
     assert (at >= 0).all(), "score_runs needs checked runs"
-    passed, credit = _tallies(frame)
+    passed, credit, overall = _tallies(frame)
     recorded = Recorded(
         valid=runs["valid"].to_numpy(dtype=bool),
         delivery=runs["delivery"].to_numpy(dtype=bool),
         judged=runs["judge_valid"].to_numpy(dtype=bool),
+        measure=measured_values(runs, frame.tasks["measure"].to_numpy()[at]),
     )
-    out = outcome(passed, credit, task_declarations(frame.tasks).of_runs(at), recorded)
+    declared = task_declarations(frame.tasks).of_runs(at)
+    out = outcome(passed, credit, declared, recorded, overall)
+    runs["overall"] = out.overall
     runs["rule"] = out.rule
     runs["judge"] = out.judge
     runs["score"] = out.score
@@ -58,25 +62,36 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
 
 
 def task_declarations(tasks: pd.DataFrame) -> Declared:
-    """Each task's declaration, from the frame's task table (in its row order)."""
+    """Each task's declaration, from the frame's task table (in its row order), where
+    :func:`~generator.protocol.outcome.declare` put it."""
     counts = tasks[["n_rule", "n_fatal", "n_judge"]].to_numpy(np.int64)
-    return Declared(
-        items=counts,  # columns in the order of the kinds: RULE, FATAL, JUDGE
-        dual=tasks["dual"].to_numpy(dtype=bool),
-        rule_weight=tasks["rule_weight"].to_numpy(np.float64),
-        all_or_nothing=tasks["all_or_nothing"].to_numpy(dtype=bool),
-    )
+    # columns in the order of the kinds: RULE, FATAL, JUDGE
+    return Declared(items=counts, **{name: tasks[name].to_numpy() for name in DECLARED})
 
 
-def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Items passed and credit per run and kind (runs × kinds), bundle by bundle."""
+def measured_values(runs: pd.DataFrame, measure: np.ndarray) -> np.ndarray:
+    """Per run, the value of its task's measured metric (``measure``: the metric's id per run,
+    "" when the task is not a measure task); NaN where the run records none."""
+    out = np.full(len(runs), np.nan)
+    for metric in sorted(set(measure.tolist()) - {""}):
+        mine = measure == metric
+        if metric in runs:
+            out[mine] = runs[metric].to_numpy(dtype=np.float64)[mine]
+    return out
+
+
+def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Items passed and credit per run and kind (runs × kinds), and the judged overall's
+    credit per run, bundle by bundle."""
     items = frame.items
     declared = Items(
         kind=items["kind"].to_numpy(),
         max_level=items["max_level"].to_numpy(),
         pass_level=items["pass_level"].to_numpy(),
+        overall=items["overall"].to_numpy(dtype=bool),
     )
     passed, credit = np.zeros((len(frame.runs), KINDS)), np.zeros((len(frame.runs), KINDS))
+    overall = np.full(len(frame.runs), np.nan)
     for part in frame.parts:
         item = part.item
         verdicts = Verdicts(
@@ -90,7 +105,8 @@ def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray]:
         span = slice(part.start, part.start + part.runs)
         passed[span] = passed_items(declared, verdicts)
         credit[span] = item_credit(declared, verdicts)
-    return passed, credit
+        overall[span] = overall_credit(declared, verdicts)
+    return passed, credit, overall
 
 
 def failed_verdicts(

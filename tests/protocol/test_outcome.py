@@ -19,11 +19,11 @@ from generator.protocol.outcome import (
     FATAL,
     JUDGE,
     RULE,
-    Declared,
     Items,
     Outcome,
     Recorded,
     Verdicts,
+    declare,
     item_credit,
     outcome,
     passed_items,
@@ -67,8 +67,8 @@ def outcomes_on_columns(tasks: list[Task], records: list[RunRecord]) -> Outcome:
         value=np.array(columns["value"], np.int64),
         failed=np.array(columns["failed"], bool),
     )
-    declared = [_declared(t) for t in tasks]  # per task, then per run by its task's code
-    per_task = Declared(*(np.array([d[k] for d in declared]) for k in range(4)))
+    counts = np.array([_counts(t) for t in tasks], np.int64)
+    per_task = declare([t.scoring for t in tasks], counts)  # per task, then per run
     code = {t.id: k for k, t in enumerate(tasks)}
     per_run = per_task.of_runs(np.array([code[r.task] for r in records], np.int64))
     recorded = Recorded(
@@ -79,14 +79,14 @@ def outcomes_on_columns(tasks: list[Task], records: list[RunRecord]) -> Outcome:
     return outcome(passed_items(items, verdicts), item_credit(items, verdicts), per_run, recorded)
 
 
-def _declared(task: Task) -> tuple[list[int], bool, float, bool]:
+def _counts(task: Task) -> list[int]:
+    """The task's items of each kind (in the order of the kinds)."""
     s = task.scoring
     counts = [0, 0, 0]
     for i in s.rule_items:
         counts[FATAL if i.fatal else RULE] += 1
     counts[JUDGE] = len(s.judge_items)
-    weight = 1.0 if s.rule_weight is None else s.rule_weight
-    return counts, s.mode == "dual-channel", weight, s.rule_scoring == "all-or-nothing"
+    return counts
 
 
 def on_columns(task: Task, record: RunRecord) -> RunOutcome:

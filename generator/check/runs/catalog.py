@@ -9,7 +9,7 @@ import numpy as np
 
 from generator.load.items import ItemIndex, item_index
 from generator.models import Catalog
-from generator.protocol.outcome import Declared, Items
+from generator.protocol.outcome import Declared, Items, declare
 
 
 @dataclass(frozen=True)
@@ -51,13 +51,7 @@ def catalog_items(catalog: Catalog) -> CatalogItems:
 
 
 def _declared(catalog: Catalog, index: ItemIndex) -> Declared:
-    scorings = [t.scoring for t in catalog.tasks]
-    return Declared(
-        items=index.counts,
-        dual=np.array([s.mode == "dual-channel" for s in scorings], dtype=bool),
-        rule_weight=np.array([1.0 if s.rule_weight is None else s.rule_weight for s in scorings]),
-        all_or_nothing=np.array([s.rule_scoring == "all-or-nothing" for s in scorings], bool),
-    )
+    return declare([t.scoring for t in catalog.tasks], index.counts)
 
 
 def _module_items(index: ItemIndex) -> dict[tuple[int, str], np.ndarray]:
