@@ -142,6 +142,17 @@ class Metric(Contract):
             return self.range
         return Range() if self.measured or self.id in RUN_FIELDS else Range(high=1.0)
 
+    @property
+    def unit_interval(self) -> bool:
+        """Whether the metric lies in [0, 1] (a score, a rate), so Wilson's interval fits."""
+        bounds = self.bounds
+        return bounds.low == 0 and bounds.high == 1
+
+    @property
+    def higher(self) -> bool:
+        """Whether a higher value is better."""
+        return self.direction == "higher"
+
 
 class FacetValue(Contract):
     id: Id

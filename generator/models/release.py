@@ -263,6 +263,19 @@ class Release(Versioned):
         "facets, axes, judged dimensions, carried state and views.",
     )
 
+    def metric(self, metric_id: str) -> Metric | None:
+        """The declared metric of that id, if any."""
+        return next((m for m in self.metrics if m.id == metric_id), None)
+
+    def outcome(self, domain_id: str) -> Metric:
+        """The metric the domain's tasks score in, as declared (the task score by default:
+        higher is better, in [0, 1])."""
+        domain = next(d for d in self.domains if d.id == domain_id)
+        declared = self.metric(domain.outcome)
+        if declared is not None:
+            return declared
+        return Metric(id="task_score", title="Task Score", direction="higher")
+
     def varying(self) -> tuple[str, ...]:
         """The factor keys declared variable by design, in :data:`FACTOR_FIELDS` order."""
         declared = {k for f in self.controlled_factors if f.status == "variable" for k in f.covers}

@@ -247,9 +247,11 @@ def aggregate_scope(
     values = {k: point_values(view, table, k, p, figs[k]) for k, p in scored_plans.items()}
     # Settings that vary by design (§4.1): combinations are compared only within a group.
     group_of = {n: comparison_key(release, b) for n, b in bundles.items()}
+    outcome = release.outcome(view.scope.domain)
+    data = {k: p.data for k, p in scored_plans.items()}
     pairs = [
         pair
-        for pair in pair_figures(view, table, {k: p.data for k, p in scored_plans.items()})
+        for pair in pair_figures(view, table, data, not outcome.unit_interval)
         if group_of[table.combos[pair.a]] == group_of[table.combos[pair.b]]
     ]
     found, pair_found = _scope_intervals(view, release, figs, values, pairs)
@@ -265,7 +267,7 @@ def aggregate_scope(
         scope=view.scope,
         title=title,
         tasks=len(view.rows),
-        combinations=_ranked(every, diffs, groups, bundles, group_of),
+        combinations=_ranked(every, diffs, groups, bundles, group_of, outcome.higher),
         differences=diffs,
         comparison_groups=[names for _, names in sorted(groups.items())]
         if release.varying()
@@ -312,11 +314,14 @@ def _ranked(
     groups: Mapping[Group, list[str]],
     bundles: Mapping[str, Bundle],
     group_of: Mapping[str, Group],
+    higher: bool = True,
 ) -> list[CombinationScores]:
     """Every combination in name order; a scored one with its rank range within its group
     (§5.3: gaps inside the noise do not order) and its place on the Pareto frontier."""
     scored = {n: r for n, r in every.items() if r.status == "scored"}
-    ranks = {n: r for names in groups.values() for n, r in rank_ranges(names, diffs).items()}
+    ranks = {
+        n: r for names in groups.values() for n, r in rank_ranges(names, diffs, higher).items()
+    }
     tokenizers = {
         n: "\x1f".join((b.combination.model.tokenizer, *group_of[n])) for n, b in bundles.items()
     }
@@ -326,7 +331,7 @@ def _ranked(
         for n, r in scored.items()
         if r.coverage is not None and r.coverage.complete and not r.coverage.not_covered
     }
-    front = pareto(comparable, tokenizers)
+    front = pareto(comparable, tokenizers, higher)
     combos = []
     for name in sorted(every):
         r = every[name]

@@ -29,8 +29,13 @@ def figures(
     data, covered = plan.data, plan.covered
     valid = np.where(covered, table.valid[k, rows], 0)
     successes = np.where(covered, table.successes[k, rows], 0)
+    # A measured outcome (a cost, earnings) is not confined to [0, 1]: its runs' own spread.
+    unit = release.outcome(view.scope.domain).unit_interval
+    spread = None if unit else table.spread[k, rows]
     out = {
-        "score": figure(table.means["score"][k, rows], data, table.counts["score"][k, rows]),
+        "score": figure(
+            table.means["score"][k, rows], data, table.counts["score"][k, rows], spread=spread
+        ),
         "rule": figure(table.means["rule"][k, rows], data, table.counts["rule"][k, rows]),
         "success": rate(successes, valid, covered),
     }

@@ -18,7 +18,8 @@ tasks matrix of draw counts against the tasks × figures matrices of numerators 
 denominators (:func:`replicates`).
 
 From the replicates (:func:`clustered_interval`), with ``T − 1`` degrees of freedom: a
-paired difference is ``value ± t · se``; every other figure lies in [0, 1] and takes Wilson's
+paired difference, and the mean of a measure not confined to [0, 1] (a cost, earnings), is
+``value ± t · se``; every other figure lies in [0, 1] and takes Wilson's
 score interval at the effective sample size of the task-clustered variance (Korn and
 Graubard 1998, for proportions from clustered samples). Near 0 and 1 — reliability@3 of a
 release where few tasks pass three times in three — equal-tailed percentiles of a skewed
@@ -61,7 +62,10 @@ class Figure:
     run-noise interval); ``pooled``: (successes, trials) when the figure is a rate of runs;
     ``sides``: the two figures a difference subtracts; ``binary``: built from binary run
     outcomes (a rate, reliability@k), so its variance is at least its runs' binomial
-    variance and its effective size at most :func:`effective_runs`."""
+    variance and its effective size at most :func:`effective_runs`; ``unbounded``: a mean of
+    values not confined to [0, 1] (a measured cost or earnings), whose interval is
+    ``value ± t · se`` and whose run noise comes from ``spread``, each task's variance of its
+    run values."""
 
     num: np.ndarray
     den: np.ndarray
@@ -69,6 +73,8 @@ class Figure:
     pooled: tuple[int, int] | None = None
     sides: tuple[Figure, Figure] | None = None
     binary: bool = False
+    unbounded: bool = False
+    spread: np.ndarray | None = None
 
     @cached_property
     def tasks(self) -> int:
@@ -83,20 +89,29 @@ class Figure:
 
 
 def figure(
-    values: np.ndarray, mask: np.ndarray, runs: np.ndarray, weights: np.ndarray | None = None
+    values: np.ndarray,
+    mask: np.ndarray,
+    runs: np.ndarray,
+    weights: np.ndarray | None = None,
+    spread: np.ndarray | None = None,
 ) -> Figure:
-    """The (weighted) mean of ``values`` over the tasks in ``mask``."""
+    """The (weighted) mean of ``values`` over the tasks in ``mask``; with ``spread`` (each
+    task's variance of its run values), a mean of values not confined to [0, 1]."""
     mask = mask.astype(bool)
     den = np.where(mask, 1.0 if weights is None else weights, 0.0)
     num = np.where(mask & ~np.isnan(values), values * den, 0.0)
-    return Figure(num, den, np.where(mask, runs, 0))
+    if spread is None:
+        return Figure(num, den, np.where(mask, runs, 0))
+    own = np.where(mask, spread, np.nan)
+    return Figure(num, den, np.where(mask, runs, 0), unbounded=True, spread=own)
 
 
 def difference(a: Figure, b: Figure) -> Figure:
     """The mean of a − b over the tasks both figures rest on (the same tasks)."""
     if not np.array_equal(a.den, b.den):
         raise ValueError("a difference needs both sides over the same tasks")
-    return Figure(a.num - b.num, a.den, np.minimum(a.runs, b.runs), sides=(a, b))
+    runs = np.minimum(a.runs, b.runs)
+    return Figure(a.num - b.num, a.den, runs, sides=(a, b), unbounded=a.unbounded)
 
 
 def rate(successes: np.ndarray, trials: np.ndarray, mask: np.ndarray) -> Figure:
@@ -175,7 +190,28 @@ def run_noise_interval(f: Figure, value: float, confidence: float) -> tuple[floa
         )
     if not f.tasks or not np.isfinite(value):
         return (float("nan"), float("nan"))
+    if f.unbounded:
+        return unbounded_run_noise(f, value, confidence)
     return bounded_wilson(min(max(value, 0.0), 1.0), effective_runs(f), confidence)
+
+
+def unbounded_run_noise(f: Figure, value: float, confidence: float) -> tuple[float, float]:
+    """The run noise of a mean of unbounded run values: ``value ± t · se`` with
+    ``se² = sum(a_t² s_t² / n_t)`` (``a_t`` the task's share, ``s_t²`` the variance of its
+    runs) and the pooled runs' ``sum(n_t − 1)`` degrees of freedom; no interval (NaN) when
+    no task has two runs, since nothing then measures the noise."""
+    keep = f.den > 0
+    spread = f.spread[keep] if f.spread is not None else np.full(int(keep.sum()), np.nan)
+    runs = f.runs[keep].astype(float)
+    known = np.isfinite(spread) & (runs > 1)
+    df = int((runs[known] - 1).sum())
+    if df < 1:
+        return (float("nan"), float("nan"))
+    share = f.den[keep] / f.den[keep].sum()
+    pooled = float(np.sum((runs[known] - 1) * spread[known]) / df)  # for tasks of one run
+    variance = np.where(known, spread, pooled)
+    half = _t(confidence, df) * sqrt(float(np.sum(share**2 * variance / runs)))
+    return (value - half, value + half)
 
 
 def bounded_wilson(p: float, runs: float, confidence: float) -> tuple[float, float]:
@@ -246,15 +282,18 @@ def clustered_intervals(
     p = np.clip(values, 0.0, 1.0)
     # Tasks that do not vary: equal values leave a variance of rounding residue (1e-33 for
     # five tasks at 2/3), which would make a point of the interval.
-    var = np.where(var <= FLAT * np.maximum(p * (1 - p), FLAT), 0.0, var)
+    unbounded = np.array([f.unbounded for f in figures], dtype=bool)
+    scale = np.where(unbounded, np.maximum(values * values, FLAT), np.maximum(p * (1 - p), FLAT))
+    var = np.where(var <= FLAT * scale, 0.0, var)
     t = np.array([_t(confidence, int(n) - 1) for n in tasks])
     z = z_value(confidence)
     out = np.empty((len(figures), 2))
-    diff = np.array([f.sides is not None for f in figures], dtype=bool)
+    diff = np.array([f.sides is not None or f.unbounded for f in figures], dtype=bool)
     half = t * np.sqrt(var)
     out[diff, 0] = values[diff] - half[diff]
     out[diff, 1] = values[diff] + half[diff]
-    for i in np.flatnonzero(diff & (var <= 0)):  # a gap every task shows: its run noise
+    # A gap every task shows, or a measure all tasks share: its run noise.
+    for i in np.flatnonzero(diff & (var <= 0)):
         out[i] = run_noise_interval(figures[int(i)], float(values[i]), confidence)
     binary = np.array([f.binary for f in figures], dtype=bool)
     needed = (binary | (var <= 0)) & ~diff  # where the runs' count bounds or replaces it

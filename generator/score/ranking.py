@@ -43,12 +43,14 @@ def pair_figures(
     view: ScopeView,
     table: TaskTable,
     data: Mapping[int, np.ndarray],
+    unbounded: bool = False,
 ) -> list[PairFigure]:
     """Every pair of scored combinations (a < b, ``data``: the tasks each has) with at least
-    one common task."""
+    one common task; ``unbounded``: the scores are a measure not confined to [0, 1]."""
     out = []
     score = table.means["score"][:, view.rows]
     runs = table.counts["score"][:, view.rows]
+    spread = table.spread[:, view.rows]
     for a, b in pairs_of(sorted(data), 2):
         shared = data[a] & data[b]
         if not shared.any():
@@ -56,8 +58,8 @@ def pair_figures(
         # Contiguous arrays, so the sum adds as a lone array would (pandas' mean).
         gaps = np.ascontiguousarray(score[a][shared] - score[b][shared])
         value = float(gaps.sum() / float(shared.sum()))
-        side_a = figure(score[a], shared, runs[a])
-        side_b = figure(score[b], shared, runs[b])
+        side_a = figure(score[a], shared, runs[a], spread=spread[a] if unbounded else None)
+        side_b = figure(score[b], shared, runs[b], spread=spread[b] if unbounded else None)
         out.append(PairFigure(a, b, value, difference(side_a, side_b)))
     return out
 
@@ -90,28 +92,35 @@ def differences(
     return sorted(out, key=lambda d: (d.a, d.b))
 
 
-def rank_ranges(names: Sequence[str], diffs: Sequence[Difference]) -> dict[str, tuple[int, int]]:
-    """Per combination, (best rank, worst rank) as the significant differences allow."""
+def rank_ranges(
+    names: Sequence[str], diffs: Sequence[Difference], higher: bool = True
+) -> dict[str, tuple[int, int]]:
+    """Per combination, (best rank, worst rank) as the significant differences allow; the
+    better of two is the higher unless the metric's direction is ``lower``."""
     better = dict.fromkeys(names, 0)  # how many are significantly better
     worse = dict.fromkeys(names, 0)  # how many are significantly worse
     for d in diffs:
         if d.significant and d.a in better and d.b in better:
-            winner, loser = (d.a, d.b) if d.low > 0 else (d.b, d.a)
+            winner, loser = (d.a, d.b) if (d.low > 0) == higher else (d.b, d.a)
             better[loser] += 1
             worse[winner] += 1
     return {n: (1 + better[n], len(names) - worse[n]) for n in names}
 
 
-def pareto(results: Mapping[str, CombinationScores], tokenizers: Mapping[str, str]) -> set[str]:
+def pareto(
+    results: Mapping[str, CombinationScores], tokenizers: Mapping[str, str], higher: bool = True
+) -> set[str]:
     """Combinations no other of the same tokenizer beats on score and total tokens: at least
-    as good on both and better on one (scores within :data:`SCORE_TOLERANCE` are equal)."""
+    as good on both and better on one (scores within :data:`SCORE_TOLERANCE` are equal; a
+    score where lower is better counts negated)."""
     points = {}
+    sign = 1.0 if higher else -1.0
     for name, r in results.items():
         if r.task_score is None or r.efficiency is None:
             continue
         s, t = r.task_score.value, r.efficiency.total_tokens
         if s is not None and t is not None:
-            points[name] = (s, t)
+            points[name] = (sign * s, t)
 
     def dominates(other: tuple[float, float], this: tuple[float, float]) -> bool:
         (os, ot), (s, t) = other, this

@@ -31,7 +31,9 @@ class TaskTable:
     combinations and tasks in id order (§4.2: runs are averaged within a task first).
 
     ``columns`` holds the tasks' attributes; ``counts[channel]`` how many valid runs of each
-    (combination, task) have a value of that channel.
+    (combination, task) have a value of that channel; ``spread`` the variance of the run
+    scores of each (combination, task) (NaN under two runs), the run noise of a measured
+    outcome.
     """
 
     domain: Scope
@@ -46,6 +48,7 @@ class TaskTable:
     causes: Mapping[str, np.ndarray]
     failures: Mapping[str, np.ndarray]
     counts: Mapping[str, np.ndarray]
+    spread: np.ndarray
 
 
 def task_table(
@@ -67,6 +70,7 @@ def task_table(
         **{column: (column, "mean") for column in MEANS},
         **{f"{column}_runs": (column, "count") for column in CHANNELS},
         runs=("score", "size"),
+        spread=("score", "var"),
         successes=("success", "sum"),
         fatal_failed=("fatal_failed", "sum"),
     )
@@ -91,6 +95,7 @@ def task_table(
         causes=causes,
         failures=_tally(valid, "failure_type", shape),
         counts={c: spread(f"{c}_runs", 0).astype(np.int64) for c in CHANNELS},
+        spread=spread("spread", NAN),
     )
 
 

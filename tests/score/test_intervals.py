@@ -17,7 +17,13 @@ from builders import bundle, catalog, release, run, task, version
 from outcome_oracle import run_outcome
 
 from generator.models import Release, RunRecord
-from generator.score.intervals import bounded_wilson, newcombe
+from generator.score.intervals import (
+    bounded_wilson,
+    figure,
+    intervals,
+    newcombe,
+    task_weights,
+)
 from generator.score.report import build_report
 from generator.score.results import CombinationScores, Report, ScopeResult
 from generator.score.stats import seed_for, t_value, wilson, z_value
@@ -361,3 +367,40 @@ def test_run_noise_alone_never_orders_two_combinations() -> None:
     assert d.low > 0  # the runs alone would separate them ...
     assert not d.significant  # ... but they are not a sample of tasks
     assert {(c.rank, c.rank_worst) for c in scope.combinations} == {(1, 2)}
+
+
+def test_a_measure_takes_a_t_interval_from_its_tasks() -> None:
+    """A mean of unbounded values (costs) is value ± t·se over resampled tasks, never
+    clipped to [0, 1]; equal to the textbook interval of the task means in the limit of
+    many replicates."""
+    rng = np.random.default_rng(3)
+    means = rng.normal(40_000.0, 8_000.0, 30)
+    mask = np.ones(30, dtype=bool)
+    f = figure(means, mask, np.full(30, 2), spread=np.full(30, 1e6))
+    weights = task_weights(30, 20_000, 11)
+    (found,) = intervals(weights, [f], [f.value], 0.95, 5)
+    se = means.std(ddof=1) / np.sqrt(30)
+    t = t_value(0.95, 29)
+    assert found.basis == "tasks"
+    assert found.low == pytest.approx(means.mean() - t * se, rel=0.02)
+    assert found.high == pytest.approx(means.mean() + t * se, rel=0.02)
+    assert found.low > 1.0
+
+
+def test_a_measure_over_few_tasks_takes_the_noise_of_its_runs() -> None:
+    """Two tasks of two runs each: the pooled run variance with two degrees of freedom."""
+    means, spread = np.array([30_000.0, 50_000.0]), np.array([4e6, 9e6])
+    f = figure(means, np.ones(2, dtype=bool), np.array([2, 2]), spread=spread)
+    (found,) = intervals(np.empty((0, 0)), [f], [f.value], 0.95, 5)
+    half = t_value(0.95, 2) * np.sqrt((0.25 * 4e6 + 0.25 * 9e6) / 2)
+    assert found.basis == "runs"
+    assert (found.low, found.high) == pytest.approx((40_000.0 - half, 40_000.0 + half))
+
+
+def test_a_measure_with_one_run_per_task_has_no_interval() -> None:
+    f = figure(
+        np.array([1.0, 2.0]), np.ones(2, dtype=bool), np.array([1, 1]), spread=np.full(2, np.nan)
+    )
+    (found,) = intervals(np.empty((0, 0)), [f], [f.value], 0.95, 5)
+    assert np.isnan(found.low)
+    assert np.isnan(found.high)

@@ -102,3 +102,39 @@ def test_frontier_keeps_a_real_trade_off_and_splits_tokenizers() -> None:
 def test_tolerance_is_far_below_a_measured_difference() -> None:
     assert SCORE_TOLERANCE < 1 / 10_000_000
     assert pytest.approx(8 / 9) == nanmean(np.array([2 / 3, 1.0, 1.0]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(0, 1e5), min_size=2, max_size=6), st.floats(1.0, 1e4))
+def test_a_lower_is_better_metric_ranks_as_its_negation(values: list[float], half: float) -> None:
+    """A cost ranks exactly as its negation would rank higher-is-better: the direction is
+    read, not assumed."""
+    names = [f"c{i}" for i in range(len(values))]
+    pairs = list(itertools.combinations(range(len(values)), 2))
+
+    def gaps(sign: float) -> list[Difference]:
+        return [
+            _diff(
+                names[i],
+                names[j],
+                *sorted(
+                    (sign * (values[i] - values[j]) - half, sign * (values[i] - values[j]) + half)
+                ),
+            )
+            for i, j in pairs
+        ]
+
+    assert rank_ranges(names, gaps(1.0), higher=False) == rank_ranges(names, gaps(-1.0))
+
+
+def test_the_cheapest_is_first_when_lower_is_better() -> None:
+    diffs = [_diff("cheap", "dear", -900.0, -100.0)]  # cheap − dear < 0: cheap costs less
+    assert rank_ranges(["cheap", "dear"], diffs, higher=False) == {"cheap": (1, 1), "dear": (2, 2)}
+    assert rank_ranges(["cheap", "dear"], diffs) == {"cheap": (2, 2), "dear": (1, 1)}
+
+
+def test_the_frontier_reads_the_score_direction() -> None:
+    results = {"low": _scored("low", 0.2, 100.0), "high": _scored("high", 0.8, 100.0)}
+    tokenizers = {"low": "t", "high": "t"}
+    assert pareto(results, tokenizers) == {"high"}
+    assert pareto(results, tokenizers, higher=False) == {"low"}
