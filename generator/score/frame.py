@@ -125,6 +125,7 @@ def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
                 "chain": t.key_process_chain or "",
                 "boundary": t.functional_boundary,
                 "measure": s.measure or "",
+                **{f"facet:{f}": v for f, v in t.facets.items()},
             }
         )
     out = pd.DataFrame(rows).set_index("task")

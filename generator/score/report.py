@@ -11,6 +11,7 @@ from generator.load import LoadedRelease
 from generator.models import Release
 from generator.models.release import Domain
 from generator.score.aggregate import aggregate_scope, scope_weights
+from generator.score.cuts import cut_columns, domain_cuts
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
@@ -77,7 +78,7 @@ def build_report(
     whole = Scope(version=frame.version, domain=domain_id)
     table = task_table(frame.tasks, runs, sorted(frame.bundles), whole)
     withheld = withheld_scopes(table.tasks, release.groups.min_held_out_aggregate)
-    scopes, by_key = _aggregate_scopes(table, _scopes_shown(table, domain, withheld), frame)
+    scopes, by_key = _aggregate_scopes(table, _scopes_shown(table, domain, release), frame)
     return Report(
         version=frame.version,
         domain=domain_id,
@@ -94,30 +95,35 @@ def build_report(
 
 
 def _scopes_shown(
-    table: TaskTable, domain: Domain, withheld: Mapping[tuple[str | None, str], str]
+    table: TaskTable, domain: Domain, release: Release
 ) -> list[ScopeResult | tuple[ScopeView, str]]:
-    """The scopes of the domain in the order shown, each group of the domain and then of each
-    subdivision (§4.2, §4.4): a withheld scope as its result, the others as (view, title) to
-    aggregate. A scope without tasks is left out; where all tasks are public, its public
-    group is the same as all its tasks and is shown once."""
+    """The scopes of the domain in the order shown, each group of each cut
+    (:func:`domain_cuts`; §4.2, §4.4): a withheld scope as its result, the others as (view,
+    title) to aggregate. A scope without tasks is left out; where all tasks are public, its
+    public group is the same as all its tasks and is shown once. Held-out groups too small
+    to show are withheld partition by partition (:func:`withheld_scopes`)."""
     version, shown = table.domain.version, []
-    subs: list[tuple[str | None, str]] = [(None, domain.title)] + [
-        (s.id, f"{s.title} ({domain.subdivision_label})") for s in domain.subdivisions
-    ]
-    for sub, title in subs:
-        part = table.tasks if sub is None else table.tasks[table.tasks["subdivision"] == sub]
+    cuts = domain_cuts(domain, release)
+    tasks = cut_columns(table.tasks, cuts)
+    minimum = release.groups.min_held_out_aggregate
+    withheld = {
+        column: withheld_scopes(tasks, minimum, column or "subdivision")
+        for column in dict.fromkeys(c.column for c in cuts)
+    }
+    for cut in cuts:
+        part = tasks if cut.column is None else tasks[tasks[cut.column] == cut.value]
         all_public = not (part["group"] == "held-out").any()
         for group in GROUPS:
             if all_public and group == "public":
                 continue  # the same tasks as "all tasks": shown once
-            scope = Scope(version=version, domain=domain.id, subdivision=sub, group=group)
-            label = f"{title} — {GROUP_TITLES[group]}"
+            scope = Scope(version=version, domain=domain.id, group=group, **cut.fields)
+            label = f"{cut.title} — {GROUP_TITLES[group]}"
             if all_public and group == "all":
                 label += " (all public)"
             view = scope_view(table, scope)
             if not len(view.rows):
                 continue
-            reason = withheld.get((sub, group))
+            reason = withheld[cut.column].get((cut.value, group))
             entry = (
                 (view, label)
                 if reason is None

@@ -36,7 +36,7 @@ class CrossDomainError(Refused):
 
 
 class Scope(BaseModel):
-    """One version × one domain × optional sub-division × one group."""
+    """One version × one domain × optional sub-division or facet values × one group."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -44,11 +44,29 @@ class Scope(BaseModel):
     domain: str = Field(description="The domain.")
     subdivision: str | None = Field(default=None, description="The sub-division; null: all.")
     group: ScopeGroup = Field(default="all", description="'all', 'public' or 'held-out' tasks.")
+    facets: tuple[tuple[str, str], ...] = Field(
+        default=(),
+        exclude_if=lambda v: not v,
+        description="(facet, value) pairs the scope keeps, in the release's facet order; "
+        "absent: every value.",
+    )
 
     @property
     def key(self) -> str:
-        """Stable text key, e.g. ``v1.0/enterprise/finance/public``."""
-        return "/".join([self.version, self.domain, self.subdivision or "*", self.group])
+        """Stable text key, e.g. ``v1.0/enterprise/finance/public``, or
+        ``v1.0/qa/*/all/capability=ie,difficulty=easy`` for a scope cut by facets."""
+        parts = [self.version, self.domain, self.subdivision or "*", self.group]
+        if self.facets:
+            parts.append(",".join(f"{f}={v}" for f, v in self.facets))
+        return "/".join(parts)
+
+    @property
+    def cut(self) -> str | None:
+        """What the scope's tasks share beyond the domain, as one partition value: its
+        sub-division or its facet values; None for the whole domain."""
+        if self.facets:
+            return ",".join(f"{f}={v}" for f, v in self.facets)
+        return self.subdivision
 
 
 def guard(runs: pd.DataFrame, scope: Scope) -> None:
@@ -67,10 +85,13 @@ def guard(runs: pd.DataFrame, scope: Scope) -> None:
         )
 
 
-def withheld_scopes(tasks: pd.DataFrame, minimum: int) -> dict[tuple[str | None, str], str]:
-    """Scopes of one domain whose aggregates would expose a small held-out group.
+def withheld_scopes(
+    tasks: pd.DataFrame, minimum: int, column: str = "subdivision"
+) -> dict[tuple[str | None, str], str]:
+    """Scopes of one domain whose aggregates would expose a small held-out group, for one
+    partition of its tasks (``column``: the sub-division, or a facet's values).
 
-    Keys are (sub-division or None, group). A held-out group of 1..minimum-1 tasks is
+    Keys are (partition value or None, group). A held-out group of 1..minimum-1 tasks is
     withheld, and so is its 'all' group (all minus public would reveal it). Sub-divisions
     are then withheld together until the withheld held-out tasks number 0 or at least
     ``minimum``, so the domain's held-out aggregate cannot be reduced to a small group by
@@ -88,7 +109,7 @@ def withheld_scopes(tasks: pd.DataFrame, minimum: int) -> dict[tuple[str | None,
     total = len(held)
     if 0 < total < minimum:
         out[(None, "held-out")] = out[(None, "all")] = small(total)
-    counts = {str(k): int(v) for k, v in held.groupby("subdivision").size().items()}
+    counts = {str(k): int(v) for k, v in held.groupby(column).size().items()}
     suppressed = {s for s, n in counts.items() if n < minimum}
     while 0 < sum(counts[s] for s in suppressed) < minimum:
         rest = sorted((n, str(s)) for s, n in counts.items() if s not in suppressed)

@@ -85,7 +85,7 @@ def task_table(
     return TaskTable(
         domain=domain,
         tasks=chosen,
-        columns={c: chosen[c].to_numpy() for c in COLUMNS},
+        columns={c: chosen[c].to_numpy() for c in (*COLUMNS, *facet_columns(chosen))},
         combos=tuple(combos),
         valid=spread("runs", 0).astype(np.int64),
         successes=spread("successes", 0).astype(np.int64),
@@ -97,6 +97,11 @@ def task_table(
         counts={c: spread(f"{c}_runs", 0).astype(np.int64) for c in CHANNELS},
         spread=spread("spread", NAN),
     )
+
+
+def facet_columns(tasks: pd.DataFrame) -> list[str]:
+    """The task table's facet columns (``facet:<id>``), one per facet of the release."""
+    return [str(c) for c in tasks.columns if str(c).startswith("facet:")]
 
 
 def _tally(runs: pd.DataFrame, column: str, shape: tuple[int, int]) -> dict[str, np.ndarray]:
@@ -126,6 +131,8 @@ def scope_view(table: TaskTable, scope: Scope) -> ScopeView:
         mask &= table.columns["subdivision"] == scope.subdivision
     if scope.group != "all":
         mask &= table.columns["group"] == scope.group
+    for facet, value in scope.facets:
+        mask &= table.columns[f"facet:{facet}"] == value
     rows = np.flatnonzero(mask)
     columns = {name: column[rows] for name, column in table.columns.items()}
     # Seeded by the task set, not the scope's name: two scopes over the same tasks (a

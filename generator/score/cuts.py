@@ -1,0 +1,77 @@
+"""The parts of a domain shown as scopes of their own: its sub-divisions, each value of each
+facet that cuts it, its cells and the facet values a view names (§4.2).
+
+Every part is a :class:`Cut`: the tasks whose column of the task table holds one value. A
+facet pair's column joins the two values (:func:`cut_columns`), so held-out withholding runs
+on every partition alike (:func:`generator.score.scope.withheld_scopes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+import pandas as pd
+
+from generator.models import Release
+from generator.models.release import Domain
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A part of a domain's tasks shown as scopes of their own: the tasks whose ``column``
+    (of the task table, :func:`cut_columns`) holds ``value``; None for the whole domain."""
+
+    column: str | None
+    value: str | None
+    fields: Mapping[str, object]  # the Scope's fields beyond version, domain and group
+    title: str
+
+
+def domain_cuts(domain: Domain, release: Release) -> list[Cut]:
+    """The parts of the domain shown as scopes, in order: the whole domain, its sub-divisions,
+    each value of each facet that cuts it, its cells (two facets' value pairs) and any other
+    facet values a view's rows name (§4.2)."""
+    cuts = [Cut(None, None, {}, domain.title)]
+    cuts += [
+        Cut("subdivision", s.id, {"subdivision": s.id}, f"{s.title} ({domain.subdivision_label})")
+        for s in domain.subdivisions
+    ]
+    facets = {f.id: f for f in release.profile.facets if f.id in domain.facets}
+    wanted: list[tuple[str, ...]] = [(f,) for f in facets]
+    if len(domain.aggregate.facets) == 2:
+        wanted.append(tuple(domain.aggregate.facets))
+    for view in release.profile.views:
+        for row in getattr(view, "rows", ()):
+            if getattr(row, "domain", None) == domain.id and row.facets:
+                wanted.append(tuple(f for f in facets if f in row.facets))
+    for names in dict.fromkeys(wanted):  # in order, once each
+        values = [[(f, v.id, v.title) for v in facets[f].values] for f in names]
+        for combo in product(*values):
+            pairs = tuple((f, v) for f, v, _ in combo)
+            title = " · ".join(t for *_, t in combo)
+            if len(names) == 1:
+                title += f" ({facets[names[0]].title.lower()})"
+            cuts.append(
+                Cut(cut_column(names), ",".join(v for _, v in pairs), {"facets": pairs}, title)
+            )
+    return cuts
+
+
+def cut_column(facets: Sequence[str]) -> str:
+    """The task-table column of a partition by these facets (their values joined by ',')."""
+    return "facet:" + ",".join(facets)
+
+
+def cut_columns(tasks: pd.DataFrame, cuts: Sequence[Cut]) -> pd.DataFrame:
+    """The task table with a column for each partition the cuts use that it lacks (a pair of
+    facets: their values joined by ',')."""
+    extra = {}
+    for cut in cuts:
+        if cut.column and cut.column not in tasks and cut.column not in extra:
+            names = cut.column.removeprefix("facet:").split(",")
+            extra[cut.column] = (
+                tasks[[f"facet:{f}" for f in names]].astype(str).agg(",".join, axis=1)
+            )
+    return tasks.assign(**extra) if extra else tasks
