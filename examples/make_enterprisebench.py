@@ -44,14 +44,14 @@ METHODS: dict[str, tuple[str, str, str | None]] = {
         "AMEM",
         "memory",
         "Online memory from previous samples: notes on earlier tasks of the same run are "
-        "stored and retrieved for later ones (Table 9). The memory starts empty at the first "
-        "task of each run, so run 1 and run 2 do not share it; tasks within a run do.",
+        "stored and retrieved for later ones (paper, Table 9). The memory starts empty at "
+        "the first task of each run, so run 1 and run 2 do not share it; tasks within a run do.",
     ),
     "gepa": (
         "GEPA",
         "prompt-optimisation",
         "Prompt evolution: the prompt is proposed, reflected on and merged over mini-batches "
-        "of earlier tasks' rollouts and feedback (Table 9). Each run starts from the seed "
+        "of earlier tasks' rollouts and feedback (paper, Table 9). Each run starts from the seed "
         "prompt; tasks within a run see the prompt evolved on the tasks before them.",
     ),
 }
@@ -81,12 +81,12 @@ CAPABILITIES = {
 DIFFICULTIES = {
     "unsplit": (
         "All (not split)",
-        "Not bucketed by difficulty: Table 1 reports Information Extraction and Complex "
-        "Reasoning over all difficulties.",
+        "Not bucketed by difficulty: the paper's Table 1 reports Information Extraction "
+        "and Complex Reasoning over all difficulties.",
     ),
-    "easy": ("Easy (0–3)", "Difficulty score 0 to 3 of 10 (§2.2)."),
-    "middle": ("Middle (4–6)", "Difficulty score 4 to 6 of 10 (§2.2)."),
-    "hard": ("Hard (7–10)", "Difficulty score 7 to 10 of 10 (§2.2)."),
+    "easy": ("Easy (0–3)", "Difficulty score 0 to 3 of 10 (paper, §2.2)."),
+    "middle": ("Middle (4–6)", "Difficulty score 4 to 6 of 10 (paper, §2.2)."),
+    "hard": ("Hard (7–10)", "Difficulty score 7 to 10 of 10 (paper, §2.2)."),
 }
 #: The eight QA cells of Table 1: (capability, difficulty, short code, held-out tasks, titles).
 QA_CELLS: list[tuple[str, str, str, int, list[str]]] = [
@@ -404,14 +404,15 @@ def profile() -> dict[str, Any]:
             {
                 "id": "capability",
                 "title": "Capability",
-                "description": "The foundational capability a QA sample tests (§2.2).",
+                "description": "The foundational capability a QA sample tests (paper, §2.2).",
                 "values": _values(CAPABILITIES),
             },
             {
                 "id": "difficulty",
                 "title": "Difficulty",
-                "description": "The 0–10 difficulty score bucketed as in §2.2; Information "
-                "Extraction and Complex Reasoning are reported unsplit, as in Table 1.",
+                "description": "The 0–10 difficulty score bucketed as in the paper's §2.2; "
+                "Information Extraction and Complex Reasoning are reported unsplit, as in its "
+                "Table 1.",
                 "values": _values(DIFFICULTIES),
             },
         ],
@@ -471,6 +472,7 @@ def profile() -> dict[str, Any]:
 
 def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
     public = sum(t["group"] == "public" for t in tasks)
+    carried = " and ".join(title for title, _, state in METHODS.values() if state)
     judges = ", ".join(f"{BACKBONES[j][0]} judges {BACKBONES[b][0]}" for b, j in JUDGE_OF.items())
     return {
         "format_version": 1,
@@ -483,7 +485,9 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
             "**Illustrative example release.** It shows how a benchmark shaped like "
             "EnterpriseBench declares its own metrics, facets and views; it is not a result "
             "of EnterpriseBench. Every task, run and score is synthetic, drawn from seeded "
-            "generators. Do not cite these numbers."
+            "generators. Do not cite these numbers. 'The paper' on these pages is Yang et "
+            "al., *EnterpriseBench: Benchmarking LLM Agents on Enterprise-Level Strategic "
+            "Reasoning and Decision-Making*."
         ),
         "components": COMPONENTS,
         "domains": [
@@ -491,8 +495,8 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
                 "id": "qa",
                 "title": "Foundational QA",
                 "description": "Enterprise and financial questions with one reference answer, "
-                "cut by capability and difficulty (§2.2). The domain score is the mean over "
-                "the eight cells of Table 1, shown beside the mean over tasks.",
+                "cut by capability and difficulty (paper, §2.2). The domain score is the mean over "
+                "the eight cells of the paper's Table 1, shown beside the mean over tasks.",
                 "facets": ["capability", "difficulty"],
                 "aggregate": {"over": "cells", "facets": ["capability", "difficulty"]},
             },
@@ -500,13 +504,13 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
                 "id": "consulting",
                 "title": "Consulting",
                 "description": "Simulated case interviews judged on four dimensions and a "
-                "separately judged overall, 0–10 (§2.3, §3.2).",
+                "separately judged overall, 0–10 (paper, §2.3 and §3.2).",
             },
             {
                 "id": "beer-game",
                 "title": "Beer Game",
                 "description": "25-step supply-chain ordering episodes; the outcome is the "
-                "total accumulated cost, lower is better (§2.3).",
+                "total accumulated cost, lower is better (paper, §2.3).",
                 "outcome": "beer_cost",
             },
             {
@@ -514,7 +518,7 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
                 "title": "Enterprise Digital Twin",
                 "description": "Scenario-level enterprise strategies rolled out in a "
                 "project-business simulator; the outcome is accumulated earnings, which can "
-                "be negative (§2.3).",
+                "be negative (paper, §2.3).",
                 "outcome": "edt_earnings",
             },
         ],
@@ -559,15 +563,15 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
                 "factor": "Consulting judge",
                 "status": "variable",
                 "setting": f"follows the backbone, kept from another model family: {judges} "
-                "(§3.2); combinations are compared only with those judged by the same model",
+                "(paper, §3.2); combinations are compared only with those judged by the same model",
                 "covers": ["evaluator"],
             },
             {
                 "factor": "Resource budgets",
                 "status": "variable",
                 "setting": "each method keeps its native inference and adaptation "
-                "configuration; calls and tokens are not equalised (§3.1, Table 9); the run "
-                "limits of the bundles are the same",
+                "configuration; calls and tokens are not equalised (paper, §3.1 and Table 9); "
+                "the run limits of the bundles are the same",
                 "covers": ["budgets"],
             },
             {
@@ -588,10 +592,10 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
             "- **Illustrative.** Synthetic data in EnterpriseBench's shape; not its results.\n"
             "- **No cross-domain total.** QA, Consulting, Beer Game and EDT are scored in "
             "different units and directions; a board sets them side by side and never sums "
-            "or averages them (§4.2, §5.3).\n"
+            "or averages them.\n"
             "- **Compared within one judge.** The Consulting judge follows the backbone, so "
-            "combinations are ranked only against those judged by the same model (§4.1).\n"
-            "- **Carried state.** AMEM and GEPA carry state across tasks; their runs are not "
+            "combinations are ranked only against those judged by the same model.\n"
+            f"- **Carried state.** {carried} carry state across tasks; their runs are not "
             "independent and their reliability@k is not reported.\n"
         ),
         "profile": profile(),

@@ -232,6 +232,7 @@ def test_measure_domains(root: Root, domain: str, direction: str, signed: bool) 
                 assert bool(got) == r.delivery
                 values += got
     assert failed >= 1, "a failed run that records no value"
+    assert (min(values) < 0) == signed, "a signed metric shows a negative value"
     worst = {t.scoring.failure_value for t in tasks}
     beyond = max if direction == "lower" else min
     assert beyond([*values, *worst]) in worst, "the failure value is worse than every run"
