@@ -1136,7 +1136,8 @@ def harnesscard(method: str) -> dict[str, Any]:
 
 
 class _Dumper(yaml.SafeDumper):
-    pass
+    def ignore_aliases(self, data: Any) -> bool:
+        return True  # every value written out, no YAML anchors
 
 
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
