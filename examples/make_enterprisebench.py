@@ -796,7 +796,7 @@ def _measures(**values: float) -> list[dict[str, Any]]:
     return [{"id": k, "value": float(v)} for k, v in values.items()]
 
 
-def _incomplete(rng: random.Random, cause: str, note: str) -> dict[str, Any]:
+def _incomplete(cause: str, note: str) -> dict[str, Any]:
     return {"status": "incomplete", "cause": cause, "retries": 2, "delivery": False, "note": note}
 
 
@@ -812,7 +812,7 @@ def _qa_run(rng: random.Random, method: str, backbone: str, task: dict[str, Any]
             "timeout": "No response within the time limit after 2 retries.",
         }[cause]
         return {
-            **_incomplete(rng, cause, note),
+            **_incomplete(cause, note),
             "rules": [],
             **usage,
             "measures": _measures(model_calls=calls),
@@ -850,7 +850,7 @@ def _consulting_run(
     usage = _tokens(rng, 2400.0 * calls, backbone)
     if rng.random() < 0.04:
         return {
-            **_incomplete(rng, "judge-invalid", "No valid Judge verdict after 2 retries."),
+            **_incomplete("judge-invalid", "No valid Judge verdict after 2 retries."),
             "judge": [],
             "judge_valid": False,
             **usage,
@@ -929,7 +929,8 @@ def _measure_run(
 
 def covered(combo: str, task: dict[str, Any]) -> bool:
     """Whether the combination was run on the task (not on a domain it does not cover)."""
-    return NOT_COVERED.get(combo, ("",))[0] != task["domain"]
+    skipped, domain = NOT_COVERED.get(combo, ("", ""))[0], str(task["domain"])
+    return skipped != domain
 
 
 def runs(
