@@ -26,11 +26,15 @@ def setting(bundle: Bundle, field: str) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def comparison_key(release: Release, bundle: Bundle) -> tuple[str, ...]:
+def comparison_key(release: Release, bundle: Bundle, judged: bool = True) -> tuple[str, ...]:
     """The values of the settings that vary by design: combinations are compared only with
-    those that have the same key (§4.1)."""
+    those that have the same key (§4.1). Where no task is judged (``judged`` false), the
+    evaluator does not enter it: it scored nothing there."""
     return tuple(
-        setting(bundle, field) for key in release.varying() for field in FACTOR_FIELDS[key]
+        setting(bundle, field)
+        for key in release.varying()
+        if judged or key != "evaluator"
+        for field in FACTOR_FIELDS[key]
     )
 
 

@@ -165,6 +165,23 @@ def _credit(items: Items, verdicts: Verdicts) -> np.ndarray:
     return out
 
 
+def dimension_credit(
+    items: Items, verdicts: Verdicts, dimension: np.ndarray, dimensions: int
+) -> np.ndarray:
+    """Credit per run and judged dimension (runs × dimensions; ``dimension``: each item's
+    dimension code, -1 for none): the sum of g/G over the run's Judge items of that
+    dimension, 0 in a failed module. Divided by the task's items of the dimension, it is the
+    dimension's score, averaged like J (§4.3(2)). A judged overall item belongs to none."""
+    code = dimension[verdicts.item]
+    mine = (code >= 0) & (verdicts.kind == JUDGE)
+    if items.overall is not None:
+        mine &= ~items.overall[verdicts.item]
+    credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))[mine]
+    key = verdicts.row[mine].astype(np.int64) * dimensions + code[mine]
+    sums = np.bincount(key, weights=credit, minlength=verdicts.runs * dimensions)
+    return sums.reshape(verdicts.runs, dimensions)
+
+
 def overall_credit(items: Items, verdicts: Verdicts) -> np.ndarray:
     """Per run, g/G of its judged overall item (0 in a failed module, NaN without a verdict):
     kept as its own figure and never recomputed from the other items."""

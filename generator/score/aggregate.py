@@ -76,11 +76,19 @@ def score_combination(
     values: Mapping[str, float],
     found: Lookup,
     release: Release,
+    carried: bool = False,
 ) -> CombinationScores:
-    """Every aggregate of scored combination k in one scope (§4.2)."""
+    """Every aggregate of scored combination k in one scope (§4.2); a combination whose
+    method carries state across tasks has no reliability@k (its runs are not independent
+    trials, §4.2(3))."""
 
     def estimate(column: str) -> Estimate:
         return _estimate(values[column], figs[column].tasks, found[column])
+
+    def extra(prefix: str) -> dict[str, Estimate]:
+        return {
+            name.removeprefix(prefix): estimate(name) for name in figs if name.startswith(prefix)
+        }
 
     return CombinationScores(
         combination=table.combos[k],
@@ -90,15 +98,25 @@ def score_combination(
         judge_score=estimate("judge") if "judge" in figs else None,
         judge_coverage=_judge_coverage(plan, figs),
         success_rate=_rate(figs["success"], found["success"]),
-        reliability=_reliability(plan, values, found, release),
-        reliability_tasks=int(plan.full.sum()),
-        reliability_excluded=int(plan.covered.sum() - plan.full.sum()),
+        reliability=[] if carried else _reliability(plan, values, found, release),
+        reliability_tasks=0 if carried else int(plan.full.sum()),
+        reliability_excluded=int(plan.covered.sum())
+        if carried
+        else int(plan.covered.sum() - plan.full.sum()),
         efficiency=_efficiency(view, table, k, plan),
         failure_types=_failure_types(view, table, k, plan, release),
         business=_business(view, plan, figs, values, found, release)
         if has_views(release, view.scope)
         else None,
         coverage=plan.coverage,
+        cell_mean=estimate("cells") if "cells" in figs else None,
+        overall=estimate("extra:overall") if "extra:overall" in figs else None,
+        dimensions=extra("extra:dimension:"),
+        measures={
+            name: e
+            for name, e in extra("extra:").items()
+            if name != "overall" and not name.startswith("dimension:")
+        },
     )
 
 
@@ -246,7 +264,8 @@ def aggregate_scope(
     figs = {k: figures(view, table, k, p, release) for k, p in scored_plans.items()}
     values = {k: point_values(view, table, k, p, figs[k]) for k, p in scored_plans.items()}
     # Settings that vary by design (§4.1): combinations are compared only within a group.
-    group_of = {n: comparison_key(release, b) for n, b in bundles.items()}
+    judged = bool(view.columns["dual"].any())  # the evaluator matters only where it judges
+    group_of = {n: comparison_key(release, b, judged) for n, b in bundles.items()}
     outcome = release.outcome(view.scope.domain)
     data = {k: p.data for k, p in scored_plans.items()}
     pairs = [
@@ -258,7 +277,17 @@ def aggregate_scope(
     every = {
         table.combos[k]: plan.result
         if plan.result is not None
-        else score_combination(view, table, k, plan, figs[k], values[k], found[k], release)
+        else score_combination(
+            view,
+            table,
+            k,
+            plan,
+            figs[k],
+            values[k],
+            found[k],
+            release,
+            bundles[table.combos[k]].carried_state is not None,
+        )
         for k, plan in plans.items()
     }
     diffs = differences(table, pairs, pair_found, release.statistics.min_tasks_to_order)

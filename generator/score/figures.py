@@ -31,7 +31,7 @@ def figures(
     successes = np.where(covered, table.successes[k, rows], 0)
     # A measured outcome (a cost, earnings) is not confined to [0, 1]: its runs' own spread.
     unit = release.outcome(view.scope.domain).unit_interval
-    spread = None if unit else table.spread[k, rows]
+    spread = None if unit else table.spread["score"][k, rows]
     out = {
         "score": figure(
             table.means["score"][k, rows], data, table.counts["score"][k, rows], spread=spread
@@ -50,6 +50,59 @@ def figures(
         out[f"reliability@{rk}"] = dataclasses.replace(found, binary=True)
     if has_views(release, view.scope):
         out |= _business_figures(view, table, k, plan, valid, successes)
+    return out | _declared_figures(view, table, k, plan, release, spread)
+
+
+def _declared_figures(
+    view: ScopeView,
+    table: TaskTable,
+    k: int,
+    plan: Plan,
+    release: Release,
+    spread: np.ndarray | None,
+) -> dict[str, Figure]:
+    """What a declared profile adds: the mean over cells (``cells``) where the domain
+    averages over them, and the means of the table's extra columns (``extra:<column>``: the
+    judged overall, each judged dimension, each measured resource)."""
+    rows, out = view.rows, {}
+    for column in table.extra:
+        values = table.means[column][k, rows]
+        mask = plan.data & ~np.isnan(values)
+        if not mask.any():
+            continue
+        metric = release.metric(column)
+        own = None if metric is None or metric.unit_interval else table.spread[column][k, rows]
+        out[f"extra:{column}"] = figure(values, mask, table.counts[column][k, rows], spread=own)
+    cells = cell_of(view, release)
+    if cells is not None:
+        weights = cell_weights(cells, plan.data)
+        score = table.means["score"][k, rows]
+        runs = table.counts["score"][k, rows]
+        out["cells"] = figure(score, plan.data, runs, weights, spread)
+    return out
+
+
+def cell_of(view: ScopeView, release: Release) -> np.ndarray | None:
+    """Each task's cell (its values of the facets the domain averages over, joined by ',')
+    where the scope is a whole domain (or one group of it) that averages over cells."""
+    domain = next(d for d in release.domains if d.id == view.scope.domain)
+    scope = view.scope
+    if domain.aggregate.over != "cells" or scope.subdivision is not None or scope.facets:
+        return None
+    parts = [view.columns[f"facet:{f}"].astype(str) for f in domain.aggregate.facets]
+    return np.array([",".join(values) for values in zip(*parts, strict=True)], dtype=object)
+
+
+def cell_weights(cells: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Weights that make a weighted mean over the tasks in ``mask`` the equal-weight mean over
+    their cells of each cell's mean: 1 / (cells × the cell's tasks). Fixed at the scope's own
+    tasks, so each bootstrap replicate reweights the same cells."""
+    out = np.zeros(len(cells))
+    kept = cells[mask.astype(bool)]
+    names, counts = np.unique(kept, return_counts=True)
+    size = dict(zip(names.tolist(), counts.tolist(), strict=True))
+    for i in np.flatnonzero(mask):
+        out[i] = 1.0 / (len(names) * size[cells[i]])
     return out
 
 

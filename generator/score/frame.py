@@ -147,11 +147,14 @@ def _items(catalog: Catalog) -> pd.DataFrame:
     for t in catalog.tasks:
         for i in t.scoring.rule_items:
             kind = KIND_FATAL if i.fatal else KIND_RULE
-            rows.append((t.id, i.id, kind, i.module or "", 1, 1, False))
+            rows.append((t.id, i.id, kind, i.module or "", 1, 1, False, ""))
         for j in t.scoring.judge_items:
             level = j.passing_level
-            rows.append((t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, level, j.overall))
-    columns = ["task", "item_id", "kind", "module", "max_level", "pass_level", "overall"]
+            judged = (j.overall, j.dimension or "")
+            rows.append((t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, level, *judged))
+    columns = [
+        *("task", "item_id", "kind", "module", "max_level", "pass_level", "overall", "dimension")
+    ]
     frame = pd.DataFrame(rows, columns=columns)
     frame.index.name = "item"
     return frame

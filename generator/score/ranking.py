@@ -50,7 +50,7 @@ def pair_figures(
     out = []
     score = table.means["score"][:, view.rows]
     runs = table.counts["score"][:, view.rows]
-    spread = table.spread[:, view.rows]
+    spread = table.spread["score"][:, view.rows]
     for a, b in pairs_of(sorted(data), 2):
         shared = data[a] & data[b]
         if not shared.any():

@@ -76,7 +76,7 @@ def build_report(
     domain = next(d for d in release.domains if d.id == domain_id)
     runs = score_runs(frame) if runs is None else runs
     whole = Scope(version=frame.version, domain=domain_id)
-    table = task_table(frame.tasks, runs, sorted(frame.bundles), whole)
+    table = task_table(frame.tasks, runs, sorted(frame.bundles), whole, _extra(runs, release))
     withheld = withheld_scopes(table.tasks, release.groups.min_held_out_aggregate)
     scopes, by_key = _aggregate_scopes(table, _scopes_shown(table, domain, release), frame)
     return Report(
@@ -160,6 +160,14 @@ def _plans(
     }
 
 
+def _extra(runs: pd.DataFrame, release: Release) -> list[str]:
+    """The run columns averaged beside the channels: a judged overall and judged dimensions
+    where any run has them, and the release's measured resource metrics."""
+    judged = [c for c in runs.columns if c == "overall" or str(c).startswith("dimension:")]
+    resources = [m.id for m in release.metrics if m.measured and m.kind == "resource"]
+    return [c for c in judged if runs[c].notna().any()] + [m for m in resources if m in runs]
+
+
 def _info(frame: VersionFrame, combo: str) -> CombinationInfo:
     b = frame.bundles[combo]
     return CombinationInfo(
@@ -170,6 +178,9 @@ def _info(frame: VersionFrame, combo: str) -> CombinationInfo:
         model=f"{b.combination.model.name} {b.combination.model.version}",
         tokenizer=b.combination.model.tokenizer,
         evaluation=b.evaluation,
+        axes=dict(b.combination.axes),
+        tags=list(b.combination.tags),
+        carried_state=b.carried_state,
     )
 
 

@@ -37,6 +37,12 @@ High = Annotated[
 ]
 
 
+def _nothing(value: object) -> bool:
+    """Whether a field added by a declared profile is empty: left out of the JSON, so that a
+    release that declares nothing new reports as before."""
+    return value is None or value == {} or value == []
+
+
 class Result(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -167,6 +173,29 @@ class CombinationScores(Result):
         description="On the score-against-total-tokens frontier of its tokenizer; null when "
         "not compared (its coverage of the scope is incomplete).",
     )
+    cell_mean: Estimate | None = Field(
+        default=None,
+        exclude_if=_nothing,
+        description="Where the domain declares aggregation over cells: the equal-weight mean "
+        "over its cells of each cell's mean over tasks, shown beside the Task Score (the mean "
+        "over tasks).",
+    )
+    overall: Estimate | None = Field(
+        default=None,
+        exclude_if=_nothing,
+        description="The judged overall (g/G of the tasks' overall Judge item), a figure of "
+        "its own: never recomputed from the dimensions.",
+    )
+    dimensions: dict[str, Estimate] = Field(
+        default_factory=dict,
+        exclude_if=_nothing,
+        description="Per judged dimension of the release, the mean over tasks of its items' g/G.",
+    )
+    measures: dict[str, Estimate] = Field(
+        default_factory=dict,
+        exclude_if=_nothing,
+        description="Per measured resource metric, the mean over tasks of its per-run values.",
+    )
 
     @property
     def rank_text(self) -> str | None:
@@ -255,6 +284,19 @@ class CombinationInfo(Result):
     model: str = Field(description="Model name and version.")
     tokenizer: str = Field(description="Tokenizer family; tokens compare only within one.")
     evaluation: Literal["complete", "incomplete"] = Field(description="As the bundle declares it.")
+    axes: dict[str, str] = Field(
+        default_factory=dict,
+        exclude_if=_nothing,
+        description="Its place on the release's axes, e.g. method and backbone.",
+    )
+    tags: list[str] = Field(
+        default_factory=list, exclude_if=_nothing, description="Its tags, e.g. a method family."
+    )
+    carried_state: str | None = Field(
+        default=None,
+        exclude_if=_nothing,
+        description="How its method carries state across tasks; its reliability@k is withheld.",
+    )
 
 
 class Settings(Result):

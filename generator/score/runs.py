@@ -16,6 +16,7 @@ from generator.protocol.outcome import (
     Items,
     Recorded,
     Verdicts,
+    dimension_credit,
     in_failed_module,
     item_credit,
     outcome,
@@ -41,7 +42,7 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     runs = frame.runs.copy(deep=False)  # copy on write: the new columns stay in this copy
     at = frame.tasks.index.get_indexer(pd.Index(runs["task"]))
     assert (at >= 0).all(), "score_runs needs checked runs"
-    passed, credit, overall = _tallies(frame)
+    passed, credit, overall, dimensions = _tallies(frame)
     recorded = Recorded(
         valid=runs["valid"].to_numpy(dtype=bool),
         delivery=runs["delivery"].to_numpy(dtype=bool),
@@ -51,6 +52,9 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     declared = task_declarations(frame.tasks).of_runs(at)
     out = outcome(passed, credit, declared, recorded, overall)
     runs["overall"] = out.overall
+    judged = ~np.isnan(out.judge)  # a valid run with its Judge channel scored
+    for name, values in dimensions.items():
+        runs[name] = np.where(judged, values, np.nan)
     runs["rule"] = out.rule
     runs["judge"] = out.judge
     runs["score"] = out.score
@@ -80,9 +84,13 @@ def measured_values(runs: pd.DataFrame, measure: np.ndarray) -> np.ndarray:
     return out
 
 
-def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Items passed and credit per run and kind (runs × kinds), and the judged overall's
-    credit per run, bundle by bundle."""
+def _tallies(
+    frame: VersionFrame,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Items passed and credit per run and kind (runs × kinds), the judged overall's credit
+    per run and each judged dimension's score per run (column ``dimension:<id>``: the mean
+    g/G of its task's items of that dimension; NaN where the task has none), bundle by
+    bundle."""
     items = frame.items
     declared = Items(
         kind=items["kind"].to_numpy(),
@@ -92,6 +100,9 @@ def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
     passed, credit = np.zeros((len(frame.runs), KINDS)), np.zeros((len(frame.runs), KINDS))
     overall = np.full(len(frame.runs), np.nan)
+    names = sorted(set(items["dimension"]) - {""})
+    code = np.array([names.index(d) if d else -1 for d in items["dimension"]], np.int64)
+    sums = np.zeros((len(frame.runs), len(names)))
     for part in frame.parts:
         item = part.item
         verdicts = Verdicts(
@@ -106,7 +117,24 @@ def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         passed[span] = passed_items(declared, verdicts)
         credit[span] = item_credit(declared, verdicts)
         overall[span] = overall_credit(declared, verdicts)
-    return passed, credit, overall
+        if names:
+            sums[span] = dimension_credit(declared, verdicts, code, len(names))
+    return passed, credit, overall, _per_dimension(frame, names, sums)
+
+
+def _per_dimension(
+    frame: VersionFrame, names: list[str], sums: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Each dimension's per-run score: its credit over the run's task's items of it."""
+    if not names:
+        return {}
+    judged = frame.items[(frame.items["dimension"] != "") & ~frame.items["overall"]]
+    per_task = judged.groupby(["task", "dimension"]).size().unstack(fill_value=0)
+    counts = per_task.reindex(index=frame.tasks.index, columns=names, fill_value=0).to_numpy()
+    at = frame.tasks.index.get_indexer(pd.Index(frame.runs["task"]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = np.where(counts[at] > 0, sums / counts[at], np.nan)
+    return {f"dimension:{name}": scores[:, i] for i, name in enumerate(names)}
 
 
 def failed_verdicts(

@@ -31,9 +31,10 @@ class TaskTable:
     combinations and tasks in id order (§4.2: runs are averaged within a task first).
 
     ``columns`` holds the tasks' attributes; ``counts[channel]`` how many valid runs of each
-    (combination, task) have a value of that channel; ``spread`` the variance of the run
-    scores of each (combination, task) (NaN under two runs), the run noise of a measured
-    outcome.
+    (combination, task) have a value of that channel (or of an ``extra`` run column: the
+    judged overall, a judged dimension, a measured resource); ``spread[column]`` the variance
+    of those values of each (combination, task) (NaN under two runs), the run noise of a
+    measure not confined to [0, 1].
     """
 
     domain: Scope
@@ -48,13 +49,19 @@ class TaskTable:
     causes: Mapping[str, np.ndarray]
     failures: Mapping[str, np.ndarray]
     counts: Mapping[str, np.ndarray]
-    spread: np.ndarray
+    spread: Mapping[str, np.ndarray]
+    extra: tuple[str, ...] = ()
 
 
 def task_table(
-    tasks: pd.DataFrame, runs: pd.DataFrame, combos: Sequence[str], domain: Scope
+    tasks: pd.DataFrame,
+    runs: pd.DataFrame,
+    combos: Sequence[str],
+    domain: Scope,
+    extra: Sequence[str] = (),
 ) -> TaskTable:
-    """The table of ``domain`` (a whole-domain scope) from a version's tasks and scored runs."""
+    """The table of ``domain`` (a whole-domain scope) from a version's tasks and scored runs;
+    ``extra``: further run columns averaged per task like the channels."""
     chosen = tasks[tasks["domain"] == domain.domain].sort_index()
     mine = runs[runs["task"].isin(chosen.index)]
     guard(mine, domain)
@@ -66,11 +73,12 @@ def task_table(
     shape = (len(combos), len(chosen))
     ok = coded["valid"].to_numpy(dtype=bool)
     valid, invalid = coded[ok], coded[~ok]
+    counted = (*CHANNELS, *extra)
     per_task = valid.groupby(["c", "t"]).agg(
-        **{column: (column, "mean") for column in MEANS},
-        **{f"{column}_runs": (column, "count") for column in CHANNELS},
+        **{column: (column, "mean") for column in (*MEANS, *extra)},
+        **{f"{column}_runs": (column, "count") for column in counted},
+        **{f"{column}_var": (column, "var") for column in ("score", *extra)},
         runs=("score", "size"),
-        spread=("score", "var"),
         successes=("success", "sum"),
         fatal_failed=("fatal_failed", "sum"),
     )
@@ -91,11 +99,12 @@ def task_table(
         successes=spread("successes", 0).astype(np.int64),
         fatal_failed=spread("fatal_failed", 0).astype(np.int64),
         invalid=np.sum([*causes.values(), np.zeros(shape, dtype=np.int64)], axis=0),
-        means={column: spread(column, NAN) for column in MEANS},
+        means={column: spread(column, NAN) for column in (*MEANS, *extra)},
         causes=causes,
         failures=_tally(valid, "failure_type", shape),
-        counts={c: spread(f"{c}_runs", 0).astype(np.int64) for c in CHANNELS},
-        spread=spread("spread", NAN),
+        counts={c: spread(f"{c}_runs", 0).astype(np.int64) for c in counted},
+        spread={c: spread(f"{c}_var", NAN) for c in ("score", *extra)},
+        extra=tuple(extra),
     )
 
 
