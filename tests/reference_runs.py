@@ -95,7 +95,10 @@ def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
         if verdict.level > item.max_level:
             yield (
                 f"judge[{i}].level",
-                (f"{verdict.level} is above {item.id}'s maximum; expected 0..{item.max_level}"),
+                (
+                    f"{_number(verdict.level)} is above {item.id}'s maximum; "
+                    f"expected 0..{item.max_level}"
+                ),
             )
         stray = [e for e in verdict.evidence if item.evidence and e not in item.evidence]
         if stray:
@@ -106,6 +109,12 @@ def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
                     f"expected from {list(item.evidence)}"
                 ),
             )
+
+
+def _number(value: float) -> str:
+    """A level as a runs file may write it: 5 and 5.0 both read "5"."""
+    whole = float(value).is_integer() and abs(value) < 2**53
+    return str(int(value)) if whole else repr(float(value))
 
 
 def _scores(verdict: RuleVerdict | JudgeVerdict) -> bool:

@@ -11,6 +11,7 @@ import pandas as pd
 from generator.load.runcolumns import (
     EVIDENCE,
     LISTS,
+    MEASURES,
     MODULES,
     RUN_COLUMNS,
     VERDICTS,
@@ -48,6 +49,7 @@ def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColum
     rows: list[tuple[int, int, int, str, float]] = []
     evidence: list[tuple[int, int, str]] = []
     modules: list[tuple[int, int, str]] = []
+    measures: list[tuple[int, int, str, float]] = []
     for row, r in enumerate(records):
         for kind, rule_list in ((LISTS["rules"], r.rules), (LISTS["fatal"], r.fatal)):
             rows += [(row, kind, pos, v.id, int(v.passed)) for pos, v in enumerate(rule_list)]
@@ -55,18 +57,24 @@ def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColum
             rows.append((row, LISTS["judge"], pos, j.id, j.level))
             evidence += [(row, pos, e) for e in j.evidence]
         modules += [(row, pos, m) for pos, m in enumerate(r.modules_failed)]
+        measures += [(row, pos, m.id, m.value) for pos, m in enumerate(r.measures)]
     return finish(
-        runs, _unzip(rows, VERDICTS), _unzip(evidence, EVIDENCE), _unzip(modules, MODULES)
+        runs,
+        _unzip(rows, VERDICTS),
+        _unzip(evidence, EVIDENCE),
+        _unzip(modules, MODULES),
+        _unzip(measures, MEASURES),
     )
 
 
 def _unzip(rows: list[tuple[Any, ...]], names: tuple[str, ...]) -> dict[str, Any]:
-    """Tuples as columns: integers as int64 arrays, strings as a Series."""
+    """Tuples as columns: strings as a Series, values (1/0, levels, measures) as float64
+    arrays, other numbers as int64 arrays."""
     columns = list(zip(*rows, strict=True)) if rows else [() for _ in names]
     return {
         name: pd.Series(list(values), dtype=object)
         if name in ("id", "module")
-        else np.array(values, dtype=np.int64)
+        else np.array(values, dtype=np.float64 if name == "value" else np.int64)
         for name, values in zip(names, columns, strict=True)
     }
 
@@ -79,12 +87,13 @@ def concat_columns(parts: list[RunColumns]) -> RunColumns:
     if len(parts) == 1:
         return parts[0]
     offset = 0
-    runs, verdicts, evidence, modules = [], [], [], []
+    runs, verdicts, evidence, modules, measures = [], [], [], [], []
     for p in parts:
         runs.append(p.runs)
         verdicts.append(p.verdicts.assign(row=p.verdicts["row"].to_numpy(np.int64) + offset))
         evidence.append(p.evidence.assign(row=p.evidence["row"].to_numpy(np.int64) + offset))
         modules.append(p.modules.assign(row=p.modules["row"].to_numpy(np.int64) + offset))
+        measures.append(p.measures.assign(row=p.measures["row"].to_numpy(np.int64) + offset))
         offset += len(p)
     all_runs = pd.concat(runs, ignore_index=True)
     order = np.argsort(all_runs["line"].to_numpy(), kind="stable")
@@ -102,7 +111,12 @@ def concat_columns(parts: list[RunColumns]) -> RunColumns:
     for column, dtype in RUN_COLUMNS.items():
         if dtype == "category":
             runs_out[column] = runs_out[column].astype(object).astype("category")
-    tables = (cat(verdicts, "id"), cat(evidence, "id"), cat(modules, "module"))
+    tables = (
+        cat(verdicts, "id"),
+        cat(evidence, "id"),
+        cat(modules, "module"),
+        cat(measures, "id"),
+    )
     columns = [
         {str(k): v if k in ("id", "module") else v.to_numpy() for k, v in t.items()} for t in tables
     ]

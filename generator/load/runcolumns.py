@@ -40,10 +40,11 @@ RUN_COLUMNS: dict[str, Any] = {
     "retries": "int64",
     "delivery": "bool",
     "judge_valid": "Int8",  # 1, 0, or <NA> when not recorded (rule-only tasks)
-    "input_tokens": "int64",
-    "output_tokens": "int64",
+    # optional counts: NaN where a record leaves them out (exact up to 2**53, the model's bound)
+    "input_tokens": "float64",
+    "output_tokens": "float64",
     "duration_s": "float64",
-    "turns": "int64",
+    "turns": "float64",
     "failure_type": "category",
 }
 
@@ -54,15 +55,18 @@ class RunColumns:
 
     ``runs``: one row per record (row number = position). ``verdicts``: one row per item
     verdict: ``row``, ``kind`` (0 rules, 1 fatal, 2 judge), ``pos`` (index in its list),
-    ``id`` and ``value`` (1/0 for rule items, the level for Judge items). ``evidence``: the
-    evidence ids each Judge verdict cites (``row``, ``pos``, ``id``). ``modules``: the
-    modules each run names as failed (``row``, ``pos``, ``module``).
+    ``id`` and ``value`` (1/0 for rule items, the level for Judge items: integers while
+    every level is whole, float64 once one is not). ``evidence``: the evidence ids each
+    Judge verdict cites (``row``, ``pos``, ``id``). ``modules``: the modules each run names
+    as failed (``row``, ``pos``, ``module``). ``measures``: the values of the release's
+    measured metrics each run records (``row``, ``pos``, ``id``, ``value`` as float64).
     """
 
     runs: pd.DataFrame
     verdicts: pd.DataFrame
     evidence: pd.DataFrame
     modules: pd.DataFrame
+    measures: pd.DataFrame
 
     def __len__(self) -> int:
         return len(self.runs)
@@ -76,6 +80,7 @@ class RunColumns:
 VERDICTS = ("row", "kind", "pos", "id", "value")
 EVIDENCE = ("row", "pos", "id")
 MODULES = ("row", "pos", "module")
+MEASURES = ("row", "pos", "id", "value")
 
 
 def empty_columns() -> RunColumns:
@@ -88,7 +93,7 @@ def empty_columns() -> RunColumns:
         }
 
     runs = pd.DataFrame({c: [] for c in RUN_COLUMNS})  # as an empty list of records gives
-    return finish(runs, none(VERDICTS), none(EVIDENCE), none(MODULES))
+    return finish(runs, none(VERDICTS), none(EVIDENCE), none(MODULES), none(MEASURES))
 
 
 # ------------------------------------------------------------------ reading
@@ -195,27 +200,38 @@ ROW = np.int32
 _INT32_MAX = int(np.iinfo(np.int32).max)
 
 
+def levels(values: np.ndarray) -> np.ndarray:
+    """Verdict values (1/0, Judge levels) as integers when every one is whole and within
+    int32, as they are otherwise (float64, exactly as recorded): whole levels keep a
+    verdict at eight bytes, continuous ones lose nothing."""
+    if values.dtype.kind != "f":
+        return values
+    if len(values) and (values.max() > _INT32_MAX or np.any(np.mod(values, 1.0) != 0)):
+        return values.astype(np.float64, copy=False)
+    return values.astype(np.int64)
+
+
 def typed(
-    verdicts: dict[str, Any], evidence: dict[str, Any], modules: dict[str, Any]
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    verdicts: dict[str, Any],
+    evidence: dict[str, Any],
+    modules: dict[str, Any],
+    measures: dict[str, Any],
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The item tables, from their columns, in compact types: a million runs hold tens of
-    millions of verdicts. Rows int32; positions and values in the narrowest type that holds
-    them (verdicts' positions and those of the evidence they cite alike: they are joined on
-    them); ids as categoricals with sorted categories. Each column is converted once and
-    not copied again."""
+    millions of verdicts. Rows int32; positions and whole values in the narrowest type that
+    holds them (verdicts' positions and those of the evidence they cite alike: they are
+    joined on them), other values as float64; ids as categoricals with sorted categories.
+    Each column is converted once and not copied again."""
     high = max(int(verdicts["pos"].max(initial=0)), int(evidence["pos"].max(initial=0)))
     pos = _int_type(high)
-    # (a level beyond int32 is clipped: still above every maximum, so still reported)
-    value = np.asarray(verdicts["value"])
-    if value.dtype.itemsize > 4:  # narrower values (columns read before) cannot exceed it
-        value = np.minimum(value, _INT32_MAX)
+    value = levels(np.asarray(verdicts["value"]))
     tables = (
         {
             "row": verdicts["row"].astype(ROW),
             "kind": verdicts["kind"].astype(np.int8),
             "pos": verdicts["pos"].astype(pos),
             "id": _sorted_category(verdicts["id"]),
-            "value": _narrow(value),
+            "value": _narrow(value) if value.dtype.kind in "iu" else value,
         },
         {
             "row": evidence["row"].astype(ROW),
@@ -227,9 +243,15 @@ def typed(
             "pos": _narrow(modules["pos"]),
             "module": _sorted_category(modules["module"]),
         },
+        {
+            "row": measures["row"].astype(ROW),
+            "pos": _narrow(np.asarray(measures["pos"])),
+            "id": _sorted_category(measures["id"]),
+            "value": np.asarray(measures["value"], dtype=np.float64),
+        },
     )
-    v, e, m = (pd.DataFrame(t, copy=False) for t in tables)
-    return v, e, m
+    v, e, m, x = (pd.DataFrame(t, copy=False) for t in tables)
+    return v, e, m, x
 
 
 def _sorted_category(values: pd.Series | pa.Array) -> pd.Categorical:
@@ -276,6 +298,13 @@ def _ints(array: pa.Array) -> np.ndarray:
     return np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
+def _floats(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """A numeric Arrow array as float64, nulls as NaN (integers up to 2**53 exactly)."""
+    as_float = pc.cast(array, pa.float64(), safe=False)
+    filled = pc.fill_null(as_float, np.nan) if as_float.null_count else as_float
+    return np.asarray(filled.to_numpy(zero_copy_only=False), dtype=np.float64)
+
+
 def _columns(table: pa.Table, lines: np.ndarray) -> RunColumns:
     """Compact columns of a checked table; free text (rationales, notes) is not kept."""
     judge_valid = table.column("judge_valid")
@@ -292,10 +321,10 @@ def _columns(table: pa.Table, lines: np.ndarray) -> RunColumns:
                 pc.fill_null(judge_valid, False).to_numpy(zero_copy_only=False).astype(np.int8),
                 pc.is_null(judge_valid).to_numpy(zero_copy_only=False).astype(bool),
             ),
-            "input_tokens": table.column("input_tokens").to_numpy(),
-            "output_tokens": table.column("output_tokens").to_numpy(),
-            "duration_s": table.column("duration_s").to_numpy(),
-            "turns": table.column("turns").to_numpy(),
+            "input_tokens": _floats(table.column("input_tokens")),
+            "output_tokens": _floats(table.column("output_tokens")),
+            "duration_s": _floats(table.column("duration_s")),
+            "turns": _floats(table.column("turns")),
             "failure_type": _category(table.column("failure_type")),
         }
     )
@@ -308,10 +337,12 @@ def _columns(table: pa.Table, lines: np.ndarray) -> RunColumns:
         kinds.append(np.full(len(flat), kind, np.int8))
         positions.append(pos)
         ids.append(flat.field("id"))
-        values.append(_ints(flat.field("level" if kind == LISTS["judge"] else "pass")))
         if kind == LISTS["judge"]:
+            values.append(levels(_floats(flat.field("level"))))
             cited, owner, _ = _list_parts(flat.field("evidence"))
             evidence = {"row": row[owner], "pos": pos[owner], "id": cited}
+        else:
+            values.append(_ints(flat.field("pass")))
     verdicts = {
         "row": np.concatenate(rows),
         "kind": np.concatenate(kinds),
@@ -320,7 +351,16 @@ def _columns(table: pa.Table, lines: np.ndarray) -> RunColumns:
         "value": np.concatenate(values),
     }
     names, m_rows, m_pos = _list_parts(_column(table, "modules_failed"))
-    return finish(runs, verdicts, evidence, {"row": m_rows, "pos": m_pos, "module": names})
+    measured, x_rows, x_pos = _list_parts(_column(table, "measures"))
+    measures = {
+        "row": x_rows,
+        "pos": x_pos,
+        "id": measured.field("id"),
+        "value": _floats(measured.field("value")),
+    }
+    return finish(
+        runs, verdicts, evidence, {"row": m_rows, "pos": m_pos, "module": names}, measures
+    )
 
 
 _EMPTY = np.empty(0, np.int64)
@@ -331,6 +371,7 @@ def finish(
     verdicts: dict[str, Any],
     evidence: dict[str, Any],
     modules: dict[str, Any],
+    measures: dict[str, Any],
 ) -> RunColumns:
     runs = runs.astype(RUN_COLUMNS)
-    return RunColumns(runs.reset_index(drop=True), *typed(verdicts, evidence, modules))
+    return RunColumns(runs.reset_index(drop=True), *typed(verdicts, evidence, modules, measures))

@@ -27,7 +27,9 @@ from generator.protocol.outcome import declare
 
 KIND_RULE, KIND_FATAL, KIND_JUDGE = 0, 1, 2
 
-# Explicit column types, so a version without runs still has boolean and numeric columns.
+# Explicit column types, so a version without runs still has boolean and numeric columns;
+# the counts are NaN where a run leaves them out (a release that does not report them).
+# After them, one float64 column per measured metric the release declares (its id).
 RUN_DTYPES: dict[str, Any] = {
     "combination": str,
     "task": str,
@@ -37,10 +39,10 @@ RUN_DTYPES: dict[str, Any] = {
     "judge_valid": bool,
     "retries": "int64",
     "cause": str,
-    "input_tokens": "int64",
-    "output_tokens": "int64",
+    "input_tokens": "float64",
+    "output_tokens": "float64",
     "duration_s": "float64",
-    "turns": "int64",
+    "turns": "float64",
     "failure_type": str,
 }
 
@@ -75,7 +77,9 @@ class VersionFrame:
     """Everything the engine needs about one version, as columns.
 
     ``tasks``: one row per task (index ``task``). ``items``: one row per declared item with
-    its integer ``item`` key. ``runs``: one row per run record (index ``rid``).
+    its integer ``item`` key. ``runs``: one row per run record (index ``rid``): the columns
+    of :data:`RUN_DTYPES`, then each measured metric of the release (:func:`measured`) as
+    a float64 column named by its id, NaN where the run records no value.
     ``parts``: each bundle's recorded item verdicts (:class:`BundleVerdicts`), in the order
     of ``runs``. ``failed``: (``rid``, ``item``) pairs whose module the run names as failed.
     """
@@ -97,9 +101,15 @@ class VersionFrame:
             {
                 "rid": _concat([p.row.astype(np.int64) + p.start for p in self.parts]),
                 "item": _concat([p.item.astype(np.int64) for p in self.parts]),
-                "value": _concat([p.value.astype(np.int64) for p in self.parts]),
+                "value": _concat([p.value.astype(np.float64) for p in self.parts]),
             }
         )
+
+
+def measured(release: Release) -> tuple[str, ...]:
+    """Ids of the metrics the release declares measured, in declaration order: the runs
+    table's measure columns."""
+    return tuple(m.id for m in release.metrics if m.measured)
 
 
 def _concat(arrays: list[np.ndarray]) -> np.ndarray:
@@ -178,6 +188,8 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
     release, catalog = version.release.model, version.catalog.model
     items = _items(catalog)
     index = item_index(catalog)  # its item rows are the rows of ``items``
+    metrics = measured(release)
+    assert not set(metrics) & set(RUN_DTYPES), "a measured metric is named like a run column"
     runs_parts: list[dict[str, Any]] = []
     parts: list[BundleVerdicts] = []
     failed_parts: list[pd.DataFrame] = []
@@ -189,6 +201,7 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
         rid = sum(p.runs for p in parts)
         bundles[bundle.combination.id] = bundle
         runs_parts.append(_runs(bundle.combination.id, loaded.runs.runs))
+        runs_parts[-1].update(_measures(loaded.runs.measures, len(loaded.runs), metrics))
         parts.append(_verdicts(bundle.combination.id, loaded, rid, index))
         failed_parts += _failed_modules(loaded, rid)
     return VersionFrame(
@@ -197,7 +210,7 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
         bundles,
         _tasks(release, catalog),
         items,
-        _concat_runs(runs_parts),
+        _concat_runs(runs_parts, metrics),
         tuple(parts),
         _failed_items(items, failed_parts),
     )
@@ -255,6 +268,21 @@ def _runs(combo: str, runs: pd.DataFrame) -> dict[str, Any]:
     }
 
 
+def _measures(measures: pd.DataFrame, runs: int, metrics: tuple[str, ...]) -> dict[str, Any]:
+    """One bundle's measure columns: per metric, each run's value or NaN (a checked run
+    records each metric at most once)."""
+    row = measures["row"].to_numpy()
+    ids = measures["id"].astype(str).to_numpy() if len(measures) else np.empty(0, str)
+    value = measures["value"].to_numpy(np.float64)
+    out: dict[str, Any] = {}
+    for metric in metrics:
+        column = np.full(runs, np.nan)
+        mine = ids == metric
+        column[row[mine]] = value[mine]
+        out[metric] = column
+    return out
+
+
 def _blank_missing(column: pd.Series) -> pd.Categorical:
     """A categorical column with missing values as ""."""
     values: pd.Categorical = column.array
@@ -274,15 +302,17 @@ def _str_categories(values: pd.Categorical) -> pd.Categorical:
     return pd.Categorical.from_codes(values.codes, categories, validate=False)
 
 
-def _concat_runs(parts: list[dict[str, Any]]) -> pd.DataFrame:
-    """The bundles' columns, one after another, in the types of :data:`RUN_DTYPES` (index
-    ``rid``); typed empty columns when there are no bundles."""
+def _concat_runs(parts: list[dict[str, Any]], metrics: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The bundles' columns, one after another, in the types of :data:`RUN_DTYPES` and a
+    float64 column per measured metric (index ``rid``); typed empty columns when there are
+    no bundles."""
+    dtypes = RUN_DTYPES | dict.fromkeys(metrics, "float64")
     if not parts:
-        empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in RUN_DTYPES.items()})
+        empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in dtypes.items()})
         empty.index.name = "rid"
         return empty
     columns: dict[str, Any] = {}
-    for name, dtype in RUN_DTYPES.items():
+    for name, dtype in dtypes.items():
         values = [p[name] for p in parts]
         if dtype is str:
             joined = pd.Series(union_categoricals([_str_categories(v) for v in values]))

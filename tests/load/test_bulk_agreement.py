@@ -21,7 +21,7 @@ from generator.load.jsonlines import read_runs
 from generator.load.runcolumns import read_fast
 from generator.load.runschema import field_constraints, unwrap
 from generator.models.base import MAX_INT
-from generator.models.runs import JudgeVerdict, RuleVerdict, RunRecord
+from generator.models.runs import JudgeVerdict, Measure, RuleVerdict, RunRecord
 
 BASE: dict[str, Any] = {
     "task": "t1",
@@ -36,6 +36,7 @@ BASE: dict[str, Any] = {
     "output_tokens": 1,
     "duration_s": 1.0,
     "turns": 1,
+    "measures": [{"id": "cost", "value": 2.5}, {"id": "calls", "value": 3}],
 }
 STRINGS = [
     "",
@@ -80,7 +81,8 @@ def _probes(info: Any) -> list[Any]:
 def _fields() -> list[tuple[str, str, Any]]:
     """(where, field, value): every field of the record and of its verdicts, with probes."""
     out = []
-    for where, model in (("", RunRecord), ("rules", RuleVerdict), ("judge", JudgeVerdict)):
+    models = (("", RunRecord), ("rules", RuleVerdict), ("judge", JudgeVerdict))
+    for where, model in (*models, ("measures", Measure)):
         for name, info in model.model_fields.items():
             if (
                 typing.get_origin(unwrap(info.annotation)[0]) in (tuple, list)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 from builders import run
 
 from generator.load.records import columns_from_records, concat_columns
 from generator.load.runcolumns import LISTS, RunColumns
 from generator.models import RunRecord
+from generator.models.runs import Measure
 
 
 def _records() -> list[RunRecord]:
@@ -16,16 +19,26 @@ def _records() -> list[RunRecord]:
         first.judge[0].model_copy(update={"evidence": ("E1", "E2")}),
         first.judge[1].model_copy(update={"evidence": ("E3",)}),
     ]
-    first = first.model_copy(update={"judge": tuple(judge), "modules_failed": ("m1", "m2")})
-    return [
-        first,
-        run("b", 2, valid=False),
-        run("a", 2, passed=0, of=1, judge=(1,)),
-        run("c", 1, passed=2, of=2),
-    ]
+    first = first.model_copy(
+        update={
+            "judge": tuple(judge),
+            "modules_failed": ("m1", "m2"),
+            "measures": (Measure(id="cost", value=2.5), Measure(id="calls", value=3)),
+        }
+    )
+    third = run("a", 2, passed=0, of=1, judge=(1,))
+    third = third.model_copy(
+        update={
+            "judge": (third.judge[0].model_copy(update={"level": 0.5}),),
+            "measures": (Measure(id="cost", value=-1e6),),
+        }
+    )
+    # a release declaring no token or turn metric: a run may leave them out
+    fourth = run("c", 1, passed=2, of=2).model_copy(update={"input_tokens": None, "turns": None})
+    return [first, run("b", 2, valid=False), third, fourth]
 
 
-def _verdicts_by_hand(records: list[RunRecord]) -> list[tuple[int, int, int, str, int]]:
+def _verdicts_by_hand(records: list[RunRecord]) -> list[tuple[int, int, int, str, float]]:
     out = []
     for row, r in enumerate(records):
         out += [(row, LISTS["rules"], p, v.id, int(v.passed)) for p, v in enumerate(r.rules)]
@@ -34,10 +47,10 @@ def _verdicts_by_hand(records: list[RunRecord]) -> list[tuple[int, int, int, str
     return out
 
 
-def _verdicts(columns: RunColumns) -> list[tuple[int, int, int, str, int]]:
+def _verdicts(columns: RunColumns) -> list[tuple[int, int, int, str, float]]:
     v = columns.verdicts
     return [
-        (int(r), int(k), int(p), str(i), int(x))
+        (int(r), int(k), int(p), str(i), float(x))
         for r, k, p, i, x in zip(v["row"], v["kind"], v["pos"], v["id"], v["value"], strict=True)
     ]
 
@@ -50,7 +63,10 @@ def test_one_run_row_per_record_with_its_line() -> None:
     runs = columns.runs
     assert runs["task"].astype(str).tolist() == [r.task for r in records]
     assert runs["status"].astype(str).tolist() == [r.status for r in records]
-    assert runs["input_tokens"].tolist() == [r.input_tokens for r in records]
+    for name in ("input_tokens", "output_tokens", "duration_s", "turns"):
+        recorded = [getattr(r, name) for r in records]
+        assert [None if math.isnan(x) else x for x in runs[name]] == recorded
+        assert runs[name].dtype == "float64"
     # judge_valid: 1, 0 or missing (rule-only runs do not record it)
     assert [None if pd.isna(x) else int(x) for x in runs["judge_valid"]] == [
         None if r.judge_valid is None else int(r.judge_valid) for r in records
@@ -70,6 +86,22 @@ def test_verdicts_evidence_and_modules_keep_their_lists_and_positions() -> None:
     modules = columns.modules
     assert modules["module"].astype(str).tolist() == ["m1", "m2"]
     assert modules["pos"].tolist() == [0, 1]
+    assert _measures(columns) == _measures_by_hand(records)
+
+
+def _measures_by_hand(records: list[RunRecord]) -> list[tuple[int, int, str, float]]:
+    return [
+        (row, p, m.id, m.value) for row, r in enumerate(records) for p, m in enumerate(r.measures)
+    ]
+
+
+def _measures(columns: RunColumns) -> list[tuple[int, int, str, float]]:
+    x = columns.measures
+    assert x["value"].dtype == "float64"
+    return [
+        (int(r), int(p), str(i), float(v))
+        for r, p, i, v in zip(x["row"], x["pos"], x["id"], x["value"], strict=True)
+    ]
 
 
 def test_parts_read_apart_join_as_if_read_whole() -> None:
@@ -86,6 +118,8 @@ def test_parts_read_apart_join_as_if_read_whole() -> None:
     assert sorted(_verdicts(joined)) == sorted(_verdicts(whole))
     assert joined.evidence["row"].tolist() == whole.evidence["row"].tolist()
     assert joined.modules["row"].tolist() == whole.modules["row"].tolist()
+    assert _measures(joined) == _measures(whole)
+    pd.testing.assert_frame_equal(joined.runs, whole.runs)
 
 
 def test_empty_parts_are_dropped() -> None:

@@ -35,6 +35,13 @@ class Labels:
         return inside[self.codes]  # code -1 (missing) reads the last entry
 
 
+def number(value: float) -> str:
+    """A recorded number as a message shows it: a whole one without a decimal point (a level
+    written 5 or 5.0 reads "5"), any other as Python writes it ("7.5", "1e+308")."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+
+
 class Found:
     """Problems by row (position in the runs table), in the order they are found."""
 

@@ -9,7 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from generator.check.runs.columns import FailedModules, Found, ItemChecks, Labels, RunChecks
+from generator.check.runs.columns import (
+    FailedModules,
+    Found,
+    ItemChecks,
+    Labels,
+    RunChecks,
+    number,
+)
 from generator.check.runs.evidence import check_evidence
 from generator.check.runs.missing import check_missing
 from generator.errors import did_you_mean
@@ -164,5 +171,6 @@ def _check_levels(checks: ItemChecks, found: Found) -> None:
         found.item(
             int(verdicts.row[i]),
             f"judge[{verdicts.pos[i]}].level",
-            f"{verdicts.value[i]} is above {verdicts.id[i]}'s maximum; expected 0..{top[i]}",
+            f"{number(verdicts.value[i])} is above {verdicts.id[i]}'s maximum; "
+            f"expected 0..{top[i]}",
         )
