@@ -36,7 +36,12 @@ def figures(
         "score": figure(
             table.means["score"][k, rows], data, table.counts["score"][k, rows], spread=spread
         ),
-        "rule": figure(table.means["rule"][k, rows], data, table.counts["rule"][k, rows]),
+        # the rule channel over the tasks that have ordinary rule items (all of Lingee's)
+        "rule": figure(
+            table.means["rule"][k, rows],
+            data & (table.counts["rule"][k, rows] > 0),
+            table.counts["rule"][k, rows],
+        ),
         "success": rate(successes, valid, covered),
     }
     if plan.judged is not None:

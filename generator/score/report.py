@@ -205,7 +205,7 @@ def _task_rows(frame: VersionFrame, table: TaskTable) -> list[TaskRow]:
                 TaskRow(
                     task=str(task),
                     title=str(title),
-                    subdivision=str(sub),
+                    subdivision="" if sub is None else str(sub),
                     combination=combo,
                     status="not-covered"
                     if not covered[j]
@@ -213,7 +213,7 @@ def _task_rows(frame: VersionFrame, table: TaskTable) -> list[TaskRow]:
                     if found
                     else "no-valid-runs",
                     score=score[j] if found else None,
-                    rule=rule[j] if found else None,
+                    rule=None if not found or rule[j] != rule[j] else rule[j],
                     judge=None if not found or judge[j] != judge[j] else judge[j],
                     valid_runs=valid[j],
                     successes=successes[j],

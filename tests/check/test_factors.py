@@ -61,9 +61,9 @@ def test_a_setting_named_in_two_rows_is_refused() -> None:
 
 def test_combinations_are_compared_only_within_a_varying_setting() -> None:
     rel = release(controlled_factors=EVALUATOR_VARIES, statistics={"min_tasks_to_order": 2})
-    tasks = [task(f"t{i}") for i in range(6)]
-    good = [run(f"t{i}", r) for i in range(6) for r in (1, 2)]
-    bad = [run(f"t{i}", r, passed=0, failure="wrong") for i in range(6) for r in (1, 2)]
+    tasks = [task(f"t{i}", judge=(4,)) for i in range(6)]
+    good = [run(f"t{i}", r, judge=(4,)) for i in range(6) for r in (1, 2)]
+    bad = [run(f"t{i}", r, passed=0, judge=(1,), failure="wrong") for i in range(6) for r in (1, 2)]
     bundles = {"p": _judged_by("p", "A"), "q": _judged_by("q", "A"), "r": _judged_by("r", "B")}
     report = build_report(
         version(rel, catalog(tasks), {"p": good, "q": bad, "r": bad}, bundles), "office"
@@ -73,6 +73,20 @@ def test_combinations_are_compared_only_within_a_varying_setting() -> None:
     assert [(d.a, d.b) for d in scope.differences] == [("p", "q")]
     ranks = {c.combination: (c.rank, c.rank_worst) for c in scope.combinations}
     assert ranks == {"p": (1, 1), "q": (2, 2), "r": (1, 1)}  # r is ranked on its own
+
+
+def test_an_evaluator_that_judged_nothing_splits_nothing() -> None:
+    """Rule-only tasks are scored without the Judge: a varying evaluator does not keep their
+    combinations apart (EnterpriseBench's QA beside its judged Consulting)."""
+    rel = release(controlled_factors=EVALUATOR_VARIES, statistics={"min_tasks_to_order": 2})
+    tasks = [task(f"t{i}") for i in range(6)]
+    good = [run(f"t{i}", r) for i in range(6) for r in (1, 2)]
+    bad = [run(f"t{i}", r, passed=0, failure="wrong") for i in range(6) for r in (1, 2)]
+    bundles = {"p": _judged_by("p", "A"), "q": _judged_by("q", "B")}
+    report = build_report(version(rel, catalog(tasks), {"p": good, "q": bad}, bundles), "office")
+    scope = next(s for s in report.scopes if s.scope.group == "all")
+    assert scope.comparison_groups == [["p", "q"]]
+    assert [(d.a, d.b, d.significant) for d in scope.differences] == [("p", "q", True)]
 
 
 def test_nothing_varies_by_default() -> None:
