@@ -192,6 +192,8 @@ def _charts(
     """Task Score against each efficiency metric, then reliability@k, all beside one table."""
     charts = _token_charts(d, scope, scored, tokenizer, style, names)
     for metric, label, log, _ in METRICS[1:]:
+        if not any(getattr(c.efficiency, metric) is not None for c in scored):
+            continue  # a metric the release does not declare: its runs do not record it
         charts.append(
             chart(
                 f"{d}-score-{metric}",
@@ -274,11 +276,17 @@ def efficiency_spec(ctx: VersionContext, tokenizer: dict[str, str]) -> Spec[Comb
                 sorted_as(score),
                 first=best("task_score"),
             ),
-            _measure("Input tokens", "input_tokens", kilo, best("input_tokens")),
-            _measure("Output tokens", "output_tokens", kilo, best("output_tokens")),
-            _measure("Total tokens", "total_tokens", kilo, best("total_tokens")),
-            _measure(f"Duration{NBSP}(s)", "duration_s", one_decimal, best("duration_s")),
-            _measure("Turns", "turns", one_decimal, best("turns")),
+            *(
+                _measure(header, metric, text, best(metric))
+                for header, metric, text in (
+                    ("Input tokens", "input_tokens", kilo),
+                    ("Output tokens", "output_tokens", kilo),
+                    ("Total tokens", "total_tokens", kilo),
+                    (f"Duration{NBSP}(s)", "duration_s", one_decimal),
+                    ("Turns", "turns", one_decimal),
+                )
+                if ctx.release.metric(metric) is not None  # the metrics the release declares
+            ),
             Column("Pareto frontier", lambda c: PARETO[c.pareto]),
             Column("reliability@k", _reliability_text),
         ),

@@ -31,6 +31,12 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"
 
 
+def _plain(value: object) -> object:
+    if type(value) is not float:
+        return value
+    return round(value, DECIMALS) if value == value else None
+
+
 def csv_cell(value: object) -> object:
     """A CSV cell; text that a spreadsheet would read as a formula is quoted with ``'``; a
     list is its items joined by "; "."""
@@ -152,13 +158,10 @@ class Table:
     @cached_property
     def _records(self) -> list[dict[str, Any]]:
         """The rows' records as downloaded: the about fields, then the record's own (which
-        win over an about field of the same name); floats to DECIMALS places."""
+        win over an about field of the same name); floats to DECIMALS places, a float that is
+        no number (a metric the runs do not record) as null."""
         about = dict(self.about)
-        return [
-            about
-            | {k: round(v, DECIMALS) if type(v) is float else v for k, v in row.record.items()}
-            for row in self.rows
-        ]
+        return [about | {k: _plain(v) for k, v in row.record.items()} for row in self.rows]
 
     def fields(self) -> list[str]:
         """The downloads' field names: the about fields, then every record's in order."""

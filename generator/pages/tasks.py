@@ -81,7 +81,7 @@ def fold_summaries(task: Task, tables: list[Table]) -> dict[str, str]:
     """What each folded block of a task page says while closed: a table's caption and its
     rows; for the task card, the parts it holds beyond the description."""
     rows = {t.id: f"{t.caption} — {t.total} {'row' if t.total == 1 else 'rows'}" for t in tables}
-    parts = [name for key, name in CARD_PARTS if getattr(task.card, key)]
+    parts = [name for key, name in CARD_PARTS if getattr(task.card, key, None)]
     parts += ["score composition", "classification"]
     return rows | {"card": "Full task card: " + ", ".join(parts[:-1]) + " and " + parts[-1]}
 
@@ -93,7 +93,7 @@ def task_page(ctx: VersionContext, task: Task, deep: bool, bulk: TaskTables) -> 
         environment(),
         "deepdive.md.j2" if deep else "task.md.j2",
         task=task,
-        card={k: _md(getattr(task.card, k)) for k in TaskCard.model_fields} if task.card else {},
+        card={k: _md(getattr(task.card, k, None)) for k in TaskCard.model_fields},
         composition=composition(task),
         tables=tables_html(tables, task.id),
         folds=fold_summaries(task, tables),
