@@ -29,7 +29,7 @@ class Placed(NamedTuple):
     def whole_domain(self) -> bool:
         """Whether this is the domain's all-tasks scope, scored."""
         s = self.scope.scope
-        return s.subdivision is None and s.group == "all" and self.scores.status == "scored"
+        return s.whole and s.group == "all" and self.scores.status == "scored"
 
 
 def placed(ctx: VersionContext, combo: str) -> Iterator[Placed]:

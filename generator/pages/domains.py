@@ -42,13 +42,13 @@ def _tasks(n: int) -> str:
 
 def table_id(scope: ScopeResult) -> str:
     """The prefix of a scope's table ids (unique within the domain)."""
-    return f"{scope.scope.subdivision or 'domain'}-{scope.scope.group}"
+    return f"{scope.scope.slug or 'domain'}-{scope.scope.group}"
 
 
 def page_stem(scope: ScopeResult) -> str:
     """The page a scope's tables are on: the domain's all-tasks scores on ``index`` (its
     other tables on ``all``), a domain group on its own, a sub-division's scopes together."""
-    sub, group = scope.scope.subdivision, scope.scope.group
+    sub, group = scope.scope.slug, scope.scope.group
     if sub is None:
         return "index" if group == "all" else group
     return f"sub-{sub}" if sub in RESERVED else sub
@@ -63,9 +63,7 @@ def _public_of(report: Report, scope: ScopeResult) -> ScopeResult | None:
         (
             s
             for s in report.scopes
-            if s.scope.subdivision == scope.scope.subdivision
-            and s.scope.group == "public"
-            and not s.withheld
+            if s.scope.cut == scope.scope.cut and s.scope.group == "public" and not s.withheld
         ),
         None,
     )
@@ -153,10 +151,33 @@ def _group_lead(scope: ScopeResult) -> str:
     return "Every public task also has a page of its own, under Public tasks."
 
 
+def _cuts(domain: Domain, report: Report) -> list[tuple[str, str, list[ScopeResult]]]:
+    """The domain's parts shown on a page each, in report order: (title, lead, scopes) of
+    each sub-division, then of each facet value or pair of them (§4.2)."""
+    subs = {s.id: s for s in domain.subdivisions}
+    grouped: dict[str, list[ScopeResult]] = {}
+    for scope in report.scopes:
+        if scope.scope.cut is not None:
+            grouped.setdefault(scope.scope.cut, []).append(scope)
+    out = []
+    for cut, scopes in grouped.items():
+        sub = subs.get(cut) if not scopes[0].scope.facets else None
+        if sub is not None:
+            title, lead = (
+                sub.title,
+                f"The {domain.subdivision_label} {sub.title} of the {domain.title}.",
+            )
+        else:
+            title = scopes[0].title.rsplit(" — ", 1)[0]
+            lead = f"The {domain.title} tasks of {title}."
+        out.append((title, lead, scopes))
+    return out
+
+
 def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
     """The domain's pages, its headline page first, in the order the navigation lists them."""
     domain = next(d for d in ctx.release.domains if d.id == report.domain)
-    top = [s for s in report.scopes if s.scope.subdivision is None]
+    top = [s for s in report.scopes if s.scope.whole]
     headline = next(s for s in top if s.scope.group == "all")
     out: list[DomainPage] = []
     links: list[dict[str, Any]] = []
@@ -188,19 +209,16 @@ def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
             ctx, domain, stem, f"{domain.title} — {label.lower()}", [part], _group_lead(scope)
         )
         add(label, page, _tasks(scope.tasks))
-    for sub in domain.subdivisions:
-        scopes = [s for s in report.scopes if s.scope.subdivision == sub.id]
+    for title, lead, scopes in _cuts(domain, report):
         shown = [s for s in scopes if not s.withheld]
         if not shown:
-            reason = scopes[0].withheld if scopes else "no tasks"
-            links.append({"label": sub.title, "path": "", "summary": reason})
+            links.append({"label": title, "path": "", "summary": scopes[0].withheld})
             continue
         stem = page_stem(scopes[0])
         parts = [_section(ctx, report, s, stem) for s in scopes]
-        lead = f"The {domain.subdivision_label} {sub.title} of the {domain.title}."
-        page = _page(ctx, domain, stem, f"{sub.title} — {domain.title}", parts, lead)
+        page = _page(ctx, domain, stem, f"{title} — {domain.title}", parts, lead)
         published = ", ".join(f"{GROUPS[s.scope.group].lower()} ({s.tasks})" for s in shown)
-        add(sub.title, page, f"{_tasks(max(s.tasks for s in scopes))}; published: {published}")
+        add(title, page, f"{_tasks(max(s.tasks for s in scopes))}; published: {published}")
 
     tables = (
         []

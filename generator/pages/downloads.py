@@ -44,7 +44,8 @@ def described(
 def scope_about(scope: ScopeResult) -> About:
     """What a scope's rows are of: domain, sub-division (none: the whole domain), group."""
     s = scope.scope
-    return (("domain", s.domain), ("subdivision", s.subdivision), ("group", s.group))
+    about: About = (("domain", s.domain), ("subdivision", s.subdivision), ("group", s.group))
+    return about + tuple((f"facet_{f}", v) for f, v in s.facets)
 
 
 def scope_described(
@@ -53,8 +54,8 @@ def scope_described(
     """A scope's tables, named ``<benchmark>-<version>-<domain>[-<sub-division>]-<group>-
     <kind>`` (kind: what follows the scope in the table's id, e.g. ``scores``)."""
     s = scope.scope
-    prefix = f"{s.subdivision or 'domain'}-{s.group}-"
-    parts = (s.domain, s.subdivision or "", s.group)
+    prefix = f"{s.slug or 'domain'}-{s.group}-"
+    parts = (s.domain, s.slug or "", s.group)
     return [
         replace(t, name=download_name(ctx, *parts, t.id.removeprefix(prefix)))
         for t in described(ctx, tables, about=scope_about(scope))

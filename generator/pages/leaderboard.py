@@ -37,7 +37,7 @@ from generator.score.results import CombinationScores, Estimate, Report, ScopeRe
 
 def headline(report: Report) -> ScopeResult:
     """The domain's all-tasks scope: the one its leaderboard shows."""
-    return next(s for s in report.scopes if s.scope.subdivision is None and s.scope.group == "all")
+    return next(s for s in report.scopes if s.scope.whole and s.scope.group == "all")
 
 
 def _scored(c: CombinationScores) -> bool:

@@ -61,6 +61,20 @@ class Scope(BaseModel):
         return "/".join(parts)
 
     @property
+    def whole(self) -> bool:
+        """Whether the scope is its whole domain (or one group of it): no sub-division, no
+        facet value."""
+        return self.subdivision is None and not self.facets
+
+    @property
+    def slug(self) -> str | None:
+        """:attr:`cut` as a page or file name part (its sub-division id as it is;
+        ``capability-ie.difficulty-easy`` for facet values); None for the whole domain."""
+        if self.facets:
+            return ".".join(f"{f}-{v}" for f, v in self.facets)
+        return self.subdivision
+
+    @property
     def cut(self) -> str | None:
         """What the scope's tasks share beyond the domain, as one partition value: its
         sub-division or its facet values; None for the whole domain."""
