@@ -50,7 +50,7 @@ def combination_tables(ctx: VersionContext, combo: str) -> list[Table]:
     domains = [p for p in scopes if p.whole_domain]
     confidence = ctx.release.statistics.confidence
     return [
-        scores_spec(confidence).table(
+        scores_spec(ctx, confidence).table(
             "scores", "Scores by domain, sub-division and group", scopes, SCORES_NOTE
         ),
         EFFICIENCY.table(

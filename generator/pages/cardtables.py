@@ -12,6 +12,7 @@ from generator.models.harnesscard import Disclosed, Layer, Withheld
 from generator.pages.cells import STATUS_TEXT, estimate_cell, judge_cell
 from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, pairs, sorted_as
 from generator.pages.context import VersionContext
+from generator.pages.outcome import outcome_of
 from generator.pages.tables import Cell, Table
 from generator.pages.text import NBSP, kilo, one_decimal
 from generator.score.results import CombinationScores, Efficiency, Reliability, Report, ScopeResult
@@ -50,13 +51,18 @@ def _rank_cell(p: Placed) -> Cell:
     return Cell(STATUS_TEXT[c.status] or c.rank_text or "—", c.rank)
 
 
-def scores_spec(confidence: float) -> Spec[Placed]:
-    """A row per scope: the combination's rank and scores there, with intervals (§4.2)."""
+def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
+    """A row per scope: the combination's rank and scores there, with intervals (§4.2); a
+    domain that scores in a declared metric names it beside its figure."""
+
+    def outcome_cell(p: Placed) -> Cell:
+        return outcome_of(ctx, p.domain).labelled(p.scores.task_score)
+
     return Spec(
         (
             Column("Scope", lambda p: p.scope.title),
             Column("Rank", lambda p: p, _rank_cell),
-            Column(f"Task Score [{confidence:.0%} CI]", _scores("task_score"), estimate_cell),
+            Column(f"Task Score [{confidence:.0%} CI]", lambda p: p, outcome_cell),
             Column("Rule score", _scores("rule_score"), estimate_cell),
             Column("Judge score", attrgetter("scores"), judge_cell),
             Column("Success rate", _scores("success_rate"), estimate_cell),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -30,8 +31,9 @@ from generator.pages.cells import (
 from generator.pages.charts import embedded, style_of
 from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
+from generator.pages.outcome import Outcome, outcome_of
 from generator.pages.tables import RANK, Cell, Table
-from generator.pages.text import NBSP, attr, escape_html, spelled
+from generator.pages.text import attr, escape_html, spelled
 from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
 
 
@@ -84,10 +86,12 @@ def _group_of(scope: ScopeResult) -> dict[str, int]:
 
 
 def standings(ctx: VersionContext, scope: ScopeResult) -> list[Standing]:
-    """The scope's scored combinations, best first: by comparison group, best rank, score."""
+    """The scope's scored combinations, best first: by comparison group, best rank, score
+    (in the direction of the domain's outcome metric)."""
     scored = [c for c in scope.combinations if _scored(c)]
     group = _group_of(scope)
-    scored.sort(key=lambda c: (group.get(c.combination, 0), c.rank or 10**6, -_value(c)))
+    sign = outcome_of(ctx, scope.scope.domain).sign
+    scored.sort(key=lambda c: (group.get(c.combination, 0), c.rank or 10**6, -sign * _value(c)))
     fewer = fewer_tasks(scored)
     return [
         Standing(
@@ -150,21 +154,26 @@ def _rank_cell(s: Standing) -> Cell:
     return Cell(s.rank_text, s.scores.rank)
 
 
-def _score_cell(s: Standing) -> Cell:
-    return Cell(estimate_text(s.score) + (FEWER_MARK if s.fewer else ""), s.value)
+def _score_cell(outcome: Outcome) -> Callable[[Standing], Cell]:
+    def show(s: Standing) -> Cell:
+        return Cell(outcome.text(s.score) + (FEWER_MARK if s.fewer else ""), s.value)
+
+    return show
 
 
 def _tasks_cell(s: Standing) -> Cell:
     return Cell(f"{s.tasks} of {s.scope_tasks}" + (FEWER_MARK if s.fewer else ""), s.tasks)
 
 
-def leaderboard_spec(ctx: VersionContext, confidence: float) -> Spec[Standing]:
-    """Rank range, combination, Task Score with its interval, tasks scored of the domain's."""
+def leaderboard_spec(ctx: VersionContext, confidence: float, domain: str) -> Spec[Standing]:
+    """Rank range, combination, the domain's outcome (the Task Score) with its interval,
+    tasks scored of the domain's."""
+    outcome = outcome_of(ctx, domain)
     return Spec(
         (
             Column(RANK, lambda s: s, _rank_cell),
             Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 0)),
-            Column(f"Task Score [{confidence:.0%}{NBSP}CI]", lambda s: s, _score_cell),
+            Column(outcome.header(confidence), lambda s: s, _score_cell(outcome)),
             Column("Tasks", lambda s: s, _tasks_cell),
         ),
         (
@@ -203,7 +212,7 @@ def leaderboard_table(ctx: VersionContext, report: Report) -> Table:
         notes.append(runs_note(stats.min_tasks_to_resample))
     fewer = {r.combination: r.tasks for r in rows if r.fewer}
     notes += [fewer_note(ctx, fewer, scope.tasks, report.domain), _unscored_note(ctx, scope)]
-    return leaderboard_spec(ctx, stats.confidence).table(
+    return leaderboard_spec(ctx, stats.confidence, report.domain).table(
         f"{report.domain}-leaderboard",
         f"{report.domain_title}: leaderboard over its {spelled(scope.tasks)} tasks",
         rows,

@@ -36,6 +36,7 @@ from generator.pages.columns import (
 )
 from generator.pages.context import VersionContext
 from generator.pages.downloads import judge_fields
+from generator.pages.outcome import Outcome, outcome_of
 from generator.pages.tables import RANK, Cell, Table
 from generator.pages.text import (
     NBSP,
@@ -147,11 +148,14 @@ def _ranked(ctx: VersionContext, scope: ScopeResult | None) -> bool:
     return scope is None or scope.tasks >= ctx.release.statistics.min_tasks_to_order
 
 
-def _task_score_cell(fewer: dict[str, int]) -> Callable[[CombinationScores], Cell]:
-    """The Task Score with its interval, ‡ when it rests on fewer tasks than the others."""
+def _task_score_cell(
+    fewer: dict[str, int], outcome: Outcome
+) -> Callable[[CombinationScores], Cell]:
+    """The Task Score (the domain's outcome) with its interval, ‡ when it rests on fewer
+    tasks than the others."""
 
     def show(c: CombinationScores) -> Cell:
-        cell = estimate_cell(c.task_score)
+        cell = outcome.cell(c.task_score)
         return cell._replace(text=cell.text + FEWER_MARK) if c.combination in fewer else cell
 
     return show
@@ -164,6 +168,7 @@ def _score_columns(
     A scope too small to order shows no rank; a withheld Judge score links ``elsewhere``."""
     fewer = fewer_tasks(scope.combinations) if scope is not None else {}
     release = ctx.release
+    outcome = outcome_of(ctx, scope.scope.domain if scope else release.domains[0].id)
 
     def scored(
         header: str, value: Callable[[CombinationScores], Any], show: Show, metric: str
@@ -175,12 +180,12 @@ def _score_columns(
         *((rank,) if _ranked(ctx, scope) else ()),
         Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, depth)),
         Column(
-            f"Task Score [{release.statistics.confidence:.0%}{NBSP}CI]",
+            outcome.header(release.statistics.confidence),
             whole,
-            _task_score_cell(fewer),
+            _task_score_cell(fewer, outcome),
             _scored,
             _status_cell(ctx),
-            first=best_first(release, "task_score"),
+            first=best_first(release, outcome.metric.id),
         ),
         scored("Rule score", attrgetter("rule_score"), estimate_cell, "rule_score"),
         scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -12,6 +12,7 @@ from generator.models.catalog import Evidence, JudgeItem, RuleItem
 from generator.pages.cells import STATUS_TEXT, combo_cell
 from generator.pages.columns import Column, Field, First, Spec, best_first, pairs, sorted_as
 from generator.pages.context import VersionContext
+from generator.pages.outcome import Outcome, outcome_of
 from generator.pages.tables import Cell, Table
 from generator.pages.text import score
 from generator.score.results import TaskRow
@@ -174,29 +175,47 @@ def composition(task: Task) -> str:
     ordinary = sum(not i.fatal for i in s.rule_items)
     fatal = sum(i.fatal for i in s.rule_items)
     text = f"{ordinary} ordinary rule item(s) ({s.rule_scoring}), {fatal} fatal item(s)"
+    overall = sum(j.overall for j in s.judge_items)
+    judged = len(s.judge_items) - overall
+    apart = " and a judged overall, kept as a figure of its own" if overall else ""
     if s.mode == "dual-channel":
         w = s.rule_weight or 0.0
-        text += f", {len(s.judge_items)} Judge item(s). Dual-channel: S = {w:g}·R + {1 - w:g}·J"
+        text += f", {judged} Judge item(s){apart}. Dual-channel: S = {w:g}·R + {1 - w:g}·J"
+    elif s.mode == "judge-only":
+        text += f", {judged} Judge item(s){apart}. Judge-only: S = J"
+    elif s.mode == "measure":
+        return (
+            text + f". Measure: S is the run's {s.measure} when the core delivery threshold "
+            f"and every fatal item pass, else {s.failure_value:g} (the task's failure value)."
+        )
     else:
         text += ". Rule-only: S = R"
     return text + " when the core delivery threshold and every fatal item pass, else 0."
 
 
-def _task_score_cell(r: TaskRow) -> Cell:
-    return Cell(STATUS_TEXT[r.status] or score(r.score), r.score)
+def _task_score_cell(outcome: Outcome) -> Callable[[TaskRow], Cell]:
+    def show(r: TaskRow) -> Cell:
+        if STATUS_TEXT[r.status] or r.score is None or outcome.plain:
+            return Cell(STATUS_TEXT[r.status] or score(r.score), r.score)
+        return Cell(score(r.score / (outcome.metric.scale or 1.0)), r.score)
+
+    return show
 
 
-def results_spec(ctx: VersionContext) -> Spec[TaskRow]:
+def results_spec(ctx: VersionContext, domain: str) -> Spec[TaskRow]:
     """A row per combination: the task's means over its valid runs (a score's first click
-    sorts best first)."""
+    sorts best first), the score in its domain's outcome metric."""
 
     def best(metric: str) -> First | None:
         return best_first(ctx.release, metric)
 
+    outcome = outcome_of(ctx, domain)
+    header = "Task Score" if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
+
     return Spec(
         (
             Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
-            Column("Task Score", lambda r: r, _task_score_cell, first=best("task_score")),
+            Column(header, lambda r: r, _task_score_cell(outcome), first=best(outcome.metric.id)),
             Column("Rule score", attrgetter("rule"), sorted_as(score), first=best("rule_score")),
             Column("Judge score", attrgetter("judge"), sorted_as(score), first=best("judge_score")),
             Column("Valid runs", attrgetter("valid_runs"), sorted_as(str)),
@@ -212,7 +231,7 @@ def results_spec(ctx: VersionContext) -> Spec[TaskRow]:
 
 
 def results_table(ctx: VersionContext, task: Task) -> Table:
-    return results_spec(ctx).table(
+    return results_spec(ctx, task.domain).table(
         "results",
         "Task means by combination (over valid runs)",
         ctx.task_rows.get(task.id, []),

@@ -1,0 +1,103 @@
+"""How a domain's outcome reads: the metric its tasks score in, its scale, unit and direction.
+
+Lingee Bench's domains score in the Task Score, in [0, 1], higher is better: shown as it is,
+so its pages read as before. A declared metric (a cost in units of 10⁴, lower is better;
+earnings in 10⁶, signed) is shown divided by its scale, the header naming the unit and the
+scale, and the direction said where lower is better (§4.2: no aggregate over different
+measures, so each domain's figures are read in their own metric).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from generator.models.profile import Metric
+from generator.pages.cells import RUNS_MARK, estimate_cell
+from generator.pages.context import VersionContext
+from generator.pages.tables import Cell
+from generator.pages.text import NBSP, estimate
+from generator.score.results import Estimate
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def scale_text(scale: float) -> str:
+    """A display scale as read: ×10⁴ for 10000, ×0.5 for 0.5."""
+    exponent = round(math.log10(scale))
+    if 10.0**exponent == scale:
+        return "×10" + str(exponent).translate(_SUPERSCRIPT)
+    return f"×{scale:g}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A domain's outcome metric as the pages show it."""
+
+    metric: Metric
+
+    @property
+    def plain(self) -> bool:
+        """Shown as it is (Lingee's Task Score): no unit, no scale, higher is better."""
+        m = self.metric
+        return m.scale is None and m.unit is None and m.direction == "higher"
+
+    @property
+    def title(self) -> str:
+        return self.metric.title
+
+    @property
+    def qualifier(self) -> str:
+        """Unit, scale and (when lower is better) direction: "cost units, ×10⁴, lower is
+        better"; empty for a plain metric."""
+        m = self.metric
+        parts = [m.unit or "", scale_text(m.scale) if m.scale else ""]
+        parts.append("lower is better" if m.direction == "lower" else "")
+        return ", ".join(p for p in parts if p)
+
+    def header(self, confidence: float) -> str:
+        """A column header: "Task Score [95% CI]", or "Beer Game cost (×10⁴, lower is
+        better) [95% CI]"."""
+        said = f"{self.title} ({self.qualifier})" if self.qualifier else self.title
+        return f"{said} [{confidence:.0%}{NBSP}CI]"
+
+    def scaled(self, e: Estimate) -> Estimate:
+        """The estimate in display units (divided by the scale)."""
+        scale = self.metric.scale
+        if not scale:
+            return e
+
+        def div(x: float | None) -> float | None:
+            return None if x is None else x / scale
+
+        return e.model_copy(update={"value": div(e.value), "low": div(e.low), "high": div(e.high)})
+
+    def text(self, e: Estimate) -> str:
+        """The estimate with its interval in display units, † over run noise only."""
+        shown = self.scaled(e)
+        mark = RUNS_MARK if e.interval == "runs" else ""
+        return estimate(shown.value, shown.low, shown.high) + mark
+
+    def cell(self, e: Estimate | None) -> Cell:
+        """A table cell: the display text, sorted by the value itself."""
+        if self.plain or e is None or e.value is None:
+            return estimate_cell(e)
+        return Cell(self.text(e), e.value)
+
+    def labelled(self, e: Estimate | None) -> Cell:
+        """A cell among other domains' (a result card): the text with its metric named
+        unless it is the plain Task Score."""
+        cell = self.cell(e)
+        if self.plain or e is None or e.value is None:
+            return cell
+        return cell._replace(text=f"{cell.text} {self.title} ({self.qualifier})")
+
+    @property
+    def sign(self) -> float:
+        """+1 where higher is better, −1 where lower is: ``sign × value`` sorts best last."""
+        return 1.0 if self.metric.higher else -1.0
+
+
+def outcome_of(ctx: VersionContext, domain: str) -> Outcome:
+    """The outcome the domain's tasks score in (:meth:`generator.models.Release.outcome`)."""
+    return Outcome(ctx.release.outcome(domain))
