@@ -216,3 +216,45 @@ def card_with(card: HarnessCard, layer: str, field: str, value: Any) -> HarnessC
         update={layer: getattr(card.layers, layer).model_copy(update={field: value})}
     )
     return card.model_copy(update={"layers": layers})
+
+
+FACETS = [
+    {"id": "capability", "title": "Capability", "values": [{"id": "ie", "title": "IE"}]},
+    {
+        "id": "difficulty",
+        "title": "Difficulty",
+        "values": [{"id": "easy", "title": "Easy"}, {"id": "hard", "title": "Hard"}],
+    },
+]
+COST = {"id": "cost", "title": "Cost", "direction": "lower", "measured": True, "scale": 1e4}
+CALLS = {
+    "id": "calls",
+    "title": "Calls",
+    "direction": "lower",
+    "measured": True,
+    "role": "resource",
+}
+
+
+def profiled(**profile: Any) -> Release:
+    """The builders' release plus a QA domain cut by two facets and a cost domain."""
+    base = release().model_dump(mode="json", by_alias=True, exclude_none=True)
+    base["metrics"] += [COST, CALLS]
+    base["domains"] += [
+        {
+            "id": "qa",
+            "title": "QA",
+            "facets": ["capability", "difficulty"],
+            "aggregate": {"over": "cells", "facets": ["capability", "difficulty"]},
+        },
+        {"id": "game", "title": "Game", "outcome": "cost"},
+    ]
+    base["profile"] = {
+        "facets": FACETS,
+        "axes": [{"id": "method", "title": "Method"}, {"id": "backbone", "title": "Backbone"}],
+        "tags": [{"id": "memory", "title": "Memory"}],
+        "dimensions": [{"id": "structure", "title": "Structure"}],
+        "carried_state": "labelled",
+        **profile,
+    }
+    return Release.model_validate(base)

@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 import pytest
-from builders import bundle, release, task
+from builders import FACETS, bundle, profiled, release, task
 
 from generator.check.profile import (
     check_axes_once,
@@ -22,47 +22,6 @@ from generator.load.source import Source
 from generator.models import Bundle, Release, Task
 from generator.models.profile import BUSINESS_METRICS, CORE_METRICS, KNOWN_METRICS
 
-FACETS = [
-    {"id": "capability", "title": "Capability", "values": [{"id": "ie", "title": "IE"}]},
-    {
-        "id": "difficulty",
-        "title": "Difficulty",
-        "values": [{"id": "easy", "title": "Easy"}, {"id": "hard", "title": "Hard"}],
-    },
-]
-COST = {"id": "cost", "title": "Cost", "direction": "lower", "measured": True, "scale": 1e4}
-CALLS = {
-    "id": "calls",
-    "title": "Calls",
-    "direction": "lower",
-    "measured": True,
-    "role": "resource",
-}
-
-
-def _profiled(**profile: Any) -> Release:
-    """The builders' release plus a QA domain cut by two facets and a cost domain."""
-    base = release().model_dump(mode="json", by_alias=True, exclude_none=True)
-    base["metrics"] += [COST, CALLS]
-    base["domains"] += [
-        {
-            "id": "qa",
-            "title": "QA",
-            "facets": ["capability", "difficulty"],
-            "aggregate": {"over": "cells", "facets": ["capability", "difficulty"]},
-        },
-        {"id": "game", "title": "Game", "outcome": "cost"},
-    ]
-    base["profile"] = {
-        "facets": FACETS,
-        "axes": [{"id": "method", "title": "Method"}, {"id": "backbone", "title": "Backbone"}],
-        "tags": [{"id": "memory", "title": "Memory"}],
-        "dimensions": [{"id": "structure", "title": "Structure"}],
-        "carried_state": "labelled",
-        **profile,
-    }
-    return Release.model_validate(base)
-
 
 def _problems(model: Release) -> list[Problem]:
     return list(check_profile(Loaded(model, Source("r.yaml"))))
@@ -74,7 +33,7 @@ def _messages(problems: list[Problem]) -> list[str]:
 
 def test_lingee_and_a_good_profile_pass() -> None:
     assert _problems(release()) == []
-    assert _problems(_profiled()) == []
+    assert _problems(profiled()) == []
 
 
 def test_metrics_the_engine_needs_and_the_runs_measure() -> None:
@@ -97,17 +56,17 @@ def test_metrics_the_engine_needs_and_the_runs_measure() -> None:
 
 
 def test_profile_ids_are_declared_once() -> None:
-    twice = _profiled(axes=[{"id": "m", "title": "M"}, {"id": "m", "title": "M2"}])
+    twice = profiled(axes=[{"id": "m", "title": "M"}, {"id": "m", "title": "M2"}])
     assert _messages(_problems(twice)) == ["profile.axes: repeated ids: ['m']"]
     facets = copy.deepcopy(FACETS)
     facets[1]["values"].append({"id": "easy", "title": "again"})
-    assert _messages(_problems(_profiled(facets=facets))) == [
+    assert _messages(_problems(profiled(facets=facets))) == [
         "profile.facets[1].values: repeated ids: ['easy']"
     ]
 
 
 def test_a_domain_names_a_measured_outcome_and_its_own_facets() -> None:
-    data = _profiled().model_dump(mode="json", exclude_none=True)
+    data = profiled().model_dump(mode="json", exclude_none=True)
     data["domains"][3]["outcome"] = "earnings"
     data["domains"][2]["facets"] = ["capability", "colour"]
     data["domains"][2]["aggregate"]["facets"] = ["difficulty"]
@@ -183,7 +142,7 @@ BOARD = {"kind": "board", "id": "b", "title": "B", "per": "backbone", "columns":
     ],
 )
 def test_views_refer_to_what_the_release_declares(view: dict[str, Any], says: str) -> None:
-    messages = _messages(_problems(_profiled(views=[view])))
+    messages = _messages(_problems(profiled(views=[view])))
     assert len(messages) == 1, messages
     assert messages[0].startswith("profile.views[0].")
     assert says in messages[0]
@@ -208,7 +167,7 @@ def test_a_good_board_grid_and_resources_pass() -> None:
             "metrics": ["calls", "input_tokens"],
         },
     ]
-    assert _problems(_profiled(views=views)) == []
+    assert _problems(profiled(views=views)) == []
 
 
 def _task_problems(model: Release, data: dict[str, Any]) -> list[str]:
@@ -223,7 +182,7 @@ def _qa_task(**facets: str) -> dict[str, Any]:
 
 
 def test_a_task_gives_its_facets_and_required_fields() -> None:
-    model = _profiled()
+    model = profiled()
     assert _task_problems(model, _qa_task(capability="ie", difficulty="easy")) == []
     assert _task_problems(model, _qa_task(capability="ie")) == [
         "tasks[0].facets: no value for 'difficulty', which cuts qa; expected one of "
@@ -255,7 +214,7 @@ def _game_task(mode: str = "measure", **scoring: Any) -> dict[str, Any]:
 
 
 def test_a_domain_scores_in_one_outcome_metric() -> None:
-    model = _profiled()
+    model = profiled()
     assert _task_problems(model, _game_task(measure="cost", failure_value=9e4)) == []
     (wrong,) = _task_problems(model, _game_task(measure="calls", failure_value=1.0))
     assert "measure 'calls' differs from game's outcome 'cost'" in wrong
@@ -280,7 +239,7 @@ def test_judge_items_name_declared_dimensions() -> None:
             {"id": "J2", "title": "s", "max_level": 10, "dimension": "structur"},
         ],
     }
-    (message,) = _task_problems(_profiled(), data)
+    (message,) = _task_problems(profiled(), data)
     assert "judge item J2: 'structur' is not a dimension of the release" in message
 
 
@@ -303,7 +262,7 @@ def _placed(combo: str, state: str | None = None, **axes: str) -> Bundle:
 
 
 def test_a_bundle_sits_on_the_axes_with_declared_tags() -> None:
-    model = _profiled()
+    model = profiled()
     good = _placed("a", method="CoT", backbone="GPT")
     assert list(check_bundle_profile(model, _loaded_bundle(good))) == []
     odd = _placed("b", method="CoT", colour="red")
@@ -328,8 +287,8 @@ def test_a_bundle_sits_on_the_axes_with_declared_tags() -> None:
 
 def test_carried_state_is_refused_unless_the_release_labels_it() -> None:
     memory = _placed("a", "an episodic memory across tasks", method="AMEM", backbone="GPT")
-    assert list(check_bundle_profile(_profiled(), _loaded_bundle(memory))) == []
-    refused = _profiled(carried_state="refused")
+    assert list(check_bundle_profile(profiled(), _loaded_bundle(memory))) == []
+    refused = profiled(carried_state="refused")
     (message,) = _messages(list(check_bundle_profile(refused, _loaded_bundle(memory))))
     assert message.startswith("carried_state: this method carries state across tasks")
     assert "(§4.2(3))" in message
@@ -339,6 +298,6 @@ def test_two_combinations_never_share_a_place() -> None:
     one = _placed("a", method="CoT", backbone="GPT")
     two = _placed("b", method="CoT", backbone="GPT")
     other = _placed("c", method="GEPA", backbone="GPT")
-    found = list(check_axes_once(_profiled(), [_loaded_bundle(b) for b in (one, two, other)]))
+    found = list(check_axes_once(profiled(), [_loaded_bundle(b) for b in (one, two, other)]))
     assert [(p.path, p.field) for p in found] == [("b.yaml", "combination.axes")]
     assert "also the place of 'a'" in found[0].message

@@ -118,14 +118,14 @@ def _rows(ctx: VersionContext) -> list[tuple[Spec[Any], Any]]:
         found += [(gap_spec(ctx), row) for row in report.contamination]
     for combo in ctx.frame.bundles:
         scopes = list(placed(ctx, combo))
-        found += [(scores_spec(stats.confidence), p) for p in scopes]
+        found += [(scores_spec(ctx, stats.confidence), p) for p in scopes]
         found += [(EFFICIENCY, p) for p in scopes if p.whole_domain]
         found += [(failures_spec(ctx), p) for p in scopes if p.whole_domain]
         points = reliability_points(ctx, combo)
         found += [(reliability_spec(stats.confidence), p) for p in points]
     for task in ctx.public_tasks():
         found += [(SCORING, i) for i in (*task.scoring.rule_items, *task.scoring.judge_items)]
-        found += [(results_spec(ctx), r) for r in ctx.task_rows.get(task.id, [])]
+        found += [(results_spec(ctx, task.domain), r) for r in ctx.task_rows.get(task.id, [])]
     return found
 
 

@@ -1,0 +1,44 @@
+"""How a domain's outcome reads (generator/pages/outcome.py): Lingee's Task Score as it is,
+a declared metric by its scale, unit and direction."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.models.profile import Metric
+from generator.pages.outcome import Outcome, scale_text
+from generator.score.results import Estimate
+
+COST = Metric(id="cost", title="Cost", direction="lower", unit="units", measured=True, scale=10_000)
+
+
+@pytest.mark.parametrize(
+    ("scale", "text"), [(1e4, "×10⁴"), (1e6, "×10⁶"), (0.1, "×10⁻¹"), (0.5, "×0.5")]
+)
+def test_a_scale_reads_as_a_power_of_ten(scale: float, text: str) -> None:
+    assert scale_text(scale) == text
+
+
+def test_the_task_score_is_shown_as_it_is() -> None:
+    plain = Outcome(Metric(id="task_score", title="Task Score", direction="higher"))
+    e = Estimate(value=0.75, low=0.6, high=0.87, tasks=35)
+    assert plain.plain
+    assert plain.header(0.95) == "Task Score [95%\u00a0CI]"
+    assert plain.scaled(e) == e
+    assert plain.labelled(e).text == plain.cell(e).text
+    assert plain.sign == 1.0
+
+
+def test_a_cost_is_shown_in_its_scale_and_direction() -> None:
+    cost = Outcome(COST)
+    e = Estimate(value=71_300.0, low=52_400.0, high=90_200.0, tasks=2, interval="runs")
+    assert not cost.plain
+    assert cost.header(0.95) == "Cost (units, ×10⁴, lower is better) [95%\u00a0CI]"
+    shown = cost.scaled(e)
+    assert (shown.value, shown.low, shown.high) == pytest.approx((7.13, 5.24, 9.02))
+    cell = cost.cell(e)
+    assert cell.text.startswith("7.13")
+    assert cell.text.endswith("†")
+    assert cell.sort == e.value
+    assert cost.labelled(e).text.endswith("Cost (units, ×10⁴, lower is better)")
+    assert cost.sign == -1.0

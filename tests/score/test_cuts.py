@@ -1,0 +1,77 @@
+"""The parts of a domain shown as scopes (generator/score/cuts.py), and the held-out
+withholding applied to each partition, on a domain cut by two facets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from builders import catalog, profiled, run, task, version
+
+from generator.score.cuts import cut_column, cut_columns, domain_cuts
+from generator.score.report import build_report
+
+
+def _qa(tid: str, capability: str, difficulty: str, group: str = "public") -> dict[str, Any]:
+    data = task(tid, "qa", group=group)
+    del data["subdivision"]
+    data["facets"] = {"capability": capability, "difficulty": difficulty}
+    return data
+
+
+def test_the_cuts_of_a_domain_in_order() -> None:
+    release = profiled()
+    qa = next(d for d in release.domains if d.id == "qa")
+    cuts = domain_cuts(qa, release)
+    assert [(c.column, c.value) for c in cuts] == [
+        (None, None),
+        ("facet:capability", "ie"),
+        ("facet:difficulty", "easy"),
+        ("facet:difficulty", "hard"),
+        ("facet:capability,difficulty", "ie,easy"),
+        ("facet:capability,difficulty", "ie,hard"),
+    ]
+    assert cuts[4].fields == {"facets": (("capability", "ie"), ("difficulty", "easy"))}
+    assert cuts[4].title == "IE · Easy"
+    assert cuts[2].title == "Easy (difficulty)"
+    office = next(d for d in release.domains if d.id == "office")
+    assert [c.fields for c in domain_cuts(office, release)] == [
+        {},
+        {"subdivision": "a"},
+        {"subdivision": "b"},
+    ]
+
+
+def test_a_pair_of_facets_is_one_column() -> None:
+    import pandas as pd
+
+    tasks = pd.DataFrame({"facet:capability": ["ie", "ie"], "facet:difficulty": ["easy", "hard"]})
+    release = profiled()
+    qa = next(d for d in release.domains if d.id == "qa")
+    out = cut_columns(tasks, domain_cuts(qa, release))
+    assert out[cut_column(["capability", "difficulty"])].tolist() == ["ie,easy", "ie,hard"]
+
+
+def test_each_facet_value_is_a_scope_and_small_held_out_groups_are_withheld() -> None:
+    """Six easy tasks (five held out) and three hard ones (one held out): the hard held-out
+    group is too small, and the easy one is withheld with it, since the domain's held-out
+    aggregate less the easy one would give the hard task's figure."""
+    tasks = [_qa(f"e{i}", "ie", "easy", "held-out" if i < 5 else "public") for i in range(6)]
+    tasks += [_qa(f"h{i}", "ie", "hard", "held-out" if i == 0 else "public") for i in range(3)]
+    runs = [run(t["id"], r) for t in tasks for r in (1, 2)]
+    rel = profiled()
+    data = rel.model_dump(mode="json", exclude_none=True)
+    data["groups"] = {"public": 3, "held_out": 6}
+    report = build_report(
+        version(type(rel).model_validate(data), catalog(tasks), {"p": runs}), "qa"
+    )
+    by_key = {(s.scope.facets, s.scope.group): s for s in report.scopes}
+    easy, hard = (("difficulty", "easy"),), (("difficulty", "hard"),)
+    assert by_key[(easy, "public")].tasks == 1
+    assert by_key[(hard, "all")].withheld is not None
+    assert by_key[(hard, "held-out")].withheld is not None
+    assert "derived by subtraction" in (by_key[(easy, "held-out")].withheld or "")
+    assert by_key[((), "held-out")].withheld is None  # six held-out tasks in all
+    assert by_key[(hard, "public")].withheld is None
+    scored = by_key[(hard, "public")].combinations[0]
+    assert scored.task_score is not None
+    assert scored.task_score.tasks == 2
