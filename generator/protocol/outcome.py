@@ -165,15 +165,23 @@ def _credit(items: Items, verdicts: Verdicts) -> np.ndarray:
     return out
 
 
-def overall_credit(items: Items, verdicts: Verdicts) -> np.ndarray:
-    """Per run, g/G of its judged overall item (0 in a failed module, NaN without a verdict):
-    kept as its own figure and never recomputed from the other items."""
+def overall_credit(
+    items: Items, verdicts: Verdicts, failed: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """Per run, g/G of its judged overall item (0 in a failed module, NaN without a verdict
+    otherwise): kept as its own figure and never recomputed from the other items.
+
+    ``failed``: the (run, item key) pairs of every item whose module the run names as failed,
+    verdict or not: a run need not record the verdicts of a failed module (§4.2(1))."""
     out = np.full(verdicts.runs, np.nan)
     if items.overall is None:
         return out
     mine = items.overall[verdicts.item]
     credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))
     out[verdicts.row[mine]] = credit[mine]
+    if failed is not None:
+        rows, keys = failed
+        out[rows[items.overall[keys]]] = 0.0
     return out
 
 

@@ -94,19 +94,27 @@ def _tallies(frame: VersionFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     overall = np.full(len(frame.runs), np.nan)
     for part in frame.parts:
         item = part.item
+        failed = _failed_pairs(part, frame.failed)
         verdicts = Verdicts(
             runs=part.runs,
             row=part.row,
             item=item,
             kind=declared.kind[item],
             value=part.value,
-            failed=failed_verdicts(part, frame.failed, len(items), item),
+            failed=in_failed_module(part.row, item, *failed, len(items)),
         )
         span = slice(part.start, part.start + part.runs)
         passed[span] = passed_items(declared, verdicts)
         credit[span] = item_credit(declared, verdicts)
-        overall[span] = overall_credit(declared, verdicts)
+        overall[span] = overall_credit(declared, verdicts, failed)
     return passed, credit, overall
+
+
+def _failed_pairs(part: BundleVerdicts, failed: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The (run row within ``part``, item) pairs of ``failed`` on the part's runs."""
+    rid = failed["rid"].to_numpy()
+    mine = (rid >= part.start) & (rid < part.start + part.runs)
+    return rid[mine].astype(np.int64) - part.start, failed["item"].to_numpy()[mine]
 
 
 def failed_verdicts(
@@ -118,8 +126,5 @@ def failed_verdicts(
     ``failed`` holds (``rid``, ``item``) pairs; ``width`` exceeds every item key; ``item``:
     the part's items when already at hand.
     """
-    rid = failed["rid"].to_numpy()
-    mine = (rid >= part.start) & (rid < part.start + part.runs)
-    rows = rid[mine].astype(np.int64) - part.start
     items = part.item if item is None else item
-    return in_failed_module(part.row, items, rows, failed["item"].to_numpy()[mine], width)
+    return in_failed_module(part.row, items, *_failed_pairs(part, failed), width)

@@ -26,57 +26,83 @@ from generator.protocol.outcome import (
     declare,
     item_credit,
     outcome,
+    overall_credit,
     passed_items,
 )
 
 
 def outcomes_on_columns(tasks: list[Task], records: list[RunRecord]) -> Outcome:
     """The records' outcomes by the column implementation: the tasks' items and the
-    records' verdicts written out as columns, one verdict at a time."""
+    records' verdicts, failed modules and measured values written out as columns, one at a
+    time."""
     keys: dict[tuple[str, str], int] = {}
-    kinds, max_levels, pass_levels, modules = [], [], [], []
+    kinds, max_levels, pass_levels, overall, modules = [], [], [], [], []
     for t in tasks:
         for i in t.scoring.rule_items:
             keys[(t.id, i.id)] = len(kinds)
             kinds.append(FATAL if i.fatal else RULE)
             max_levels.append(1)
             pass_levels.append(1)
+            overall.append(False)
             modules.append(i.module)
         for j in t.scoring.judge_items:
             keys[(t.id, j.id)] = len(kinds)
             kinds.append(JUDGE)
             max_levels.append(j.max_level)
             pass_levels.append(j.passing_level)
+            overall.append(j.overall)
             modules.append(j.module)
-    items = Items(np.array(kinds), np.array(max_levels), np.array(pass_levels))
-    columns: dict[str, list[int]] = {"row": [], "item": [], "value": [], "failed": []}
+    items = Items(
+        np.array(kinds), np.array(max_levels), np.array(pass_levels), np.array(overall, bool)
+    )
+    columns: dict[str, list[Any]] = {"row": [], "item": [], "value": [], "failed": []}
+    failed_rows, failed_items = [], []
     for row, r in enumerate(records):
-        lists = [(v.id, int(v.passed)) for v in (*r.rules, *r.fatal)]
+        lists = [(v.id, float(v.passed)) for v in (*r.rules, *r.fatal)]
         for key, value in [*lists, *((v.id, v.level) for v in r.judge)]:
             item = keys[(r.task, key)]
             columns["row"].append(row)
             columns["item"].append(item)
             columns["value"].append(value)
             columns["failed"].append(modules[item] in r.modules_failed)
+        for (tid, _), item in keys.items():
+            if tid == r.task and modules[item] in r.modules_failed:
+                failed_rows.append(row)
+                failed_items.append(item)
     item = np.array(columns["item"], np.int64)
     verdicts = Verdicts(
         runs=len(records),
         row=np.array(columns["row"], np.int64),
         item=item,
         kind=items.kind[item],
-        value=np.array(columns["value"], np.int64),
+        value=np.array(columns["value"], np.float64),
         failed=np.array(columns["failed"], bool),
     )
     counts = np.array([_counts(t) for t in tasks], np.int64)
     per_task = declare([t.scoring for t in tasks], counts)  # per task, then per run
     code = {t.id: k for k, t in enumerate(tasks)}
     per_run = per_task.of_runs(np.array([code[r.task] for r in records], np.int64))
+    by_id = {t.id: t for t in tasks}
     recorded = Recorded(
         valid=np.array([r.status == "valid" for r in records], bool),
         delivery=np.array([r.delivery for r in records], bool),
         judged=np.array([r.judge_valid is True for r in records], bool),
+        measure=np.array([_measured(by_id[r.task], r) for r in records], np.float64),
     )
-    return outcome(passed_items(items, verdicts), item_credit(items, verdicts), per_run, recorded)
+    failed = (np.array(failed_rows, np.int64), np.array(failed_items, np.int64))
+    return outcome(
+        passed_items(items, verdicts),
+        item_credit(items, verdicts),
+        per_run,
+        recorded,
+        overall_credit(items, verdicts, failed),
+    )
+
+
+def _measured(task: Task, record: RunRecord) -> float:
+    """The record's value of its task's measured metric; NaN when none (or not measured)."""
+    values = {m.id: m.value for m in record.measures}
+    return values.get(task.scoring.measure or "", float("nan"))
 
 
 def _counts(task: Task) -> list[int]:
@@ -89,16 +115,20 @@ def _counts(task: Task) -> list[int]:
     return counts
 
 
+def _or_none(value: float) -> float | None:
+    return None if np.isnan(value) else float(value)
+
+
 def on_columns(task: Task, record: RunRecord) -> RunOutcome:
     """One valid record's outcome by the column implementation, in the oracle's form."""
     out = outcomes_on_columns([task], [record])
-    judge = float(out.judge[0])
     return RunOutcome(
         rule=float(out.rule[0]),
-        judge=None if np.isnan(judge) else judge,
+        judge=_or_none(out.judge[0]),
         score=float(out.score[0]),
         success=bool(out.success[0]),
         fatal_failed=bool(out.fatal_failed[0]),
+        overall=_or_none(out.overall[0]),
     )
 
 
@@ -148,14 +178,21 @@ def make_task(**scoring: Any) -> Task:
     )
 
 
+ORDINARY = ("R1", "R2", "R3", "R4")
+
+
 def make_run(
     passed: set[str],
     *,
     delivery: bool = True,
     fatal: bool = True,
-    judge: dict[str, int] | None = None,
+    judge: dict[str, float] | None = None,
     failed_modules: tuple[str, ...] = (),
+    rules: tuple[str, ...] = ORDINARY,
+    measures: dict[str, float] | None = None,
 ) -> RunRecord:
+    """A valid run of ``make_task``'s task: verdicts of ``rules`` (passed if in ``passed``)
+    and F1, the Judge levels (a valid Judge result when given), measured values."""
     return RunRecord.model_validate(
         {
             "task": "t",
@@ -164,10 +201,11 @@ def make_run(
             "status": "valid",
             "delivery": delivery,
             "fatal": [{"id": "F1", "pass": fatal}],
-            "rules": [{"id": i, "pass": i in passed} for i in ("R1", "R2", "R3", "R4")],
+            "rules": [{"id": i, "pass": i in passed} for i in rules],
             "modules_failed": list(failed_modules),
             "judge": [{"id": k, "level": v} for k, v in (judge or {}).items()],
             "judge_valid": True if judge is not None else None,
+            "measures": [{"id": k, "value": v} for k, v in (measures or {}).items()],
             "input_tokens": 0,
             "output_tokens": 0,
             "duration_s": 0,
@@ -284,6 +322,156 @@ def test_zeroed_run_without_judge_result_scores_judge_zero(
     assert out.score == 0.0
     assert out.judge == 0.0
     assert not out.success
+
+
+FATAL_ONLY = [{"id": "F1", "title": "fatal", "fatal": True}]
+MEASURE = {"mode": "measure", "measure": "cost", "failure_value": 50.0, "rule_items": FATAL_ONLY}
+
+
+@BOTH
+def test_measure_task_scores_the_measured_value(outcome_of: Implementation) -> None:
+    task = make_task(**MEASURE)
+    out = outcome_of(task, make_run(set(), rules=(), measures={"tokens": 9.0, "cost": 12.5}))
+    assert out.score == 12.5  # its own metric's value, not another measure's
+    assert np.isnan(out.rule)  # no ordinary rule items
+    assert (out.judge, out.overall) == (None, None)
+    assert out.success  # D and every fatal item passed
+
+
+@BOTH
+def test_measure_task_with_rule_items_scores_the_value_and_succeeds_by_them(
+    outcome_of: Implementation,
+) -> None:
+    task = make_task(mode="measure", measure="cost", failure_value=50.0)
+    out = outcome_of(task, make_run({"R1", "R2", "R3"}, measures={"cost": -3.0}))
+    assert (out.rule, out.score) == (0.75, -3.0)  # a signed value, R beside it
+    assert not out.success  # R4 failed
+    assert outcome_of(task, make_run(set(ORDINARY), measures={"cost": -3.0})).success
+
+
+@pytest.mark.parametrize(("delivery", "fatal"), [(False, True), (True, False)])
+@BOTH
+def test_zeroed_measure_run_takes_the_failure_value(
+    outcome_of: Implementation, delivery: bool, fatal: bool
+) -> None:
+    """Zero is the best value of a lower-is-better cost: a failed run scores the declared
+    failure value, whatever it measured."""
+    task = make_task(**MEASURE)
+    run = make_run(set(), rules=(), delivery=delivery, fatal=fatal, measures={"cost": 1.0})
+    out = outcome_of(task, run)
+    assert out.score == task.scoring.failure_value
+    assert out.fatal_failed == (not fatal)
+    assert not out.success
+
+
+@BOTH
+def test_measure_run_without_its_value_takes_the_failure_value(
+    outcome_of: Implementation,
+) -> None:
+    task = make_task(**MEASURE)
+    out = outcome_of(task, make_run(set(), rules=(), measures={"tokens": 2.0}))
+    assert out.score == task.scoring.failure_value
+    assert out.success  # success is D, fatal and rule items: the value is no item
+
+
+OVERALL = {"id": "O", "title": "overall", "max_level": 10, "pass_level": 6, "overall": True}
+JUDGE_ONLY = {
+    "mode": "judge-only",
+    "rule_items": FATAL_ONLY,
+    "judge_items": [
+        {"id": "J1", "title": "x", "max_level": 4},
+        {"id": "J2", "title": "y", "max_level": 1},
+        OVERALL,
+    ],
+}
+
+
+@BOTH
+def test_judge_only_scores_j_with_the_overall_kept_apart(outcome_of: Implementation) -> None:
+    # J = mean(3/4, 1/1) = 0.875 over the two items that are not the overall; S = J
+    out = outcome_of(make_task(**JUDGE_ONLY), make_run(set(), rules=(), judge=_levels(3, 1, 7.5)))
+    assert out.judge == pytest.approx((3 / 4 + 1 / 1) / 2)
+    assert out.score == out.judge
+    assert out.overall == pytest.approx(7.5 / 10)  # its own g/G, not the mean of the others
+    assert np.isnan(out.rule)
+    assert not out.success  # J1 is below its pass level (its maximum)
+
+
+def _levels(j1: float, j2: float, overall: float) -> dict[str, float]:
+    return {"J1": j1, "J2": j2, "O": overall}
+
+
+@BOTH
+def test_overall_level_changes_only_the_overall(outcome_of: Implementation) -> None:
+    task = make_task(**JUDGE_ONLY)
+    low, high = (
+        outcome_of(task, make_run(set(), rules=(), judge=_levels(2, 1, g))) for g in (0, 10)
+    )
+    assert (low.judge, low.score) == (high.judge, high.score)
+    assert (low.overall, high.overall) == (0.0, 1.0)
+
+
+@BOTH
+def test_judge_only_success_needs_the_overall_at_its_pass_level(
+    outcome_of: Implementation,
+) -> None:
+    task = make_task(**JUDGE_ONLY)
+    pass_level = OVERALL["pass_level"]
+    assert isinstance(pass_level, int)
+    below = outcome_of(task, make_run(set(), rules=(), judge=_levels(4, 1, pass_level - 0.5)))
+    assert below.score == 1.0  # every item of J at its maximum
+    assert not below.success
+    assert outcome_of(task, make_run(set(), rules=(), judge=_levels(4, 1, pass_level))).success
+
+
+@pytest.mark.parametrize(("delivery", "fatal"), [(False, True), (True, False)])
+@BOTH
+def test_zeroed_judge_only_run_without_judge_result_scores_judge_zero(
+    outcome_of: Implementation, delivery: bool, fatal: bool
+) -> None:
+    run = make_run(set(), rules=(), delivery=delivery, fatal=fatal)
+    out = outcome_of(make_task(**JUDGE_ONLY), run)
+    assert (out.judge, out.score, out.success) == (0.0, 0.0, False)
+    assert out.overall is None  # no Judge result, no judged overall
+
+
+DUAL_OVERALL = {**DUAL, "judge_items": [*DUAL["judge_items"], {**OVERALL, "module": "m2"}]}
+
+
+@BOTH
+def test_overall_is_out_of_the_dual_channel_j(outcome_of: Implementation) -> None:
+    # as test_dual_channel_weights_rule_and_judge: J = mean(3/4, 1/1, 2/4), the overall apart
+    task = make_task(**DUAL_OVERALL)
+    out = outcome_of(task, make_run({"R1", "R2"}, judge={"J1": 3, "J2": 1, "J3": 2, "O": 9}))
+    assert out.judge == pytest.approx((3 / 4 + 1 + 2 / 4) / 3)
+    assert out.score == pytest.approx(0.3 * 0.5 + 0.7 * out.judge)
+    assert out.overall == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize("recorded", [{}, {"O": 0}], ids=["omitted", "recorded-at-0"])
+@BOTH
+def test_overall_in_a_failed_module_is_zero(
+    outcome_of: Implementation, recorded: dict[str, float]
+) -> None:
+    """Items of a failed module score 0 (§4.2(1)); the checks let a run omit their verdicts,
+    so the overall is 0 with or without one."""
+    run = make_run({"R1", "R3", "R4"}, judge={"J1": 4, "J2": 1, **recorded}, failed_modules=("m2",))
+    out = outcome_of(make_task(**DUAL_OVERALL), run)
+    assert out.overall == 0.0
+    assert out.judge == pytest.approx((1 + 1 + 0) / 3)
+    assert not out.success
+
+
+@BOTH
+def test_float_levels_count_as_g_over_g_and_against_the_pass_level(
+    outcome_of: Implementation,
+) -> None:
+    task = make_task(**DUAL)  # J3: max 4, pass level 3
+    rules = set(ORDINARY)
+    below = outcome_of(task, make_run(rules, judge={"J1": 4, "J2": 1, "J3": 2.5}))
+    assert below.judge == pytest.approx((1 + 1 + 2.5 / 4) / 3)
+    assert not below.success
+    assert outcome_of(task, make_run(rules, judge={"J1": 4, "J2": 1, "J3": 3.5})).success
 
 
 @st.composite

@@ -39,6 +39,9 @@ def _compare(loaded: Any, records: list[RunRecord] | None = None) -> int:
         ) < 1e-12
         assert bool(row["success"]) == out.success
         assert bool(row["fatal_failed"]) == out.fatal_failed
+        assert (out.overall is None and np.isnan(row["overall"])) or abs(
+            row["overall"] - out.overall
+        ) < 1e-12
         checked += 1
     return checked
 
@@ -152,3 +155,24 @@ def test_failed_verdicts_are_those_of_the_runs_own_bundle() -> None:
     assert [m.tolist() for m in marked] == [[False] * 6, [False] * 3 + [True, False, False]]
     scored = score_runs(frame)
     assert scored["rule"].tolist() == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_judged_overall_is_kept_apart_and_zero_in_a_failed_module() -> None:
+    """The overall's g/G is its own figure, out of J; in a failed module it is 0 even when
+    the run, as it may, records no verdict for it (§4.2(1))."""
+    spec = task("t", rules=1, judge=(4,))
+    spec["scoring"]["modules"] = [{"id": "m", "title": "M"}]
+    top, level = 10, 7
+    overall = {"id": "O", "title": "o", "max_level": top, "overall": True, "module": "m"}
+    spec["scoring"]["judge_items"].append(overall)
+    rated = run("t", 1, of=1, judge=(4, level))
+    rated = rated.model_copy(
+        update={"judge": (rated.judge[0], rated.judge[1].model_copy(update={"id": "O"}))}
+    )
+    failed = run("t", 2, of=1, judge=(4,)).model_copy(update={"modules_failed": ("m",)})
+    records = [rated, failed]
+    loaded = version(release(runs_per_task=2, k=(1,)), catalog([spec]), {"c": records})
+    assert _compare(loaded, records) == len(records)
+    scored = score_runs(build_frame(loaded))
+    assert scored["overall"].tolist() == [level / top, 0.0]
+    assert scored["judge"].tolist() == [1.0, 1.0]  # J1 alone: the overall is out of J
