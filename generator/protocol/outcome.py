@@ -135,7 +135,10 @@ class Outcome:
 def _per_run(verdicts: Verdicts, weights: np.ndarray) -> np.ndarray:
     """Sums of ``weights`` per run and kind (runs × kinds)."""
     key = verdicts.row.astype(np.int64) * KINDS + verdicts.kind
-    sums = np.bincount(key, weights=weights, minlength=verdicts.runs * KINDS)
+    # int64 already, but when no task declares an item (empty object columns): no copy
+    sums = np.bincount(
+        key.astype(np.int64, copy=False), weights=weights, minlength=verdicts.runs * KINDS
+    )
     return sums.reshape(verdicts.runs, KINDS)
 
 

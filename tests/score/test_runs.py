@@ -243,3 +243,15 @@ def test_measure_runs_score_as_the_oracle() -> None:
     ]
     loaded = version(release(runs_per_task=3, k=(1,)), catalog(_judged_tasks()), {"c": records})
     assert _compare(loaded, records) == len(records)
+
+
+def test_a_version_of_item_less_tasks_scores() -> None:
+    """A version whose only tasks are measure tasks without rule items has no declared item
+    (an empty item table): its runs still score, success resting on D alone."""
+    spec = _judged_tasks()[1]
+    spec["scoring"]["rule_items"] = []
+    records = [run("m", 1, of=0), run("m", 2, of=0, delivery=False)]
+    loaded = version(release(runs_per_task=2, k=(1,)), catalog([spec]), {"c": records})
+    scored = score_runs(build_frame(loaded))
+    assert scored["success"].tolist() == [r.delivery for r in records]
+    assert scored["rule"].isna().all()
