@@ -298,8 +298,7 @@ def test_judge_only_success_needs_the_overall_at_its_pass_level(
     outcome_of: Implementation,
 ) -> None:
     task = make_task(**JUDGE_ONLY)
-    pass_level = OVERALL["pass_level"]
-    assert isinstance(pass_level, int)
+    pass_level = next(j for j in task.scoring.judge_items if j.overall).passing_level
     below = outcome_of(task, make_run(set(), rules=(), judge=_levels(4, 1, pass_level - 0.5)))
     assert below.score == 1.0  # every item of J at its maximum
     assert not below.success
