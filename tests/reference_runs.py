@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from outcome_oracle import run_outcome
+from outcome_oracle import JUDGED, run_outcome
 
 from generator.errors import Problem, did_you_mean
 from generator.load import LoadedBundle
@@ -79,7 +79,7 @@ def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
                 for a in allowed - set(counts)
                 if module_of.get(a) is None or module_of[a] not in failed
             )
-            judged = scoring.mode == "dual-channel" and record.judge_valid is True
+            judged = scoring.mode in JUDGED and record.judge_valid is True
             if absent and (name != "judge" or judged):
                 yield (
                     name,
@@ -148,7 +148,7 @@ def _record_problems(release: Release, task: Task, record: RunRecord) -> Iterato
                 f"one of {failure_types}"
             ),
         )
-    dual = task.scoring.mode == "dual-channel"
+    dual = task.scoring.mode in JUDGED  # the Judge channel is on (as the column checks)
     if not dual and (record.judge or record.judge_valid is not None):
         yield "judge", f"{task.id} is rule-only; a run records no judge result (judge_valid null)"
     zeroed = not record.delivery or any(not v.passed for v in record.fatal)

@@ -135,7 +135,10 @@ class Outcome:
 def _per_run(verdicts: Verdicts, weights: np.ndarray) -> np.ndarray:
     """Sums of ``weights`` per run and kind (runs × kinds)."""
     key = verdicts.row.astype(np.int64) * KINDS + verdicts.kind
-    sums = np.bincount(key, weights=weights, minlength=verdicts.runs * KINDS)
+    # int64 already, but when no task declares an item (empty object columns): no copy
+    sums = np.bincount(
+        key.astype(np.int64, copy=False), weights=weights, minlength=verdicts.runs * KINDS
+    )
     return sums.reshape(verdicts.runs, KINDS)
 
 
@@ -182,15 +185,23 @@ def dimension_credit(
     return sums.reshape(verdicts.runs, dimensions)
 
 
-def overall_credit(items: Items, verdicts: Verdicts) -> np.ndarray:
-    """Per run, g/G of its judged overall item (0 in a failed module, NaN without a verdict):
-    kept as its own figure and never recomputed from the other items."""
+def overall_credit(
+    items: Items, verdicts: Verdicts, failed: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """Per run, g/G of its judged overall item (0 in a failed module, NaN without a verdict
+    otherwise): kept as its own figure and never recomputed from the other items.
+
+    ``failed``: the (run, item key) pairs of every item whose module the run names as failed,
+    verdict or not: a run need not record the verdicts of a failed module (§4.2(1))."""
     out = np.full(verdicts.runs, np.nan)
     if items.overall is None:
         return out
     mine = items.overall[verdicts.item]
     credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))
     out[verdicts.row[mine]] = credit[mine]
+    if failed is not None:
+        rows, keys = failed
+        out[rows[items.overall[keys]]] = 0.0
     return out
 
 
@@ -260,7 +271,12 @@ def outcome(
         score=np.where(valid, score, np.nan),
         success=success(passed, declared, recorded),
         fatal_failed=valid & fatal_failed,
-        overall=np.where(valid & judged, overall, np.nan),
+        # a zeroed run without its Judge result: the overall at its lowest level, as J
+        overall=np.where(
+            valid & judged,
+            overall,
+            np.where(valid & dual & zero & (declared.overall > 0), 0.0, np.nan),
+        ),
     )
 
 

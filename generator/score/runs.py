@@ -105,18 +105,19 @@ def _tallies(
     sums = np.zeros((len(frame.runs), len(names)))
     for part in frame.parts:
         item = part.item
+        failed = _failed_pairs(part, frame.failed)
         verdicts = Verdicts(
             runs=part.runs,
             row=part.row,
             item=item,
             kind=declared.kind[item],
             value=part.value,
-            failed=failed_verdicts(part, frame.failed, len(items), item),
+            failed=in_failed_module(part.row, item, *failed, len(items)),
         )
         span = slice(part.start, part.start + part.runs)
         passed[span] = passed_items(declared, verdicts)
         credit[span] = item_credit(declared, verdicts)
-        overall[span] = overall_credit(declared, verdicts)
+        overall[span] = overall_credit(declared, verdicts, failed)
         if names:
             sums[span] = dimension_credit(declared, verdicts, code, len(names))
     return passed, credit, overall, _per_dimension(frame, names, sums)
@@ -137,6 +138,13 @@ def _per_dimension(
     return {f"dimension:{name}": scores[:, i] for i, name in enumerate(names)}
 
 
+def _failed_pairs(part: BundleVerdicts, failed: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The (run row within ``part``, item) pairs of ``failed`` on the part's runs."""
+    rid = failed["rid"].to_numpy()
+    mine = (rid >= part.start) & (rid < part.start + part.runs)
+    return rid[mine].astype(np.int64) - part.start, failed["item"].to_numpy()[mine]
+
+
 def failed_verdicts(
     part: BundleVerdicts, failed: pd.DataFrame, width: int, item: np.ndarray | None = None
 ) -> np.ndarray:
@@ -146,8 +154,5 @@ def failed_verdicts(
     ``failed`` holds (``rid``, ``item``) pairs; ``width`` exceeds every item key; ``item``:
     the part's items when already at hand.
     """
-    rid = failed["rid"].to_numpy()
-    mine = (rid >= part.start) & (rid < part.start + part.runs)
-    rows = rid[mine].astype(np.int64) - part.start
     items = part.item if item is None else item
-    return in_failed_module(part.row, items, rows, failed["item"].to_numpy()[mine], width)
+    return in_failed_module(part.row, items, *_failed_pairs(part, failed), width)

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from builders import catalog, read_records, release, run, task, version
+from builders import COST, catalog, read_records, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from outcome_oracle import run_outcome
@@ -32,15 +32,19 @@ def _compare(loaded: Any, records: list[RunRecord] | None = None) -> int:
             assert not row["success"]
             continue
         out = run_outcome(tasks[record.task], record)
-        assert row["score"] == out.score or abs(row["score"] - out.score) < 1e-12
-        assert abs(row["rule"] - out.rule) < 1e-12
-        assert (out.judge is None and np.isnan(row["judge"])) or abs(
-            row["judge"] - out.judge
-        ) < 1e-12
+        for column in ("score", "rule", "judge", "overall"):
+            assert _same(row[column], getattr(out, column)), (column, record)
         assert bool(row["success"]) == out.success
         assert bool(row["fatal_failed"]) == out.fatal_failed
         checked += 1
     return checked
+
+
+def _same(got: float, expected: float | None) -> bool:
+    """A column's value equals the oracle's: NaN where the oracle has none (None or NaN)."""
+    if expected is None or np.isnan(expected):
+        return bool(np.isnan(got))
+    return bool(got == expected or abs(got - expected) < 1e-12)
 
 
 def test_example_scores_match_the_reference() -> None:
@@ -152,3 +156,101 @@ def test_failed_verdicts_are_those_of_the_runs_own_bundle() -> None:
     assert [m.tolist() for m in marked] == [[False] * 6, [False] * 3 + [True, False, False]]
     scored = score_runs(frame)
     assert scored["rule"].tolist() == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_judged_overall_is_kept_apart_and_zero_in_a_failed_module() -> None:
+    """The overall's g/G is its own figure, out of J; in a failed module it is 0 even when
+    the run, as it may, records no verdict for it (§4.2(1))."""
+    spec = task("t", rules=1, judge=(4,))
+    spec["scoring"]["modules"] = [{"id": "m", "title": "M"}]
+    top, level = 10, 7
+    overall = {"id": "O", "title": "o", "max_level": top, "overall": True, "module": "m"}
+    spec["scoring"]["judge_items"].append(overall)
+    rated = run("t", 1, of=1, judge=(4, level))
+    rated = rated.model_copy(
+        update={"judge": (rated.judge[0], rated.judge[1].model_copy(update={"id": "O"}))}
+    )
+    failed = run("t", 2, of=1, judge=(4,)).model_copy(update={"modules_failed": ("m",)})
+    records = [rated, failed]
+    loaded = version(release(runs_per_task=2, k=(1,)), catalog([spec]), {"c": records})
+    assert _compare(loaded, records) == len(records)
+    scored = score_runs(build_frame(loaded))
+    assert scored["overall"].tolist() == [level / top, 0.0]
+    assert scored["judge"].tolist() == [1.0, 1.0]  # J1 alone: the overall is out of J
+
+
+def _judged_tasks() -> list[dict[str, Any]]:
+    """A judge-only task (a fatal item, two Judge items and a judged overall) and a measure
+    task (one ordinary item scoring beside the measured 'cost')."""
+    judged = task("j", rules=0, fatal=1, judge=(4, 10))
+    del judged["scoring"]["rule_weight"]
+    judged["scoring"]["mode"] = "judge-only"
+    judged["scoring"]["judge_items"].append(
+        {"id": "O", "title": "o", "max_level": 10, "pass_level": 6, "overall": True}
+    )
+    measured = task("m", rules=1)
+    measured["scoring"].update(mode="measure", measure="cost", failure_value=1e4)
+    return [judged, measured]
+
+
+def _with(record: RunRecord, **update: Any) -> RunRecord:
+    return RunRecord.model_validate({**record.model_dump(by_alias=True), **update})
+
+
+def _judge_only_runs(levels: list[dict[str, Any]]) -> list[RunRecord]:
+    """Runs of the judge-only task: at ``levels``, at every maximum, zeroed without a Judge
+    result."""
+    base = run("j", 1, of=0, fatal=(True,))
+    top = [{"id": "J1", "level": 4}, {"id": "J2", "level": 10}, {"id": "O", "level": 10}]
+    return [
+        _with(base, judge=levels, judge_valid=True),
+        _with(base, run=2, judge=top, judge_valid=True),
+        _with(base, run=3, delivery=False, judge=[], judge_valid=None),
+    ]
+
+
+def test_judge_only_runs_score_as_the_oracle() -> None:
+    """S = J over the Judge items but the overall, which is kept per run; a zeroed run
+    without its Judge result has J = 0."""
+    levels = [{"id": "J1", "level": 3}, {"id": "J2", "level": 7}, {"id": "O", "level": 5}]
+    records = _judge_only_runs(levels)
+    loaded = version(release(runs_per_task=3, k=(1,)), catalog(_judged_tasks()), {"c": records})
+    assert _compare(loaded, records) == len(records)
+    scored = score_runs(build_frame(loaded))
+    assert scored["judge"].tolist()[2] == 0.0
+    assert scored["success"].tolist() == [False, True, False]
+
+
+def test_non_integer_levels_score_as_the_oracle() -> None:
+    levels = [{"id": "J1", "level": 2.5}, {"id": "J2", "level": 7.5}, {"id": "O", "level": 5.5}]
+    records = _judge_only_runs(levels)
+    loaded = version(release(runs_per_task=3, k=(1,)), catalog(_judged_tasks()), {"c": records})
+    assert _compare(loaded, records) == len(records)
+
+
+def test_measure_runs_score_as_the_oracle() -> None:
+    """S is the run's measured value; zeroed or without one, the task's failure value."""
+    rel = release(runs_per_task=3, k=(1,))
+    metrics = [m.model_dump(exclude_none=True) for m in rel.metrics] + [COST]
+    base = run("m", 1, of=1)
+    records = [
+        _with(base, measures=[{"id": "cost", "value": 250.0}]),
+        _with(base, run=2, measures=[{"id": "other", "value": 1.0}]),
+        _with(base, run=3, delivery=False, measures=[{"id": "cost", "value": 3.0}]),
+    ]
+    loaded = version(
+        release(runs_per_task=3, k=(1,), metrics=metrics), catalog(_judged_tasks()), {"c": records}
+    )
+    assert _compare(loaded, records) == len(records)
+
+
+def test_a_version_of_item_less_tasks_scores() -> None:
+    """A version whose only tasks are measure tasks without rule items has no declared item
+    (an empty item table): its runs still score, success resting on D alone."""
+    spec = _judged_tasks()[1]
+    spec["scoring"]["rule_items"] = []
+    records = [run("m", 1, of=0), run("m", 2, of=0, delivery=False)]
+    loaded = version(release(runs_per_task=2, k=(1,)), catalog([spec]), {"c": records})
+    scored = score_runs(build_frame(loaded))
+    assert scored["success"].tolist() == [r.delivery for r in records]
+    assert scored["rule"].isna().all()
