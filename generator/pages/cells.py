@@ -69,14 +69,20 @@ def harness_name(ctx: VersionContext, combo: str) -> str:
     """The combination's harness as readers know it: the HarnessCard's harness name, and the
     title of the mode it ran in, if the card declares modes (§5.2)."""
     c = ctx.frame.bundles[combo].combination
+    axes = ctx.release.profile.axes
+    if axes:  # its place on the release's axes but the last (method, over the backbone)
+        return " · ".join(c.axes[a.id] for a in axes[:-1])
     card = ctx.cards[c.harnesscard]
     mode = next((m.title for m in card.modes if m.id == c.harness_mode), None)
     return f"{card.harness.name} ({mode.lower()})" if mode else card.harness.name
 
 
 def model_name(ctx: VersionContext, combo: str) -> str:
-    """The combination's model by its name."""
-    return ctx.frame.bundles[combo].combination.model.name
+    """The combination's model by its name (its value on the release's last axis, when the
+    release declares axes)."""
+    c = ctx.frame.bundles[combo].combination
+    axes = ctx.release.profile.axes
+    return c.axes[axes[-1].id] if axes else c.model.name
 
 
 @lru_cache(maxsize=4096)
@@ -87,6 +93,7 @@ def combination_link(
     model: str,
     fingerprint: str | None = None,
     below_floor: bool = False,
+    carried: bool = False,
 ) -> str:
     """A combination in two short lines — its harness, linked to its result card, over
     "× model" and its configuration fingerprint as a small badge (remembered: every task page
@@ -103,7 +110,13 @@ def combination_link(
         )
     if below_floor:
         link += '<br><span class="lg-withheld">below the disclosure floor</span>'
+    if carried:
+        link += f'<br><span class="lg-withheld">{CARRIED}</span>'
     return link
+
+
+#: The label of a combination whose method carries state across tasks (§4.2(3)).
+CARRIED = "carries state across tasks: no reliability@k"
 
 
 def combo_cell(ctx: VersionContext, combo: str, depth: int) -> Cell:
@@ -121,6 +134,7 @@ def combo_cell(ctx: VersionContext, combo: str, depth: int) -> Cell:
             model,
             ctx.fingerprints.get(combo),
             bool(ctx.below_floor.get(combo)),
+            ctx.frame.bundles[combo].carried_state is not None,
         ),
         f"{harness} × {model}",
         html=True,

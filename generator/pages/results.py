@@ -132,6 +132,8 @@ def _reliability_cell(ks: list[int]) -> Callable[[CombinationScores], Cell]:
     def show(c: CombinationScores) -> Cell:
         rel = {r.k: r for r in c.reliability}
         text = " / ".join(_to_interval(rel[k]) if k in rel else "—" for k in ks)
+        if c.reliability_note:
+            return Cell(c.reliability_note, None)
         if c.reliability_excluded:
             text += f" ({c.reliability_excluded} task(s) excluded)"
         return Cell(text, rel[ks[0]].value if ks and ks[0] in rel else None)

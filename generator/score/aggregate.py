@@ -99,6 +99,7 @@ def score_combination(
         judge_coverage=_judge_coverage(plan, figs),
         success_rate=_rate(figs["success"], found["success"]),
         reliability=[] if carried else _reliability(plan, values, found, release),
+        reliability_note=CARRIED if carried else None,
         reliability_tasks=0 if carried else int(plan.full.sum()),
         reliability_excluded=int(plan.covered.sum())
         if carried
@@ -118,6 +119,13 @@ def score_combination(
             if name != "overall" and not name.startswith("dimension:")
         },
     )
+
+
+#: Why a combination whose method carries state across tasks shows no reliability@k.
+CARRIED = (
+    "withheld: the method carries state across tasks, so its runs are not independent "
+    "trials of a task (§4.2(3))"
+)
 
 
 def _judge_coverage(plan: Plan, figs: Mapping[str, Figure]) -> str:

@@ -173,6 +173,11 @@ class CombinationScores(Result):
         description="On the score-against-total-tokens frontier of its tokenizer; null when "
         "not compared (its coverage of the scope is incomplete).",
     )
+    reliability_note: str | None = Field(
+        default=None,
+        exclude_if=_nothing,
+        description="Why reliability@k is withheld, where it is for the combination itself.",
+    )
     cell_mean: Estimate | None = Field(
         default=None,
         exclude_if=_nothing,
