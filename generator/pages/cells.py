@@ -116,7 +116,7 @@ def combination_link(
 
 
 #: The label of a combination whose method carries state across tasks (§4.2(3)).
-CARRIED = "carries state across tasks: no reliability@k"
+CARRIED = "carries state across tasks"
 
 
 def combo_cell(ctx: VersionContext, combo: str, depth: int) -> Cell:

@@ -29,9 +29,9 @@ from generator.pages.cells import (
     runs_note,
 )
 from generator.pages.charts import embedded, style_of
-from generator.pages.columns import Column, Field, Spec, estimate_fields
+from generator.pages.columns import Column, Field, Spec, estimate_fields, only
 from generator.pages.context import VersionContext
-from generator.pages.outcome import Outcome, outcome_of
+from generator.pages.outcome import Outcome, cells_column, outcome_of
 from generator.pages.tables import RANK, Cell, Table
 from generator.pages.text import attr, escape_html, spelled
 from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
@@ -174,6 +174,7 @@ def leaderboard_spec(ctx: VersionContext, confidence: float, domain: str) -> Spe
             Column(RANK, lambda s: s, _rank_cell),
             Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 0)),
             Column(outcome.header(confidence), lambda s: s, _score_cell(outcome)),
+            *cells_column(ctx, domain, confidence, lambda s: s.scores),
             Column("Tasks", lambda s: s, _tasks_cell),
         ),
         (
@@ -184,6 +185,10 @@ def leaderboard_spec(ctx: VersionContext, confidence: float, domain: str) -> Spe
             Field("rank", lambda s: s.scores.rank, "integer"),
             Field("rank_worst", lambda s: s.scores.rank_worst, "integer"),
             *estimate_fields("task_score", lambda s: s.scores.task_score),
+            *only(
+                lambda s: s.scores.cell_mean is not None,
+                estimate_fields("cell_mean", lambda s: s.scores.cell_mean),
+            ),
             Field("tasks", attrgetter("tasks"), "integer"),
             Field("domain_tasks", attrgetter("scope_tasks"), "integer"),
         ),

@@ -10,14 +10,17 @@ measures, so each domain's figures are read in their own metric).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from generator.models.profile import Metric
 from generator.pages.cells import RUNS_MARK, estimate_cell
+from generator.pages.columns import Column, best_first
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell
 from generator.pages.text import NBSP, estimate
-from generator.score.results import Estimate
+from generator.score.results import CombinationScores, Estimate
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -96,6 +99,27 @@ class Outcome:
     def sign(self) -> float:
         """+1 where higher is better, −1 where lower is: ``sign × value`` sorts best last."""
         return 1.0 if self.metric.higher else -1.0
+
+
+def cells_column(
+    ctx: VersionContext,
+    domain: str,
+    confidence: float,
+    scores: Callable[[Any], CombinationScores] = lambda c: c,
+) -> tuple[Column[Any], ...]:
+    """The mean over cells, beside the mean over tasks, where the domain declares it (§4.2):
+    a column of its own, or none."""
+    found = next((d for d in ctx.release.domains if d.id == domain), None)
+    if found is None or found.aggregate.over != "cells":
+        return ()
+    outcome = outcome_of(ctx, domain)
+    names = [f.title.lower() for f in ctx.release.profile.facets if f.id in found.aggregate.facets]
+    header = f"Mean over cells ({' × '.join(names)}) [{confidence:.0%}{NBSP}CI]"
+
+    def show(c: CombinationScores) -> Cell:
+        return outcome.cell(c.cell_mean) if c.cell_mean else Cell("—")
+
+    return (Column(header, scores, show, first=best_first(ctx.release, outcome.metric.id)),)
 
 
 def outcome_of(ctx: VersionContext, domain: str) -> Outcome:

@@ -36,7 +36,7 @@ from generator.pages.columns import (
 )
 from generator.pages.context import VersionContext
 from generator.pages.downloads import judge_fields
-from generator.pages.outcome import Outcome, outcome_of
+from generator.pages.outcome import Outcome, cells_column, outcome_of
 from generator.pages.tables import RANK, Cell, Table
 from generator.pages.text import (
     NBSP,
@@ -189,6 +189,7 @@ def _score_columns(
             _status_cell(ctx),
             first=best_first(release, outcome.metric.id),
         ),
+        *cells_column(ctx, scope.scope.domain if scope else "", release.statistics.confidence),
         scored("Rule score", attrgetter("rule_score"), estimate_cell, "rule_score"),
         scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),
         scored("Success rate", attrgetter("success_rate"), estimate_cell, "success_rate"),
@@ -253,6 +254,11 @@ def usage_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | No
     return usage_spec(ctx).table(tid, caption, scored, note)
 
 
+def _has(name: str) -> Callable[[CombinationScores], bool]:
+    """Whether the combination has a figure a declared profile adds (none in Lingee's)."""
+    return lambda c: getattr(c, name) is not None
+
+
 def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
     """The scope table's download fields: every estimate with its interval (§4.2)."""
     coverage = attrgetter("coverage")
@@ -268,6 +274,8 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
                 Field("rank_worst", attrgetter("rank_worst"), "integer"),
                 Field("pareto", attrgetter("pareto"), "boolean"),
                 *estimate_fields("task_score", attrgetter("task_score")),
+                *only(_has("cell_mean"), estimate_fields("cell_mean", attrgetter("cell_mean"))),
+                *only(_has("overall"), estimate_fields("overall", attrgetter("overall"))),
                 *estimate_fields("rule_score", attrgetter("rule_score")),
                 *estimate_fields("judge_score", attrgetter("judge_score")),
                 *judge_fields(),
