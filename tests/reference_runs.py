@@ -160,8 +160,9 @@ def _measure_problems(release: Release, task: Task, record: RunRecord) -> Iterat
             )
             yield (
                 f"measures[{i}].id",
-                f"{measure.id!r} is not a measured metric of {release.version}; expected one "
-                f"of {allowed or 'none declared'}{hint}",
+                f"{measure.id!r} is not a measured metric of {release.version}; "
+                + (f"expected one of {allowed}" if allowed else "it declares none")
+                + hint,
             )
             continue
         if counts[measure.id] > 1:

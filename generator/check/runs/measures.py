@@ -73,10 +73,8 @@ def _check_measures(runs: RunChecks, keyed: np.ndarray, found: Found) -> None:
             if name in metrics
             else did_you_mean(name, allowed)
         )
-        return (
-            f"{name!r} is not a measured metric of {version}; expected one of "
-            f"{allowed or 'none declared'}{hint}"
-        )
+        expected = f"expected one of {allowed}" if allowed else "it declares none"
+        return f"{name!r} is not a measured metric of {version}; {expected}{hint}"
 
     for i in np.flatnonzero(mine & ~known).tolist():
         found.at(int(recorded.row[i]), f"measures[{recorded.pos[i]}].id", unknown(i))

@@ -10,9 +10,11 @@ records damaged by hypothesis.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+from edit import edit_runs, line_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_runs import check_runs_reference
@@ -131,6 +133,31 @@ def test_a_delivered_measure_run_records_the_value_its_task_scores_in(profiled: 
     measure, failure = task.scoring.measure, task.scoring.failure_value
     assert problem.message.startswith(f"no value for {measure!r}, the metric {task.id} scores in")
     assert f"failure_value, {failure:.0f})" in problem.message
+
+
+def test_validate_reads_measures_and_counts_in_bulk_and_reports_them(
+    example: Path, run_cli: Any
+) -> None:
+    """On the example (Lingee's defaults: every count reported, no measured metric), a run
+    file written with a measure and without a count is read in bulk and reported at its
+    lines."""
+    runs = "results/v1.0/bundles/deepseek-harness-standard/runs.jsonl"
+
+    def change(records: list[dict[str, Any]]) -> None:
+        del records[0]["input_tokens"]
+        records[1]["measures"] = [{"id": "cost", "value": 1.5}]
+
+    edit_runs(example / runs, change)
+    first = line_of(example / runs, '"run"')
+    result = run_cli("validate", "--root", str(example))
+    assert result.exit_code == 1
+    assert f"{runs}:{first}: input_tokens: missing; the release reports input_tokens" in (
+        result.output
+    )
+    assert (
+        f"{runs}:{first + 1}: measures[0].id: 'cost' is not a measured metric of v1.0; "
+        "it declares none" in result.output
+    )
 
 
 IDS = ["cost", "calls", "rating", "cots", "task_score"]
