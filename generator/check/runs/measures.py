@@ -55,44 +55,53 @@ def range_text(bounds: Range) -> str:
 
 
 def _check_measures(runs: RunChecks, keyed: np.ndarray, found: Found) -> None:
-    """Each measure of a keyed record: a declared measured metric, once, within its range."""
+    """Each measure of a keyed record: a declared measured metric, once, within its range.
+    Whole columns find the problems; only they are looked at one by one."""
     recorded = runs.measures
     if not len(recorded):
         return
     metrics = {m.id: m for m in runs.release.metrics}
     allowed = sorted(m.id for m in runs.release.metrics if m.measured)
-    names = recorded.id.names
-    known = np.array([n in allowed for n in names] + [False], dtype=bool)[recorded.id.codes]
+    names, codes = recorded.id.names, recorded.id.codes
+    known = np.array([n in allowed for n in names] + [False], dtype=bool)[codes]
     mine = keyed[recorded.row]
-    version = runs.release.version
+    said: dict[str, str] = {}  # once per id: a file may repeat one unknown id many times
 
-    def unknown(i: int) -> str:
-        name = str(recorded.id[i])
-        hint = (
-            " (the engine computes it; a run does not record it)"
-            if name in metrics
-            else did_you_mean(name, allowed)
-        )
-        expected = f"expected one of {allowed}" if allowed else "it declares none"
-        return f"{name!r} is not a measured metric of {version}; {expected}{hint}"
+    def unknown(name: str) -> str:
+        if name not in said:
+            hint = (
+                " (the engine computes it; a run does not record it)"
+                if name in metrics
+                else did_you_mean(name, allowed)
+            )
+            expected = f"expected one of {allowed}" if allowed else "it declares none"
+            said[name] = (
+                f"{name!r} is not a measured metric of {runs.release.version}; {expected}{hint}"
+            )
+        return said[name]
 
     for i in np.flatnonzero(mine & ~known).tolist():
-        found.at(int(recorded.row[i]), f"measures[{recorded.pos[i]}].id", unknown(i))
+        found.at(
+            int(recorded.row[i]), f"measures[{recorded.pos[i]}].id", unknown(str(recorded.id[i]))
+        )
     checked = np.flatnonzero(mine & known)
-    key = recorded.row[checked].astype(np.int64) * len(names) + recorded.id.codes[checked]
-    counts = repeat_counts(key, len(runs.records) * len(names))
-    for i, k in zip(checked.tolist(), counts.tolist(), strict=True):
+    key = recorded.row[checked].astype(np.int64) * len(names) + codes[checked]
+    counts = np.zeros(len(recorded), np.int64)
+    counts[checked] = repeat_counts(key, len(runs.records) * len(names))
+    bounds = [metrics[n].bounds if n in metrics else Range(low=None) for n in names]
+    low = np.array([-np.inf if b.low is None else b.low for b in bounds] + [-np.inf])[codes]
+    high = np.array([np.inf if b.high is None else b.high for b in bounds] + [np.inf])[codes]
+    outside = (recorded.value < low) | (recorded.value > high)
+    for i in np.flatnonzero((counts > 1) | (mine & known & outside)).tolist():
         row, name, pos = int(recorded.row[i]), str(recorded.id[i]), recorded.pos[i]
-        if k > 1:
-            found.at(row, f"measures[{pos}].id", f"{name!r} appears {k} times")
-        bounds, value = metrics[name].bounds, float(recorded.value[i])
-        if (bounds.low is not None and value < bounds.low) or (
-            bounds.high is not None and value > bounds.high
-        ):
+        if counts[i] > 1:
+            found.at(row, f"measures[{pos}].id", f"{name!r} appears {counts[i]} times")
+        if known[i] and outside[i]:
             found.at(
                 row,
                 f"measures[{pos}].value",
-                f"{number(value)} is outside {name}'s range; expected {range_text(bounds)}",
+                f"{number(recorded.value[i])} is outside {name}'s range; expected "
+                f"{range_text(metrics[name].bounds)}",
             )
 
 
