@@ -14,13 +14,18 @@ from outcome_oracle import JUDGED, run_outcome
 from generator.errors import Problem, did_you_mean
 from generator.load import LoadedBundle
 from generator.models import Catalog, Release, RunRecord, Task
+from generator.models.profile import RUN_FIELDS
 from generator.models.runs import JudgeVerdict, RuleVerdict
 
 _SHOWN = 10
+_COUNTS = ("input_tokens", "output_tokens", "duration_s", "turns")
 
 
-def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
-    """(field, message) for each item-level problem of one record."""
+def _item_problems(
+    task: Task, record: RunRecord, continuous: bool = False
+) -> Iterator[tuple[str, str]]:
+    """(field, message) for each item-level problem of one record (``continuous``: the
+    release allows levels between the whole ones)."""
     scoring = task.scoring
     fatal_ids = {i.id for i in scoring.rule_items if i.fatal}
     rule_ids = {i.id for i in scoring.rule_items if not i.fatal}
@@ -100,6 +105,12 @@ def _item_problems(task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
                     f"expected 0..{item.max_level}"
                 ),
             )
+        elif not float(verdict.level).is_integer() and not continuous:
+            yield (
+                f"judge[{i}].level",
+                f"{_number(verdict.level)} is between levels; expected a whole level "
+                f"0..{item.max_level}; this release does not allow continuous levels",
+            )
         stray = [e for e in verdict.evidence if item.evidence and e not in item.evidence]
         if stray:
             yield (
@@ -115,6 +126,83 @@ def _number(value: float) -> str:
     """A level as a runs file may write it: 5 and 5.0 both read "5"."""
     whole = float(value).is_integer() and abs(value) < 2**53
     return str(int(value)) if whole else repr(float(value))
+
+
+def _range(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"{_number(low)}..{_number(high)}"
+    if low is not None:
+        return f"at least {_number(low)}"
+    return "any number" if high is None else f"at most {_number(high)}"
+
+
+def _measure_problems(release: Release, task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
+    """The record's counts and measures against the release's declared metrics."""
+    declared = [m.id for m in release.metrics if m.id in RUN_FIELDS and not m.measured]
+    for count in _COUNTS:
+        needed_by = [m for m in declared if count in RUN_FIELDS[m]]
+        if needed_by and getattr(record, count) is None:
+            yield (
+                count,
+                f"missing; the release reports {', '.join(needed_by)}, so every run records "
+                f"{count} (expected a number of at least 0)",
+            )
+    metrics = {m.id: m for m in release.metrics}
+    allowed = sorted(m.id for m in release.metrics if m.measured)
+    counts = Counter(m.id for m in record.measures)
+    for i, measure in enumerate(record.measures):
+        if measure.id not in allowed:
+            hint = (
+                " (the engine computes it; a run does not record it)"
+                if measure.id in metrics
+                else did_you_mean(measure.id, allowed)
+            )
+            yield (
+                f"measures[{i}].id",
+                f"{measure.id!r} is not a measured metric of {release.version}; "
+                + (f"expected one of {allowed}" if allowed else "it declares none")
+                + hint,
+            )
+            continue
+        if counts[measure.id] > 1:
+            yield f"measures[{i}].id", f"{measure.id!r} appears {counts[measure.id]} times"
+        low, high = metrics[measure.id].bounds.low, metrics[measure.id].bounds.high
+        if (low is not None and measure.value < low) or (high is not None and measure.value > high):
+            yield (
+                f"measures[{i}].value",
+                f"{_number(measure.value)} is outside {measure.id}'s range; expected "
+                f"{_range(low, high)}",
+            )
+    scoring = task.scoring
+    delivered = record.delivery and all(v.passed for v in record.fatal)
+    valid = record.status == "valid"
+    if scoring.mode == "measure" and valid and delivered and scoring.measure not in counts:
+        yield (
+            "measures",
+            f"no value for {scoring.measure!r}, the metric {task.id} scores in; a valid "
+            "run that passed D with no fatal item failed records it (only a failed run "
+            f"scores the task's failure_value, {_number(scoring.failure_value or 0.0)})",
+        )
+
+
+def _success(task: Task, record: RunRecord) -> bool:
+    """Success of a valid run: the oracle's, or for the modes without ordinary rule items
+    (judge-only, measure) straight from §4.2(3): D, every fatal and ordinary rule item, and
+    with a Judge channel a valid Judge result with every Judge item at its pass level."""
+    scoring = task.scoring
+    if scoring.mode in ("rule-only", "dual-channel"):
+        return run_outcome(task, record).success
+    failed = set(record.modules_failed)
+    passed = {v.id for v in (*record.rules, *record.fatal) if v.passed}
+    rules = all(i.id in passed and i.module not in failed for i in scoring.rule_items)
+    judge = True
+    if scoring.mode == "judge-only":
+        levels = {v.id: v.level for v in record.judge}
+        judge = record.judge_valid is True and all(
+            j.module not in failed and levels.get(j.id, 0) >= j.passing_level
+            for j in scoring.judge_items
+        )
+    return record.delivery and rules and judge
 
 
 def _scores(verdict: RuleVerdict | JudgeVerdict) -> bool:
@@ -148,27 +236,30 @@ def _record_problems(release: Release, task: Task, record: RunRecord) -> Iterato
                 f"one of {failure_types}"
             ),
         )
-    dual = task.scoring.mode in JUDGED  # the Judge channel is on (as the column checks)
+    mode = task.scoring.mode
+    dual = mode in JUDGED
     if not dual and (record.judge or record.judge_valid is not None):
-        yield "judge", f"{task.id} is rule-only; a run records no judge result (judge_valid null)"
+        named = "a measure task" if mode == "measure" else mode
+        yield "judge", f"{task.id} is {named}; a run records no judge result (judge_valid null)"
+    yield from _measure_problems(release, task, record)
     zeroed = not record.delivery or any(not v.passed for v in record.fatal)
     if dual and record.status == "valid" and record.judge_valid is not True and not zeroed:
         yield (
             "judge_valid",
             (
-                "a dual-channel run without a valid Judge result is "
+                f"a {mode} run without a valid Judge result is "
                 "evaluation-incomplete, not rule-only (§4.3(3)); expected status "
                 "'incomplete' with a cause (only a run already zeroed by D or a "
                 "fatal item may lack its Judge result)"
             ),
         )
         return
-    problems = list(_item_problems(task, record))
+    problems = list(_item_problems(task, record, release.profile.continuous_levels))
     yield from problems
     if problems or record.status != "valid":
         return
-    outcome = run_outcome(task, record)
-    if not outcome.success and record.failure_type is None:
+    succeeded = _success(task, record)
+    if not succeeded and record.failure_type is None:
         yield (
             "failure_type",
             (
@@ -176,7 +267,7 @@ def _record_problems(release: Release, task: Task, record: RunRecord) -> Iterato
                 f"of {failure_types}"
             ),
         )
-    if outcome.success and record.failure_type is not None:
+    if succeeded and record.failure_type is not None:
         yield (
             "failure_type",
             (

@@ -7,11 +7,14 @@ module per section:
 1. :mod:`~generator.check.runs.keys`: the task is known, the (task, run) pair is new, and the
    task lies in a covered scope;
 2. :mod:`~generator.check.runs.fields`: the record's own fields: run index, cause, failure
-   type, Judge result of the task's mode; a dual-channel run without a valid Judge result
-   stops here (§4.3(3));
+   type, Judge result of the task's mode; a dual-channel or judge-only run without a valid
+   Judge result stops here (§4.3(3)); :mod:`~generator.check.runs.measures`: the counts
+   the release's metrics need and the measures it declares (each once, within its range,
+   and a measure task's own value on a delivered run);
 3. :mod:`~generator.check.runs.items`: its item verdicts: modules, item ids per list,
    repeats, failed modules, missing verdicts (:mod:`~generator.check.runs.missing`), Judge
-   levels and evidence (:mod:`~generator.check.runs.evidence`);
+   levels (whole unless the release allows continuous ones) and evidence
+   (:mod:`~generator.check.runs.evidence`);
 4. :mod:`~generator.check.runs.outcome`: for a clean valid record, whether its failure type
    agrees with its outcome (§4.2(3));
 

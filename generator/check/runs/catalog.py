@@ -11,6 +11,9 @@ from generator.load.items import ItemIndex, item_index
 from generator.models import Catalog
 from generator.protocol.outcome import Declared, Items, declare
 
+#: The scoring modes with a Judge channel.
+JUDGED = ("dual-channel", "judge-only")
+
 
 @dataclass(frozen=True)
 class CatalogItems:
@@ -20,7 +23,12 @@ class CatalogItems:
     run outcome needs of them (:mod:`generator.protocol.outcome`); ``module_items``: the item
     keys of each (task code, module id); ``designates``: per item, it designates evidence;
     ``local``: per item, its rank among its task's items, below ``width``; ``scopes``: per
-    task, its (domain, subdivision).
+    task, its (domain, subdivision); ``modes``: per task, its scoring mode; ``measure``: per
+    task, the measured metric a measure task scores in (None for the other modes) and
+    ``failure_value``, what its failed runs score.
+
+    ``tasks.dual`` marks the tasks with a Judge channel (dual-channel and judge-only): their
+    runs need a valid Judge result, and succeed only with every Judge item at its pass level.
     """
 
     index: ItemIndex
@@ -31,6 +39,9 @@ class CatalogItems:
     local: np.ndarray
     width: int
     scopes: list[tuple[str, str | None]]
+    modes: list[str]
+    measure: list[str | None]
+    failure_value: list[float | None]
 
 
 def catalog_items(catalog: Catalog) -> CatalogItems:
@@ -47,6 +58,9 @@ def catalog_items(catalog: Catalog) -> CatalogItems:
         local=local,
         width=int(local.max(initial=0)) + 1,
         scopes=[(t.domain, t.subdivision) for t in catalog.tasks],
+        modes=[t.scoring.mode for t in catalog.tasks],
+        measure=[t.scoring.measure for t in catalog.tasks],
+        failure_value=[t.scoring.failure_value for t in catalog.tasks],
     )
 
 

@@ -10,6 +10,7 @@ from generator.check.runs.completeness import check_completeness
 from generator.check.runs.fields import check_fields
 from generator.check.runs.items import check_items
 from generator.check.runs.keys import check_keys
+from generator.check.runs.measures import check_measures
 from generator.check.runs.outcome import check_outcome
 from generator.errors import Problem
 from generator.load import LoadedBundle
@@ -35,6 +36,7 @@ def check_runs(
     found = Found()
     keyed = check_keys(runs, found, elsewhere or {})
     open_ = check_fields(runs, keyed, found)
+    check_measures(runs, keyed, found)
     check_outcome(check_items(runs, open_, found), found)
     lines = runs.records.line
     for row, problems in found.by_row.items():

@@ -54,17 +54,27 @@ class Found:
         self.by_row[row].append((field, message))
         self.item_rows.add(row)
 
+    def at(self, row: int, field: str, message: str) -> None:
+        """A problem of one record's own fields: its outcome is still checked."""
+        self.by_row[row].append((field, message))
+
     def add(self, rows: np.ndarray, field: str, message: str | Callable[[int], str]) -> None:
         for row in rows.tolist():
             text = message(row) if callable(message) else message
             self.by_row[row].append((field, text))
 
 
+#: The counts a run records where the release reports a metric that needs them.
+COUNTS = ("input_tokens", "output_tokens", "duration_s", "turns")
+
+
 @dataclass(frozen=True)
 class Records:
     """One entry per run record: its ``line``, ``task`` (and its catalog ``code``, -1 when
     unknown), ``run`` index, ``valid`` status, ``cause``, ``failure`` type, ``judge_valid``
-    (1, 0, NaN when not recorded), ``delivery`` (D), ``dual`` (its task is dual-channel)."""
+    (1, 0, NaN when not recorded), ``delivery`` (D), ``dual`` (its task has a Judge channel:
+    dual-channel or judge-only), and its ``counts`` by name (:data:`COUNTS`; NaN when the
+    record leaves one out)."""
 
     line: np.ndarray
     task: Labels
@@ -76,6 +86,7 @@ class Records:
     judge_valid: np.ndarray
     delivery: np.ndarray
     dual: np.ndarray
+    counts: dict[str, np.ndarray]
 
     def __len__(self) -> int:
         return len(self.line)
@@ -106,10 +117,24 @@ class RecordVerdicts:
 
 
 @dataclass(frozen=True)
+class RecordMeasures:
+    """One entry per recorded measure: its record's ``row``, ``pos`` in the record's list,
+    metric ``id`` and ``value``."""
+
+    row: np.ndarray
+    pos: np.ndarray
+    id: Labels
+    value: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.row)
+
+
+@dataclass(frozen=True)
 class RunChecks:
     """What every section of the run checks reads: the ``release``, its ``catalog``'s items,
-    the bundle (``loaded``), its ``records`` and ``verdicts``, and per task whether the bundle
-    declares its scope not covered (``uncovered``)."""
+    the bundle (``loaded``), its ``records``, ``verdicts`` and ``measures``, and per task
+    whether the bundle declares its scope not covered (``uncovered``)."""
 
     release: Release
     catalog: CatalogItems
@@ -117,6 +142,7 @@ class RunChecks:
     records: Records
     verdicts: RecordVerdicts
     uncovered: np.ndarray
+    measures: RecordMeasures
 
 
 def run_checks(release: Release, catalog: CatalogItems, loaded: LoadedBundle) -> RunChecks:
@@ -127,7 +153,14 @@ def run_checks(release: Release, catalog: CatalogItems, loaded: LoadedBundle) ->
         [(d, None) in excluded or (d, s) in excluded for d, s in catalog.scopes], dtype=bool
     )
     verdicts = _verdicts(catalog, loaded.runs.runs, loaded.runs.verdicts, records)
-    return RunChecks(release, catalog, loaded, records, verdicts, uncovered)
+    measures = loaded.runs.measures
+    recorded = RecordMeasures(
+        row=measures["row"].to_numpy(),
+        pos=measures["pos"].to_numpy(),
+        id=Labels(measures["id"]),
+        value=measures["value"].to_numpy(np.float64),
+    )
+    return RunChecks(release, catalog, loaded, records, verdicts, uncovered, recorded)
 
 
 def _records(catalog: CatalogItems, runs: pd.DataFrame) -> Records:
@@ -144,6 +177,7 @@ def _records(catalog: CatalogItems, runs: pd.DataFrame) -> Records:
         judge_valid=runs["judge_valid"].to_numpy(dtype=np.float64, na_value=np.nan),
         delivery=runs["delivery"].to_numpy(dtype=bool),
         dual=np.where(code >= 0, dual[np.maximum(code, 0)], False),
+        counts={name: runs[name].to_numpy(np.float64) for name in COUNTS},
     )
 
 

@@ -69,19 +69,26 @@ def _check_failure_type(runs: RunChecks, keyed: np.ndarray, found: Found) -> Non
     )
 
 
+#: How a message names a task of a mode without a Judge channel.
+_WITHOUT_JUDGE = {"rule-only": "rule-only", "measure": "a measure task"}
+
+
 def _check_judge(runs: RunChecks, keyed: np.ndarray, found: Found) -> np.ndarray:
-    """A rule-only run records no Judge result; a valid dual-channel run has a valid one
-    unless D or a recorded fatal item already zeroed it (§4.3(3)). Returns the runs that lack
-    it."""
+    """A rule-only or measure run records no Judge result; a valid dual-channel or
+    judge-only run has a valid one unless D or a recorded fatal item already zeroed it
+    (§4.3(3)). Returns the runs that lack it."""
     records, verdicts = runs.records, runs.verdicts
     n, row, kind, dual = len(records), verdicts.row, verdicts.kind, records.dual
     has_judge = np.bincount(row[kind == JUDGE], minlength=n) > 0
     judge_valid = records.judge_valid
-    task = records.task
+    task, code, modes = records.task, records.code, runs.catalog.modes
     found.add(
         np.flatnonzero(keyed & ~dual & (has_judge | ~np.isnan(judge_valid))),
         "judge",
-        lambda r: f"{task[r]} is rule-only; a run records no judge result (judge_valid null)",
+        lambda r: (
+            f"{task[r]} is {_WITHOUT_JUDGE.get(modes[code[r]], modes[code[r]])}; a run "
+            "records no judge result (judge_valid null)"
+        ),
     )
     fatal_failed = np.bincount(row[(kind == FATAL) & (verdicts.value == 0)], minlength=n) > 0
     lacking = keyed & dual & records.valid & (judge_valid != 1)
@@ -89,8 +96,10 @@ def _check_judge(runs: RunChecks, keyed: np.ndarray, found: Found) -> np.ndarray
     found.add(
         np.flatnonzero(no_judge),
         "judge_valid",
-        "a dual-channel run without a valid Judge result is evaluation-incomplete, not "
-        "rule-only (§4.3(3)); expected status 'incomplete' with a cause (only a run already "
-        "zeroed by D or a fatal item may lack its Judge result)",
+        lambda r: (
+            f"a {modes[code[r]]} run without a valid Judge result is evaluation-incomplete, "
+            "not rule-only (§4.3(3)); expected status 'incomplete' with a cause (only a run "
+            "already zeroed by D or a fatal item may lack its Judge result)"
+        ),
     )
     return no_judge

@@ -163,14 +163,24 @@ def _check_failed_passing(checks: ItemChecks, repeated: np.ndarray, found: Found
 
 
 def _check_levels(checks: ItemChecks, found: Found) -> None:
-    """A Judge level lies within its item's levels (§4.3(2))."""
+    """A Judge level lies within its item's levels 0..G (§4.3(2)), and is a whole one unless
+    the release allows continuous levels."""
     verdicts, index = checks.runs.verdicts, checks.runs.catalog.index
-    item = verdicts.item
+    item, value = verdicts.item, verdicts.value
     top = np.where(item >= 0, index.max_level[np.maximum(item, 0)], 0)
-    for i in np.flatnonzero(checks.judge & (verdicts.value > top)).tolist():
+    above = checks.judge & (value > top)
+    for i in np.flatnonzero(above).tolist():
         found.item(
             int(verdicts.row[i]),
             f"judge[{verdicts.pos[i]}].level",
-            f"{number(verdicts.value[i])} is above {verdicts.id[i]}'s maximum; "
-            f"expected 0..{top[i]}",
+            f"{number(value[i])} is above {verdicts.id[i]}'s maximum; expected 0..{top[i]}",
+        )
+    if checks.runs.release.profile.continuous_levels or value.dtype.kind != "f":
+        return  # integer values are whole
+    for i in np.flatnonzero(checks.judge & ~above & (np.mod(value, 1.0) != 0)).tolist():
+        found.item(
+            int(verdicts.row[i]),
+            f"judge[{verdicts.pos[i]}].level",
+            f"{number(value[i])} is between levels; expected a whole level 0..{top[i]}; "
+            "this release does not allow continuous levels",
         )

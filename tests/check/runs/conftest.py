@@ -29,6 +29,7 @@ from generator.load import Loaded, LoadedBundle
 from generator.load.records import columns_from_records
 from generator.load.source import Source
 from generator.models import Bundle, Catalog, Release, RunRecord
+from generator.models.profile import Metric, Range
 
 RUNS_PATH = "results/v0.1/bundles/small/runs.jsonl"
 BUNDLE_PATH = "results/v0.1/bundles/small/bundle.yaml"
@@ -133,3 +134,68 @@ class Small:
 @pytest.fixture(scope="session")
 def small() -> Small:
     return Small(builders.release(runs_per_task=2), _catalog())
+
+
+def _profiled_release(continuous: bool) -> Release:
+    """A release that reports no token or turn metric (duration only) and declares measured
+    metrics: ``cost`` (signed, unbounded), ``calls`` (at least 0) and ``rating`` (0..10)."""
+    base = builders.release(runs_per_task=2)
+    counted = ("input_tokens", "output_tokens", "total_tokens", "turns")
+    engine = tuple(m for m in base.metrics if m.id not in counted)
+    measured = (
+        Metric(id="cost", title="Cost", direction="lower", measured=True, range=Range(low=None)),
+        Metric(id="calls", title="Calls", direction="lower", measured=True),
+        Metric(
+            id="rating", title="Rating", direction="higher", measured=True, range=Range(high=10)
+        ),
+    )
+    profile = base.profile.model_copy(update={"continuous_levels": continuous})
+    return base.model_copy(update={"metrics": (*engine, *measured), "profile": profile})
+
+
+def _profiled_catalog() -> Catalog:
+    """``m1`` (office/a): a measure task scoring in ``cost`` (failure value 1e6) with the
+    fatal item F1; ``j1`` (office/b): judge-only, Judge items J1 (0..10) and J2 (pass/fail);
+    ``t1`` (erp/x): rule-only, R1 and R2."""
+    m1 = builders.task("m1", "office", "a", rules=0, fatal=1)
+    m1["scoring"].update(mode="measure", measure="cost", failure_value=1e6)
+    j1 = builders.task("j1", "office", "b", rules=0, judge=(10, 1))
+    j1["scoring"]["mode"] = "judge-only"
+    del j1["scoring"]["rule_weight"]
+    return builders.catalog([m1, j1, builders.task("t1", "erp", "x")])
+
+
+@dataclass(frozen=True)
+class Profiled(Small):
+    """A release declaring measured metrics, with a measure and a judge-only task."""
+
+    def record(self, task: str, run: int = 1, **fields: Any) -> RunRecord:
+        """A valid run of ``task`` that passes everything, with ``fields`` changed: no
+        token or turn counts, a cost on every run and a rating on the judge-only task's."""
+        data: dict[str, Any] = {
+            "task": task,
+            "run": run,
+            "seed": run,
+            "status": "valid",
+            "delivery": True,
+            "rules": [self.rule("R1"), self.rule("R2")] if task == "t1" else [],
+            "fatal": [self.rule("F1")] if task == "m1" else [],
+            "judge": [self.judge("J1", 10), self.judge("J2", 1)] if task == "j1" else [],
+            "judge_valid": True if task == "j1" else None,
+            "duration_s": 1.0,
+            "measures": [{"id": "cost", "value": -2.5 * run}]
+            + ([{"id": "rating", "value": 7.5}] if task == "j1" else []),
+        }
+        data.update(fields)
+        return RunRecord.model_validate(data)
+
+
+@pytest.fixture(scope="session")
+def profiled() -> Profiled:
+    return Profiled(_profiled_release(False), _profiled_catalog())
+
+
+@pytest.fixture(scope="session")
+def continuous() -> Profiled:
+    """The same release, allowing continuous Judge levels."""
+    return Profiled(_profiled_release(True), _profiled_catalog())

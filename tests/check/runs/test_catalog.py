@@ -21,6 +21,7 @@ def test_each_task_declares_its_scoring(small: Any) -> None:
     items = catalog_items(small.catalog)
     scorings = [t.scoring for t in small.catalog.tasks]
     assert items.tasks.dual.tolist() == [s.mode == "dual-channel" for s in scorings]
+    assert items.modes == [s.mode for s in scorings]
     # w for a dual-channel task; a rule-only task's Task Score is R alone (§4.3(3))
     assert items.tasks.rule_weight.tolist() == [s.rule_weight or 1.0 for s in scorings]
     assert items.tasks.all_or_nothing.tolist() == [
@@ -87,3 +88,14 @@ def test_module_items_are_the_items_each_task_declares_in_each_module(inputs: In
         found = {key: sorted(keys.tolist()) for key, keys in items.module_items.items()}
         assert found == {key: keys for key, keys in expected.items() if keys}
         assert any(found.values())
+
+
+def test_judge_only_tasks_have_a_judge_channel_and_measure_tasks_their_metric(
+    profiled: Any,
+) -> None:
+    items = catalog_items(profiled.catalog)
+    scorings = [t.scoring for t in profiled.catalog.tasks]
+    assert {s.mode for s in scorings} == {"measure", "judge-only", "rule-only"}
+    assert items.tasks.dual.tolist() == [s.mode == "judge-only" for s in scorings]
+    assert items.measure == [s.measure for s in scorings]
+    assert items.failure_value == [s.failure_value for s in scorings]

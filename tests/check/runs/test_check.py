@@ -25,7 +25,7 @@ from generator.errors import Problem
 from generator.load import Inputs, LoadedBundle
 from generator.load.records import columns_from_records
 from generator.models import RunRecord
-from generator.models.runs import JudgeVerdict, RuleVerdict
+from generator.models.runs import JudgeVerdict, Measure, RuleVerdict
 
 IDS = ["R01", "R02", "R03", "R09", "R30", "F01", "F02", "J01", "J02", "J05", "E1", "E9"]
 MODULES = ["turn-1", "turn-2", "turn-3", "turn-9", "m1"]
@@ -59,7 +59,8 @@ def _damage(record: RunRecord, draw: st.DrawFn, tasks: list[str]) -> RunRecord:
     what = draw(
         st.sampled_from(
             ["task", "run", "status", "cause", "delivery", "judge_valid", "failure",
-             "drop", "add", "repeat", "move", "level", "evidence", "modules"]
+             "drop", "add", "repeat", "move", "level", "evidence", "modules", "count",
+             "measure"]
         )
     )  # fmt: skip
     lists = {"rules": list(record.rules), "fatal": list(record.fatal), "judge": list(record.judge)}
@@ -92,11 +93,18 @@ def _damage(record: RunRecord, draw: st.DrawFn, tasks: list[str]) -> RunRecord:
         lists["fatal"].append(lists["rules"].pop(0))
     elif what == "level" and lists["judge"]:
         i = draw(st.integers(0, len(lists["judge"]) - 1))
-        lists["judge"][i] = lists["judge"][i].model_copy(update={"level": draw(st.integers(0, 9))})
+        level = draw(st.one_of(st.integers(0, 9), st.sampled_from([0.5, 2.25, 9.5])))
+        lists["judge"][i] = lists["judge"][i].model_copy(update={"level": level})
     elif what == "evidence" and lists["judge"]:
         i = draw(st.integers(0, len(lists["judge"]) - 1))
         cited = tuple(draw(st.lists(st.sampled_from(IDS), max_size=3)))
         lists["judge"][i] = lists["judge"][i].model_copy(update={"evidence": cited})
+    elif what == "count":
+        update[draw(st.sampled_from(["input_tokens", "output_tokens", "duration_s", "turns"]))] = (
+            None
+        )
+    elif what == "measure":  # the example declares no measured metric
+        update["measures"] = (Measure(id=draw(st.sampled_from(["cost", "turns"])), value=1.0),)
     elif what == "modules":
         update["modules_failed"] = tuple(draw(st.lists(st.sampled_from(MODULES), max_size=2)))
     update.update({k: tuple(v) for k, v in lists.items()})

@@ -56,6 +56,8 @@ def test_records_name_their_task_and_its_declaration(small: Any) -> None:
     assert math.isnan(got.judge_valid[1])  # not recorded
     assert got.judge_valid[2] == 0
     assert got.dual.tolist() == [True, False, False]
+    for name in ("input_tokens", "output_tokens", "duration_s", "turns"):
+        assert got.counts[name].tolist() == [float(getattr(r, name)) for r in records]
     per_task = np.array([10, 20, 30])
     assert got.per_task(per_task).tolist() == [20, 10, 0]  # an unknown task reads zero
 
@@ -108,3 +110,18 @@ def test_run_checks_keeps_what_it_is_given(small: Any) -> None:
     loaded = small.loaded([small.record("t1")])
     runs = run_checks(small.release, items, loaded)
     assert (runs.release, runs.catalog, runs.loaded) == (small.release, items, loaded)
+
+
+def test_each_measure_keeps_its_record_position_and_value(profiled: Any) -> None:
+    records = [profiled.record("j1"), profiled.record("t1", measures=[]), profiled.record("m1")]
+    measures = profiled.checks(records).measures
+    expected = [
+        (row, pos, m.id, m.value)
+        for row, r in enumerate(records)
+        for pos, m in enumerate(r.measures)
+    ]
+    assert len(measures) == len(expected)
+    got = zip(measures.row, measures.pos, range(len(measures)), measures.value, strict=True)
+    assert [(int(r), int(p), measures.id[i], float(v)) for r, p, i, v in got] == expected
+    counts = profiled.checks(records).records.counts
+    assert np.isnan(counts["input_tokens"]).all()  # the profiled records leave them out

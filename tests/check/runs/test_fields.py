@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from edit import edit_runs
 
+from generator.check.runs import check_runs
 from generator.check.runs.columns import Found
 from generator.check.runs.fields import check_fields, failure_types
 
@@ -144,3 +145,22 @@ def test_delivered_run_needs_its_judge_result(example: Path, run_cli: Any) -> No
         "judge_valid: a dual-channel run without a valid Judge result is "
         "evaluation-incomplete" in result.output
     )
+
+
+def _failure(kit: Any) -> str:
+    """A failure type of the release, for a run that did not succeed."""
+    return str(kit.release.enumerations.failure_types[0].id)
+
+
+def test_judge_only_and_measure_runs_are_held_to_their_mode(profiled: Any) -> None:
+    records = [
+        profiled.record("j1", judge_valid=False, judge=[]),  # needs its Judge result
+        profiled.record(
+            "j1", 2, judge_valid=False, judge=[], delivery=False, failure_type=_failure(profiled)
+        ),
+        profiled.record("m1", judge_valid=True),  # a measure task has no Judge channel
+    ]
+    problems = sorted(check_runs(profiled.release, profiled.catalog, profiled.loaded(records)))
+    assert [(p.line, p.field) for p in problems] == [(2, "judge_valid"), (4, "judge")]
+    assert problems[0].message.startswith("a judge-only run without a valid Judge result")
+    assert problems[1].message.startswith("m1 is a measure task; a run records no judge")

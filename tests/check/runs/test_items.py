@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.check.runs import repeat_counts
+from generator.check.runs import check_runs, repeat_counts
 from generator.check.runs.columns import Found
 from generator.check.runs.items import check_items
 
@@ -136,3 +136,31 @@ def test_repeat_counts_in_place_and_by_hashing(keys: list[int], scale: int) -> N
     bound = 51 * (scale // 51)
     expected = [keys.count(k) for k in keys]
     assert repeat_counts(values, bound).tolist() == expected
+
+
+def _failure(kit: Any) -> str:
+    """A failure type of the release, for a run that did not succeed."""
+    return str(kit.release.enumerations.failure_types[0].id)
+
+
+def test_levels_are_whole_unless_the_release_allows_continuous_ones(
+    profiled: Any, continuous: Any
+) -> None:
+    top = next(j.max_level for t in profiled.catalog.tasks for j in t.scoring.judge_items)
+    between = profiled.judge("J1", 2.5)
+    above = profiled.judge("J1", top + 0.5)
+    records = [
+        profiled.record(
+            "j1", judge=[between, profiled.judge("J2", 1)], failure_type=_failure(profiled)
+        ),
+        profiled.record("j1", 2, judge=[above, profiled.judge("J2", 1)]),
+    ]
+    problems = sorted(check_runs(profiled.release, profiled.catalog, profiled.loaded(records)))
+    assert [(p.line, p.field) for p in problems] == [(2, "judge[0].level"), (3, "judge[0].level")]
+    assert problems[0].message == (
+        f"2.5 is between levels; expected a whole level 0..{top}; this release does not "
+        "allow continuous levels"
+    )
+    assert problems[1].message.startswith(f"{top + 0.5} is above J1's maximum")
+    allowed = list(check_runs(continuous.release, continuous.catalog, continuous.loaded(records)))
+    assert allowed == problems[1:]
