@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter
 
+from generator.models.profile import Metric
 from generator.pages.cells import RUNS_MARK, runs_note
 from generator.pages.columns import Column, Field, Spec, sorted_as, whole
 from generator.pages.tables import Cell, Table
-from generator.pages.text import NBSP, decimals
+from generator.pages.text import NBSP, decimals, scale_text
 from generator.score.results import Difference, ScopeResult
 
 
@@ -24,29 +25,45 @@ def _reading(minimum: int, resample: int) -> Callable[[Difference], str]:
     return read
 
 
-def _difference_interval(d: Difference) -> str:
-    """The interval to the precision it supports, on one line (as ``estimate`` shows it)."""
-    if d.low is None or d.high is None:
-        return ""
-    places = decimals(d.low, d.high)
-    mark = RUNS_MARK if d.interval == "runs" else ""
-    return f"[{d.low:.{places}f},{NBSP}{d.high:.{places}f}]{mark}"
+def _difference_interval(scale: float) -> Callable[[Difference], str]:
+    """The interval (divided by the metric's display ``scale``) to the precision it supports,
+    on one line (as ``estimate`` shows it)."""
+
+    def show(d: Difference) -> str:
+        if d.low is None or d.high is None:
+            return ""
+        low, high = d.low / scale, d.high / scale
+        places = decimals(low, high)
+        mark = RUNS_MARK if d.interval == "runs" else ""
+        return f"[{low:.{places}f},{NBSP}{high:.{places}f}]{mark}"
+
+    return show
 
 
-def _difference_cell(d: Difference) -> Cell:
-    return Cell("—" if d.value is None else f"{d.value:.{decimals(d.low, d.high)}f}", d.value)
+def _difference_cell(scale: float) -> Callable[[Difference], Cell]:
+    def show(d: Difference) -> Cell:
+        if d.value is None:
+            return Cell("—", d.value)
+        places = decimals(d.low / scale, d.high / scale)
+        return Cell(f"{d.value / scale:.{places}f}", d.value)
+
+    return show
 
 
 def differences_spec(
-    minimum: int, resample: int, confidence: float, name: Callable[[str], str] = str
+    minimum: int,
+    resample: int,
+    confidence: float,
+    name: Callable[[str], str] = str,
+    scale: float = 1.0,
 ) -> Spec[Difference]:
-    """A row per pair of combinations (each by ``name``): the paired difference, its
-    interval, its reading."""
+    """A row per pair of combinations (each by ``name``): the paired difference (shown
+    divided by the metric's display ``scale``), its interval, its reading."""
     return Spec(
         (
             Column("a − b", lambda d: f"{name(d.a)} − {name(d.b)}"),
-            Column("Difference", whole, _difference_cell),
-            Column(f"{confidence:.0%} CI", _difference_interval),
+            Column("Difference", whole, _difference_cell(scale)),
+            Column(f"{confidence:.0%} CI", _difference_interval(scale)),
             Column("Common tasks", attrgetter("tasks"), sorted_as(str)),
             Column("Reading", _reading(minimum, resample)),
         ),
@@ -70,8 +87,11 @@ def differences_table(
     resample: int,
     confidence: float,
     name: Callable[[str], str] = str,
+    outcome: Metric | None = None,
 ) -> Table | None:
-    """The scope's paired differences; none for a scope too small to order."""
+    """The scope's paired differences, in the scope's ``outcome`` metric (its display scale;
+    where lower is better, a negative difference favours a); none for a scope too small to
+    order."""
     if not scope.differences or scope.tasks < minimum:
         return None
     pairs = scope.differences
@@ -83,8 +103,17 @@ def differences_table(
     )
     if any(d.interval == "runs" for d in pairs):
         note += f" {runs_note(resample)}"
+    scale = 1.0
+    if outcome is not None and (outcome.scale or outcome.direction == "lower"):
+        scale = outcome.scale or 1.0
+        shown = f", shown {scale_text(scale)}" if outcome.scale else ""
+        favours = "a negative" if outcome.direction == "lower" else "a positive"
+        note += (
+            f" Differences of {outcome.title}{shown}: {outcome.direction} is better, so "
+            f"{favours} a − b favours a."
+        )
     inline = len(pairs) if len(pairs) <= DIFFERENCES_INLINE else 0
-    spec = differences_spec(minimum, resample, confidence, name)
+    spec = differences_spec(minimum, resample, confidence, name, scale)
     return spec.table(tid, f"Paired differences — {scope.title}", pairs, note, inline)
 
 

@@ -93,6 +93,7 @@ def _details(ctx: VersionContext, report: Report, scope: ScopeResult, here: str)
             stats.min_tasks_to_resample,
             stats.confidence,
             partial(display_name, ctx),
+            ctx.release.outcome(scope.scope.domain),
         ),
         failure_table(ctx, scope, f"{tid}-failures"),
     )

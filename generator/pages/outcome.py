@@ -9,7 +9,6 @@ measures, so each domain's figures are read in their own metric).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,18 +18,8 @@ from generator.pages.cells import RUNS_MARK, estimate_cell
 from generator.pages.columns import Column, best_first
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell
-from generator.pages.text import NBSP, estimate
+from generator.pages.text import NBSP, estimate, scale_text
 from generator.score.results import CombinationScores, Estimate
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def scale_text(scale: float) -> str:
-    """A display scale as read: ×10⁴ for 10000, ×0.5 for 0.5."""
-    exponent = round(math.log10(scale))
-    if 10.0**exponent == scale:
-        return "×10" + str(exponent).translate(_SUPERSCRIPT)
-    return f"×{scale:g}"
 
 
 @dataclass(frozen=True)

@@ -129,3 +129,14 @@ _WORDS = [
 def spelled(n: int) -> str:
     """A count as prose writes it: in words up to twelve, else in figures."""
     return _WORDS[n] if 0 <= n < len(_WORDS) else f"{n:,}"
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def scale_text(scale: float) -> str:
+    """A display scale as read: ×10⁴ for 10000, ×0.5 for 0.5."""
+    exponent = round(math.log10(scale))
+    if 10.0**exponent == scale:
+        return "×10" + str(exponent).translate(_SUPERSCRIPT)
+    return f"×{scale:g}"

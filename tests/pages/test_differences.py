@@ -39,3 +39,34 @@ def test_the_differences_table_lists_exactly_the_report_s_differences(
             significant = sum(d.significant for d in judged)
             assert f"{significant} of {len(scope.differences)} pairs" in table.note
             assert table.paged == (len(scope.differences) > DIFFERENCES_INLINE)
+
+
+def test_a_cost_s_differences_read_in_its_scale_and_direction() -> None:
+    """Lower is better: the note says a negative a − b favours a; values in units of 10⁴."""
+    from generator.models.profile import Metric
+    from generator.pages.differences import differences_table
+    from generator.score.results import Difference, ScopeResult
+    from generator.score.scope import Scope
+
+    d = Difference(
+        a="p", b="q", value=-25_000.0, low=-40_000.0, high=-10_000.0, tasks=8, significant=True
+    )
+    scope = ScopeResult(
+        scope=Scope(version="v", domain="game"),
+        title="Game",
+        tasks=8,
+        combinations=[],
+        differences=[d],
+    )
+    cost = Metric(id="cost", title="Cost", direction="lower", measured=True, scale=10_000)
+    table = differences_table(scope, "t", 5, 5, 0.95, str, cost)
+    assert table is not None
+    assert "Differences of Cost, shown ×10⁴: lower is better, so a negative a − b favours a." in (
+        table.note
+    )
+    (row,) = table.rows
+    assert row.cells[1].text == f"{d.value / 1e4:.2f}"
+    assert row.cells[2].text.startswith(f"[{d.low / 1e4:.2f}")
+    plain = differences_table(scope, "t", 5, 5, 0.95, str)
+    assert plain is not None
+    assert "favours" not in plain.note

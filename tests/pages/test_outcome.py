@@ -6,17 +6,10 @@ from __future__ import annotations
 import pytest
 
 from generator.models.profile import Metric
-from generator.pages.outcome import Outcome, scale_text
+from generator.pages.outcome import Outcome
 from generator.score.results import Estimate
 
 COST = Metric(id="cost", title="Cost", direction="lower", unit="units", measured=True, scale=10_000)
-
-
-@pytest.mark.parametrize(
-    ("scale", "text"), [(1e4, "×10⁴"), (1e6, "×10⁶"), (0.1, "×10⁻¹"), (0.5, "×0.5")]
-)
-def test_a_scale_reads_as_a_power_of_ten(scale: float, text: str) -> None:
-    assert scale_text(scale) == text
 
 
 def test_the_task_score_is_shown_as_it_is() -> None:

@@ -20,6 +20,7 @@ from generator.pages.text import (
     kilo,
     one_decimal,
     render_markdown,
+    scale_text,
     score,
     spelled,
 )
@@ -174,3 +175,10 @@ def test_tokens_show_in_thousands_close_to_their_count(value: int) -> None:
     number = float(shown[:-1].replace(",", "")) * 1000
     assert abs(number - value) <= (500 if value >= 10_000 else 50)
     assert kilo(None) == "—"
+
+
+@pytest.mark.parametrize(
+    ("scale", "text"), [(1e4, "×10⁴"), (1e6, "×10⁶"), (0.1, "×10⁻¹"), (0.5, "×0.5")]
+)
+def test_a_scale_reads_as_a_power_of_ten(scale: float, text: str) -> None:
+    assert scale_text(scale) == text
