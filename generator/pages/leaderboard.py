@@ -19,7 +19,6 @@ from generator.pages.cells import (
     STATUS_TEXT,
     combo_cell,
     display_name,
-    estimate_text,
     fewer_note,
     fewer_tasks,
     groups_note,
@@ -234,17 +233,22 @@ def _plain(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def _axis_range(rows: list[Standing]) -> list[float]:
-    """The scores' axis: the intervals' span widened to tenths, within [0, 1]."""
-    low = min((r.score.low for r in rows if r.score.low is not None), default=0.0)
-    high = max((r.score.high for r in rows if r.score.high is not None), default=1.0)
+def _axis_range(rows: list[Standing], outcome: Outcome) -> list[float]:
+    """The scores' axis: the intervals' span widened to tenths, within [0, 1]; for a measure
+    not confined to [0, 1], its display span with a twentieth of it either side."""
+    shown = [outcome.scaled(r.score) for r in rows]
+    low = min((e.low for e in shown if e.low is not None), default=0.0)
+    high = max((e.high for e in shown if e.high is not None), default=1.0)
+    if not outcome.metric.unit_interval:
+        pad = (high - low) / 20 or abs(high) / 20 or 1.0
+        return [low - pad, high + pad]
     return [max(0.0, math.floor(low * 10) / 10), min(1.0, math.ceil(high * 10) / 10)]
 
 
-def _hover(r: Standing) -> str:
+def _hover(r: Standing, outcome: Outcome) -> str:
     lines = [
         f"<b>{_plain(r.name)}</b>",
-        _plain(f"Task Score {estimate_text(r.score)}"),
+        _plain(f"{outcome.title} {outcome.text(r.score)}"),
         _plain(f"rank {r.rank_text} · {r.tasks} of {r.scope_tasks} tasks"),
     ]
     return "<br>".join(lines)
@@ -258,10 +262,12 @@ def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
     if not rows:
         return Markup("")
     style = style_of(sorted(ctx.frame.bundles))
+    outcome = outcome_of(ctx, report.domain)
     n = len(rows)
     fig = go.Figure()
     for i, r in enumerate(rows):
-        e, value = r.score, r.value
+        e = outcome.scaled(r.score)
+        value = e.value or 0.0
         colour, symbol = style.get(r.combination, ("#0072B2", "circle"))
         y = n - 1 - i
         fig.add_trace(
@@ -280,7 +286,7 @@ def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
                     "width": 5,
                     "color": colour,
                 },
-                text=[_hover(r)],
+                text=[_hover(r, outcome)],
                 hovertemplate="%{text}<extra></extra>",
             )
         )
@@ -295,14 +301,15 @@ def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
             font={"size": 11},
         )
     height = ROW * n + AXIS
+    axis = f"{outcome.title} ({outcome.qualifier})" if outcome.qualifier else outcome.title
     fig.update_layout(
         template="none",
         height=height,
         margin={"l": 8, "r": 12, "t": 4, "b": AXIS - 4},
         showlegend=False,
         xaxis={
-            "range": _axis_range(rows),
-            "title": {"text": "Task Score", "standoff": 4},
+            "range": _axis_range(rows, outcome),
+            "title": {"text": axis, "standoff": 4},
             "gridcolor": "#e5e7eb",
             "zeroline": False,
             "fixedrange": True,
@@ -321,7 +328,7 @@ def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
     )
     div = f"leaderboard-{report.domain}"
     drawn = embedded(fig, div, height)
-    title = f"{report.domain_title}: Task Score with its interval, best on top"
+    title = f"{report.domain_title}: {axis} with its interval, best on top"
     return Markup(
         f'<figure class="lg-dots" aria-label="{attr(title)}">{drawn}'
         f'<figcaption>{escape_html(title)} — data: <a href="#table-{attr(report.domain)}'
