@@ -77,7 +77,7 @@ def _scope_rows(s: ScopeResult) -> Iterator[list[Any]]:
     base = {
         "section": "scope",
         "scope": s.title,
-        "subdivision": s.scope.subdivision or "",
+        "subdivision": s.scope.cut or "",
         "group": s.scope.group,
     }
     if s.withheld:
@@ -151,6 +151,7 @@ def metric_rows(c: CombinationScores) -> list[MetricRow]:
         return [("status", None, None, None, None, f"{c.status}: {c.note or ''}".strip())]
     return [
         *_estimate("task_score", c.task_score),
+        *_declared_rows(c),
         *_estimate("rule_score", c.rule_score),
         *_estimate("judge_score", c.judge_score, c.judge_coverage or ""),
         *_rate("success_rate", c.success_rate),
@@ -179,7 +180,20 @@ def _rate(name: str, r: Rate | None) -> list[MetricRow]:
     return [(name, r.value, r.low, r.high, r.trials, note)]
 
 
+def _declared_rows(c: CombinationScores) -> list[MetricRow]:
+    """What a declared profile adds: the mean over cells, the judged overall, each judged
+    dimension and each measured resource (none in Lingee's reports)."""
+    return [
+        *_estimate("cell_mean", c.cell_mean, "equal-weight mean over the declared cells"),
+        *_estimate("overall", c.overall, "judged on its own"),
+        *(row for d, e in c.dimensions.items() for row in _estimate(f"dimension:{d}", e)),
+        *(row for m, e in c.measures.items() for row in _estimate(f"measure:{m}", e)),
+    ]
+
+
 def _reliability_rows(c: CombinationScores) -> list[MetricRow]:
+    if c.reliability_note:
+        return [("reliability", None, None, None, None, c.reliability_note)]
     note = f"{c.reliability_excluded} task(s) excluded"
     return [
         (

@@ -123,6 +123,9 @@ def scope_markdown(s: ScopeResult, ks: list[int]) -> list[str]:
     views = [c for c in s.combinations if c.business is not None]
     if views:
         lines += [*_business_views(views), ""]
+    declared = _declared(s.combinations)
+    if declared:
+        lines += [*declared, ""]
     if s.differences:
         lines += [*_differences(s), ""]
     return lines
@@ -194,6 +197,30 @@ def _business_views(views: list[CombinationScores]) -> list[str]:
                 _ci(b.boundary_correctness),
             ]
         )
+    return _table(head, rows)
+
+
+def _declared(combos: list[CombinationScores]) -> list[str]:
+    """What a declared profile adds, a column each: the mean over cells, the judged overall,
+    each judged dimension and each measured resource; nothing when no combination has any."""
+    names = ["cell_mean", "overall"]
+    dims = sorted({d for c in combos for d in c.dimensions})
+    measures = sorted({m for c in combos for m in c.measures})
+    shown = [n for n in names if any(getattr(c, n) is not None for c in combos)]
+    if not (shown or dims or measures):
+        return []
+    head = ["combination", *(f"{n.replace('_', ' ')} [CI]" for n in shown)]
+    head += [f"{d} [CI]" for d in dims] + [f"{m} [CI]" for m in measures]
+    rows = [
+        [
+            c.combination,
+            *(_ci(getattr(c, n)) for n in shown),
+            *(_ci(c.dimensions.get(d)) for d in dims),
+            *(_ci(c.measures.get(m)) for m in measures),
+        ]
+        for c in combos
+        if c.status == "scored"
+    ]
     return _table(head, rows)
 
 

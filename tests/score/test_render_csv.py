@@ -67,3 +67,35 @@ def test_each_combination_s_rows_are_its_metric_rows(small_report: Report) -> No
             assert [m for m in expected if m.startswith("reliability@")] == [
                 f"reliability@{r.k}" for r in c.reliability
             ]
+
+
+def test_a_profile_s_figures_are_rows_of_their_own() -> None:
+    """The judged overall, each judged dimension and each measured resource of the
+    EnterpriseBench-shaped example's Consulting scopes, one row each, as the report has them."""
+    import csv as csv_module
+    import io
+    from pathlib import Path
+
+    from generator.load import load_inputs
+    from generator.score.render_csv import to_csv
+    from generator.score.report import build_report
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "enterprisebench"
+    inputs, _ = load_inputs(root)
+    report = build_report(inputs.releases[0], "consulting")
+    rows = list(csv_module.DictReader(io.StringIO(to_csv(report))))
+    scope = report.scopes[0]
+    for c in scope.combinations:
+        mine = {
+            r["metric"]: r
+            for r in rows
+            if r["scope"] == scope.title and r["combination"] == c.combination
+        }
+        assert c.overall is not None
+        assert float(mine["overall"]["value"]) == pytest.approx(c.overall.value, abs=1e-6)
+        for d, e in c.dimensions.items():
+            assert float(mine[f"dimension:{d}"]["low"]) == pytest.approx(e.low, abs=1e-6)
+        for m, e in c.measures.items():
+            assert float(mine[f"measure:{m}"]["value"]) == pytest.approx(e.value, abs=1e-6)
+        if c.reliability_note:
+            assert mine["reliability"]["note"] == c.reliability_note

@@ -33,3 +33,20 @@ def test_a_scope_is_its_table_in_the_report(small_report: Report) -> None:
             assert header.count("|") - 1 == 10 + len(ks)  # every column has its cell
             rows = [line for line in part if line.startswith("| ") and line != header]
             assert len(rows) >= len(s.combinations)
+
+
+def test_a_profile_s_figures_are_a_table_of_their_own() -> None:
+    """The judged overall and the judged dimensions of the example's Consulting, a column each."""
+    from pathlib import Path
+
+    from generator.load import load_inputs
+    from generator.score.render_markdown import to_markdown
+    from generator.score.report import build_report
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "enterprisebench"
+    inputs, _ = load_inputs(root)
+    report = build_report(inputs.releases[0], "consulting")
+    text = to_markdown(report)
+    dims = sorted(report.scopes[0].combinations[0].dimensions)
+    header = "| combination | overall [CI] | " + " | ".join(f"{d} [CI]" for d in dims)
+    assert header in text
