@@ -153,12 +153,7 @@ def _view(release: Release, view: object) -> Iterator[tuple[str, str]]:
     domains = {d.id: d for d in release.domains}
     metrics = {m.id: m for m in release.metrics}
     if isinstance(view, Board):
-        for field in ("per", "columns"):
-            if getattr(view, field) not in axes:
-                yield (
-                    field,
-                    f"{getattr(view, field)!r} is not an axis; expected one of {sorted(axes)}",
-                )
+        yield from _axes_named(view, ("per", "columns"), axes)
         if view.per == view.columns:
             yield "columns", "a board's columns are another axis than the one it is split by"
         for j, row in enumerate(view.rows):
@@ -177,12 +172,7 @@ def _view(release: Release, view: object) -> Iterator[tuple[str, str]]:
     if domain_id not in domains:
         yield "domain", f"{domain_id!r} is not a domain; expected one of {sorted(domains)}"
     if isinstance(view, Grid):
-        for field in ("rows", "columns"):
-            if getattr(view, field) not in axes:
-                yield (
-                    field,
-                    f"{getattr(view, field)!r} is not an axis; expected one of {sorted(axes)}",
-                )
+        yield from _axes_named(view, ("rows", "columns"), axes)
         if view.rows == view.columns:
             yield "columns", "a grid's rows and columns are two different axes"
         if view.metric not in metrics:
@@ -191,6 +181,16 @@ def _view(release: Release, view: object) -> Iterator[tuple[str, str]]:
         for metric in view.metrics:
             if metric not in metrics or metrics[metric].kind != "resource":
                 yield "metrics", f"{metric!r} is not a resource metric of the release"
+
+
+def _axes_named(
+    view: Board | Grid, fields: tuple[str, str], axes: set[str]
+) -> Iterator[tuple[str, str]]:
+    """A view's fields that should name axes of the release and do not."""
+    for field in fields:
+        named = getattr(view, field)
+        if named not in axes:
+            yield field, f"{named!r} is not an axis; expected one of {sorted(axes)}"
 
 
 def check_task_profile(release: Release, task: Task, src: Source, index: int) -> Iterator[Problem]:

@@ -154,7 +154,9 @@ class Metric(Contract):
         return self.direction == "higher"
 
 
-class FacetValue(Contract):
+class EnumValue(Contract):
+    """A value of a closed vocabulary: an enumeration's, a facet's or a tag."""
+
     id: Id
     title: Text = Field(description="Display name of the value.")
     description: Text | None = Field(default=None, description="What the value means.")
@@ -165,7 +167,7 @@ class Facet(Contract):
 
     id: Id
     title: Text = Field(description="Display name of the facet, e.g. 'Difficulty'.")
-    values: tuple[FacetValue, ...] = Field(min_length=1, description="Its closed values.")
+    values: tuple[EnumValue, ...] = Field(min_length=1, description="Its closed values.")
     description: Text | None = Field(default=None, description="What the facet describes.")
 
 
@@ -290,7 +292,7 @@ class Profile(Contract):
         description="Axes combinations are placed on (each bundle names its value on each); "
         "none: harness and model.",
     )
-    tags: tuple[FacetValue, ...] = Field(
+    tags: tuple[EnumValue, ...] = Field(
         default=(), description="Tags a combination may carry, e.g. a method family."
     )
     dimensions: tuple[Dimension, ...] = Field(

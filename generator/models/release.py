@@ -23,7 +23,7 @@ from generator.models.base import (
     Versioned,
     VersionString,
 )
-from generator.models.profile import KNOWN_METRICS, Cells, Metric, Profile
+from generator.models.profile import KNOWN_METRICS, Cells, EnumValue, Metric, Profile
 
 __all__ = ["KNOWN_METRICS", "Metric", "Release"]
 
@@ -91,12 +91,6 @@ class Domain(Contract):
         if self.subdivisions and self.subdivision_label is None:
             raise ValueError("a domain with subdivisions needs a subdivision_label")
         return self
-
-
-class EnumValue(Contract):
-    id: Id
-    title: Text = Field(description="Display name of the value.")
-    description: Text | None = Field(default=None, description="What the value means.")
 
 
 class RiskLevel(EnumValue):
