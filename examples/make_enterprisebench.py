@@ -365,6 +365,13 @@ def metrics() -> list[dict[str, Any]]:
             "across_models": True,
         },
         {
+            "id": "consulting_score",
+            "title": "Consulting score",
+            "direction": "higher",
+            "of": "task_score",
+            "scale": 0.1,
+        },
+        {
             "id": "beer_cost",
             "title": "Beer Game cost",
             "direction": "lower",
@@ -505,6 +512,7 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
                 "title": "Consulting",
                 "description": "Simulated case interviews judged on four dimensions and a "
                 "separately judged overall, 0–10 (paper, §2.3 and §3.2).",
+                "outcome": "consulting_score",
             },
             {
                 "id": "beer-game",

@@ -57,14 +57,17 @@ def _metrics(release: Release, src: Source) -> Iterator[Problem]:
     if any(d.business_views for d in release.domains):
         needed += BUSINESS_METRICS
     missing = [m for m in needed if m not in declared]
-    unknown = [m.id for m in release.metrics if m.id not in KNOWN_METRICS and not m.measured]
+    unknown = [
+        m.id for m in release.metrics if m.id not in KNOWN_METRICS and not (m.measured or m.of)
+    ]
     measured_known = [m.id for m in release.metrics if m.id in KNOWN_METRICS and m.measured]
     found = (
         (missing, f"direction not declared for {missing}; every computed metric needs one"),
         (
             unknown,
             f"unknown metric ids {unknown}; expected ids from: {', '.join(KNOWN_METRICS)}, "
-            "or 'measured: true' for a metric each run records in its measures",
+            "'measured: true' for a metric each run records in its measures, or "
+            "'of: task_score' for the Task Score under another title and scale",
         ),
         (measured_known, f"{measured_known} are computed by the engine, not measured"),
         (repeated(declared), f"repeated metric ids: {repeated(declared)}"),
@@ -103,17 +106,17 @@ def _profile_ids(release: Release, src: Source) -> Iterator[Problem]:
 def _domains(release: Release, src: Source) -> Iterator[Problem]:
     """A domain scores in one outcome metric: the task score, or a measured metric; it is
     cut by declared facets, and its cells by some of those (§4.2)."""
-    measured = {m.id for m in release.metrics if m.measured}
+    allowed = {m.id for m in release.metrics if m.measured or m.of} | {"task_score"}
     facets = {f.id for f in release.profile.facets}
     for i, domain in enumerate(release.domains):
         at = ("domains", i)
-        if domain.outcome != "task_score" and domain.outcome not in measured:
+        if domain.outcome not in allowed:
             yield Problem(
                 src.path,
                 src.line(*at, "outcome"),
                 f"domains[{i}].outcome",
-                f"{domain.outcome!r} is neither 'task_score' nor a measured metric of the "
-                f"release; expected one of {sorted({'task_score', *measured})}",
+                f"{domain.outcome!r} is neither 'task_score', a metric 'of: task_score' nor "
+                f"a measured metric of the release; expected one of {sorted(allowed)}",
             )
         for j, facet in enumerate(domain.facets):
             if facet not in facets:
@@ -258,7 +261,7 @@ def _task_metric(release: Release, task: Task, outcome: str, problem: Say) -> It
                 bounds.high is not None and value > bounds.high
             ):
                 yield problem("scoring", f"failure_value {value} lies outside {metric.id}'s range")
-    elif outcome != "task_score":
+    elif release.outcome(task.domain).measured:
         yield problem(
             "scoring",
             f"mode {scoring.mode!r}, but {task.domain} scores in the measure {outcome!r}; "

@@ -115,6 +115,12 @@ class Metric(Contract):
         "time, calls, money). Null: the engine's own role for its metrics, 'outcome' for a "
         "measured one.",
     )
+    of: Literal["task_score"] | None = Field(
+        default=None,
+        description="'task_score': this metric is the engine's Task Score under its own title "
+        "and display scale, for the domains that name it as their outcome (e.g. a judged "
+        "score in [0, 1] shown on 0-10 with scale 0.1).",
+    )
     across_models: Bool | None = Field(
         default=None,
         description="Whether values of different models may be compared: money may, tokens "

@@ -43,7 +43,12 @@ class Outcome:
         """Unit, scale and (when lower is better) direction: "cost units, ×10⁴, lower is
         better"; empty for a plain metric."""
         m = self.metric
-        parts = [m.unit or "", scale_text(m.scale) if m.scale else ""]
+        high = m.bounds.high
+        if m.scale and m.scale < 1 and m.bounds.low == 0 and high is not None:
+            shown = f"0–{high / m.scale:g}"  # a [0, 1] score shown on 0–10
+        else:
+            shown = scale_text(m.scale) if m.scale else ""
+        parts = [m.unit or "", shown]
         parts.append("lower is better" if m.direction == "lower" else "")
         return ", ".join(p for p in parts if p)
 

@@ -301,3 +301,26 @@ def test_two_combinations_never_share_a_place() -> None:
     found = list(check_axes_once(profiled(), [_loaded_bundle(b) for b in (one, two, other)]))
     assert [(p.path, p.field) for p in found] == [("b.yaml", "combination.axes")]
     assert "also the place of 'a'" in found[0].message
+
+
+def test_a_domain_may_show_the_task_score_under_its_own_scale() -> None:
+    """A judged score in [0, 1] shown on 0-10: a metric 'of: task_score', the domain's
+    outcome; its tasks are judged as any (not a measure), and an id without it is refused."""
+    shown = {
+        "id": "judged",
+        "title": "Judged",
+        "direction": "higher",
+        "of": "task_score",
+        "scale": 0.1,
+    }
+    data = profiled().model_dump(mode="json", exclude_none=True)
+    data["metrics"].append(shown)
+    data["domains"][2]["outcome"] = "judged"
+    model = Release.model_validate(data)
+    assert _problems(model) == []
+    assert model.outcome("qa").unit_interval
+    assert _task_problems(model, _qa_task(capability="ie", difficulty="easy")) == []
+    data["metrics"][-1] = {k: v for k, v in shown.items() if k != "of"}
+    messages = _messages(_problems(Release.model_validate(data)))
+    assert any("unknown metric ids ['judged']" in m for m in messages)
+    assert any("domains[2].outcome: 'judged' is neither" in m for m in messages)

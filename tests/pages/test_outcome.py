@@ -35,3 +35,18 @@ def test_a_cost_is_shown_in_its_scale_and_direction() -> None:
     assert cell.sort == e.value
     assert cost.labelled(e).text.endswith("Cost (units, ×10⁴, lower is better)")
     assert cost.sign == -1.0
+
+
+def test_a_unit_score_shown_on_zero_to_ten() -> None:
+    judged = Outcome(
+        Metric(
+            id="consulting_score",
+            title="Consulting score",
+            direction="higher",
+            of="task_score",
+            scale=0.1,
+        )
+    )
+    e = Estimate(value=0.755, low=0.704, high=0.8, tasks=6)
+    assert judged.header(0.95) == "Consulting score (0–10) [95%\u00a0CI]"
+    assert judged.cell(e).text.startswith("7.55")
