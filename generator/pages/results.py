@@ -190,7 +190,11 @@ def _score_columns(
             first=best_first(release, outcome.metric.id),
         ),
         *cells_column(ctx, scope.scope.domain if scope else "", release.statistics.confidence),
-        scored("Rule score", attrgetter("rule_score"), estimate_cell, "rule_score"),
+        *(
+            (scored("Rule score", attrgetter("rule_score"), estimate_cell, "rule_score"),)
+            if _has_rule_items(scope)
+            else ()
+        ),
         scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),
         scored("Success rate", attrgetter("success_rate"), estimate_cell, "success_rate"),
         scored("Coverage", _coverage_text(ctx), plain, ""),
@@ -252,6 +256,14 @@ def usage_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | No
     )
     caption = f"Reliability and cost — {scope.title}"
     return usage_spec(ctx).table(tid, caption, scored, note)
+
+
+def _has_rule_items(scope: ScopeResult | None) -> bool:
+    """Whether the scope's tasks have ordinary rule items (a judge-only or measured domain's
+    have none: no rule score to show)."""
+    if scope is None:
+        return True
+    return any(c.rule_score is not None and c.rule_score.tasks for c in scope.combinations)
 
 
 def _has(name: str) -> Callable[[CombinationScores], bool]:
