@@ -12,6 +12,7 @@ from generator.models.schema import json_schemas
 from generator.models.schema import render as render_schema
 from generator.pages.context import VersionContext
 from generator.pages.downloads import download_name
+from generator.pages.profile import declared_lines
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
 
@@ -72,6 +73,7 @@ def methodology_page(ctx: VersionContext) -> Page:
         groups=ctx.release.groups,
         coverage=coverage,
         tables=tables_html(tables, "methodology"),
+        declared=declared_lines(ctx.release, ctx.tasks.values()),
     )
     return Page("methodology.md", "Methodology", markdown, tuple(tables), wide=True)
 

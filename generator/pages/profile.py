@@ -1,0 +1,90 @@
+"""What a release declares beyond Lingee Bench's defaults, in words for the methodology page:
+each domain's outcome metric, its cells, the scoring modes its tasks use, the judged
+dimensions, facets, carried state and levels. Nothing for a release that declares nothing
+new (Lingee's), so its page reads as before."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from generator.models import Release, Task
+from generator.models.profile import Metric
+from generator.pages.text import scale_text, spelled
+
+
+def _metric(m: Metric) -> str:
+    """A metric as the methodology names it: title, direction, unit and display."""
+    said = [f"{m.direction} is better"]
+    if m.unit:
+        said.append(f"in {m.unit}")
+    if m.scale and m.scale < 1 and m.bounds.high is not None:
+        said.append(f"shown on 0–{m.bounds.high / m.scale:g}")
+    elif m.scale:
+        said.append(f"shown {scale_text(m.scale)}")
+    if m.bounds.signed:
+        said.append("can be negative")
+    return f"{m.title} ({', '.join(said)})"
+
+
+def _modes(tasks: Iterable[Task]) -> list[str]:
+    counts = Counter(t.scoring.mode for t in tasks)
+    out = []
+    if counts["judge-only"]:
+        out.append(
+            f"{spelled(counts['judge-only'])} judge-only task(s): S = J, the mean of g/G over "
+            "their Judge items; a run zeroed by D or a fatal item scores 0."
+        )
+    if counts["measure"]:
+        out.append(
+            f"{spelled(counts['measure'])} measure task(s): S is the run's measured value; a "
+            "run zeroed by D or a fatal item, or without a value, takes the task's declared "
+            "failure value (never 0 by default: 0 is the best value of a cost)."
+        )
+    return out
+
+
+def declared_lines(release: Release, tasks: Iterable[Task] = ()) -> list[str]:
+    """The release's declarations beyond Lingee's defaults, a Markdown line each."""
+    out = []
+    for d in release.domains:
+        outcome = release.outcome(d.id)
+        if outcome.id != "task_score":
+            how = "the Task Score" if outcome.of else "a value each run measures"
+            out.append(f"**{d.title}** scores in {_metric(outcome)}: {how}.")
+        if d.aggregate.over == "cells":
+            names = " × ".join(
+                f.title.lower() for f in release.profile.facets if f.id in d.aggregate.facets
+            )
+            out.append(
+                f"**{d.title}**: beside the equal-weight mean over tasks, the equal-weight "
+                f"mean over its cells ({names}) of each cell's mean — each with its interval."
+            )
+    out += _modes(tasks)
+    profile = release.profile
+    if profile.dimensions:
+        named = ", ".join(x.title for x in profile.dimensions)
+        out.append(
+            f"Judged dimensions: {named}. A judged overall item is a figure of its own, out of "
+            "J and never recomputed from the dimensions."
+        )
+    if profile.facets:
+        named = ", ".join(f"{f.title} ({spelled(len(f.values))} values)" for f in profile.facets)
+        out.append(
+            f"Facets cutting the domains into scopes: {named}. A held-out group too small to "
+            "show is withheld per facet value exactly as per sub-division (§4.4)."
+        )
+    if profile.continuous_levels:
+        out.append("Judge levels may be any number from 0 to G, not only whole levels.")
+    if profile.carried_state == "labelled":
+        out.append(
+            "Combinations whose method carries state across tasks are published with a label, "
+            "and their reliability@k is withheld: their runs are not independent trials "
+            "(§4.2(3))."
+        )
+    money = [
+        m.title for m in release.metrics if m.measured and m.comparable and m.kind == "resource"
+    ]
+    if money:
+        out.append(f"Compared across models: {', '.join(money)}; tokens only within a tokenizer.")
+    return out

@@ -1,0 +1,46 @@
+"""The methodology's account of a declared profile (generator/pages/profile.py): nothing for
+Lingee's release, every declaration of the EnterpriseBench-shaped example in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.load import Inputs, load_inputs
+from generator.pages.profile import declared_lines
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "enterprisebench"
+
+
+def test_lingee_declares_nothing_new(inputs: Inputs) -> None:
+    for version in inputs.releases:
+        assert version.release is not None
+        assert version.catalog is not None
+        assert declared_lines(version.release.model, version.catalog.model.tasks) == []
+
+
+def test_the_example_s_declarations_in_words() -> None:
+    loaded, _ = load_inputs(EXAMPLE)
+    (version,) = loaded.releases
+    assert version.release is not None
+    assert version.catalog is not None
+    release, tasks = version.release.model, version.catalog.model.tasks
+    lines = declared_lines(release, tasks)
+    text = "\n".join(lines)
+    for d in release.domains:
+        outcome = release.outcome(d.id)
+        if outcome.id != "task_score":
+            assert f"**{d.title}** scores in {outcome.title} ({outcome.direction} is better" in text
+    assert "shown ×10⁴" in text
+    assert "can be negative" in text
+    assert "shown on 0–10" in text
+    measured = sum(t.scoring.mode == "measure" for t in tasks)
+    judged = sum(t.scoring.mode == "judge-only" for t in tasks)
+    assert any(
+        line.startswith(f"{measured} measure task(s)") or "measure task(s)" in line
+        for line in lines
+    )
+    assert judged and measured
+    assert "equal-weight mean over its cells (capability × difficulty)" in text
+    assert "reliability@k is withheld" in text
+    for dimension in release.profile.dimensions:
+        assert dimension.title in text
