@@ -7,6 +7,7 @@ from pathlib import Path
 
 from generator.load import Inputs, load_inputs
 from generator.pages.profile import declared_lines
+from generator.pages.text import spelled
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "enterprisebench"
 
@@ -35,11 +36,10 @@ def test_the_example_s_declarations_in_words() -> None:
     assert "shown on 0–10" in text
     measured = sum(t.scoring.mode == "measure" for t in tasks)
     judged = sum(t.scoring.mode == "judge-only" for t in tasks)
-    assert any(
-        line.startswith(f"{measured} measure task(s)") or "measure task(s)" in line
-        for line in lines
-    )
-    assert judged and measured
+    assert judged
+    assert measured
+    assert f"{spelled(measured)} measure task(s): S is the run's measured value" in text
+    assert f"{spelled(judged)} judge-only task(s): S = J" in text
     assert "equal-weight mean over its cells (capability × difficulty)" in text
     assert "reliability@k is withheld" in text
     for dimension in release.profile.dimensions:
