@@ -136,6 +136,9 @@ def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
         "bundle": bundle,
         "card": card,
         "combo": combo,
+        "axes": [
+            (a.title, bundle.combination.axes.get(a.id, "—")) for a in ctx.release.profile.axes
+        ],
         "reports": ctx.reports,
         "not_covered": [
             (_scope_title(ctx, n.domain, n.subdivision), n.reason) for n in bundle.not_covered
