@@ -10,6 +10,7 @@ from generator.models import Task
 from generator.pages.cards import combination_page, combinations_index
 from generator.pages.contamination import contamination_page
 from generator.pages.context import VersionContext, cited_evidence, version_context
+from generator.pages.declared import view_nav, view_pages
 from generator.pages.diffs import diff_pages, diffs_index
 from generator.pages.domains import domain_pages
 from generator.pages.efficiency import efficiency_page
@@ -67,6 +68,7 @@ def version_pages(
     home = home_page(ctx)
     layers = [domain_pages(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
     domains = [p.page for layer in layers for p in layer]
+    views = view_pages(ctx)
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
     used = sorted({b.combination.harnesscard for b in ctx.frame.bundles.values()})
     cards = [card_page(ctx, ctx.cards[c]) for c in used]
@@ -96,6 +98,7 @@ def version_pages(
     pages = [
         home,
         *domains,
+        *views,
         combo_index,
         *combos,
         *cards,
@@ -113,6 +116,7 @@ def version_pages(
         {index.page.title: [index.page.path, *[{p.label: p.page.path} for p in children]]}
         for index, *children in layers
     ]
+    nav += view_nav(views)
     nav.append(section("Result cards", combo_index, combos))
     nav.append({"HarnessCards": [{p.title: p.path} for p in cards]})
     nav.append(section("Configuration differences", diff_index, diffs))

@@ -1,0 +1,307 @@
+"""The board view: scopes of several domains side by side, one table per value of an axis
+(e.g. per backbone, as EnterpriseBench's Table 1), built from the domains' reports.
+
+A row is one scope (a domain, or a domain cut to facet values) in its own domain's outcome
+metric: its direction, unit and display scale. The columns are the combinations that share
+the table's axis value, in the order of their value on the board's column axis. Each cell
+has its interval and the rank range the data allows among the row's combinations (within
+one comparison group). A board never totals: no row or column adds or averages domains
+(§4.2, §5.3).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import partial
+
+from markupsafe import Markup
+
+from generator.models.profile import Board, Metric, Slice
+from generator.pages.cells import groups_note, release_notice, runs_note
+from generator.pages.columns import Column, Field, Spec
+from generator.pages.context import VersionContext
+from generator.pages.downloads import described
+from generator.pages.measures import MISSING, figure_text, label
+from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.tables import Cell, Table
+from generator.pages.text import escape, escape_html, spelled
+from generator.score.ranking import rank_ranges
+from generator.score.results import CombinationInfo, CombinationScores, ScopeResult
+
+#: Said in a view's cell where no combination sits (no bundle at that place).
+NOT_EVALUATED = "not evaluated"
+#: Beside a figure of a combination whose method carries state across tasks.
+CARRIED = "carries state"
+
+
+def combinations(ctx: VersionContext) -> dict[str, CombinationInfo]:
+    """Every combination the version's reports name, by id, in id order."""
+    found = {c.id: c for r in ctx.reports.values() for c in r.combinations}
+    return dict(sorted(found.items()))
+
+
+def axis_values(infos: Iterable[CombinationInfo], axis: str) -> list[str]:
+    """The values combinations take on the axis, in order (case set aside)."""
+    return sorted({c.axes[axis] for c in infos if axis in c.axes}, key=lambda v: (v.lower(), v))
+
+
+def slug(text: str) -> str:
+    """Text as part of a table id or file name: lower case, words joined by '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def shown_scope(ctx: VersionContext, domain: str, facets: Mapping[str, str]) -> ScopeResult | None:
+    """The scope a view shows for the domain cut to ``facets`` (none: the whole domain):
+    all its tasks; where those are withheld (too few held-out tasks to publish them apart,
+    §4.4), its public tasks; None if neither is published."""
+    report = ctx.reports.get(domain)
+    if report is None:
+        return None
+    found = {
+        s.scope.group: s
+        for s in report.scopes
+        if s.scope.subdivision is None and dict(s.scope.facets) == dict(facets)
+    }
+    for group in ("all", "public"):
+        if group in found and not found[group].withheld:
+            return found[group]
+    return None
+
+
+def carried_note() -> str:
+    return (
+        f"“{CARRIED}”: the combination's method carries state across tasks (memory, a "
+        "playbook, an evolving prompt), so its runs are not independent and its "
+        "reliability@k is withheld."
+    )
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One row of a board: a slice, the scope that shows it and its figures per combination."""
+
+    position: int
+    slice: Slice
+    title: str
+    metric: Metric
+    scope: ScopeResult | None
+    scores: Mapping[str, CombinationScores]
+    ranks: Mapping[str, tuple[int, int]]
+
+
+def _title(ctx: VersionContext, row: Slice) -> str:
+    if row.title:
+        return row.title
+    domain = next(d.title for d in ctx.release.domains if d.id == row.domain)
+    facets = {f.id: {v.id: v.title for v in f.values} for f in ctx.release.profile.facets}
+    return " · ".join([domain, *(facets[f][v] for f, v in row.facets.items())])
+
+
+def row_ranks(scope: ScopeResult, names: Iterable[str], higher: bool) -> dict[str, tuple[int, int]]:
+    """The rank ranges the scope's paired differences allow among ``names`` (its scored
+    combinations among them), within each comparison group of the scope."""
+    scored = {c.combination for c in scope.combinations if c.status == "scored"}
+    wanted = [n for n in names if n in scored]
+    groups = scope.comparison_groups or [wanted]
+    out: dict[str, tuple[int, int]] = {}
+    for group in groups:
+        members = [n for n in wanted if n in group]
+        out |= rank_ranges(members, scope.differences, higher)
+    return out
+
+
+def board_rows(ctx: VersionContext, board: Board, combos: list[str]) -> list[BoardRow]:
+    """The board's rows for one table, whose columns are ``combos``."""
+    rows = []
+    for i, row in enumerate(board.rows):
+        metric = ctx.release.outcome(row.domain)
+        scope = shown_scope(ctx, row.domain, row.facets)
+        scores = {} if scope is None else {c.combination: c for c in scope.combinations}
+        ranks = {} if scope is None else row_ranks(scope, combos, metric.higher)
+        rows.append(BoardRow(i, row, _title(ctx, row), metric, scope, scores, ranks))
+    return rows
+
+
+def rank_text(best: int, worst: int) -> str:
+    return f"rank {best}" if best == worst else f"rank {best}–{worst}"
+
+
+def board_cell(combo: str, carried: bool, row: BoardRow) -> Cell:
+    """A combination's figure in a row, its rank range among the row's combinations and
+    its carried-state label; else why there is none. Sorted by the row's place: a board's
+    rows are in different units, so a column sorts them only back and forth."""
+    c = row.scores.get(combo)
+    if c is None:
+        text = "withheld" if row.scope is None else NOT_EVALUATED
+        return Cell(text + (f" · {CARRIED}" if carried else ""), row.position)
+    e = c.task_score
+    if c.status != "scored" or e is None or e.value is None:
+        text = escape_html(MISSING[c.status])
+        sub = [CARRIED] if carried else []
+    else:
+        text = escape_html(figure_text(row.metric, e))
+        sub = [rank_text(*row.ranks[combo])] if combo in row.ranks else []
+        sub += [CARRIED] if carried else []
+    if sub:
+        text += f'<br><span class="lg-sub">{escape_html(" · ".join(sub))}</span>'
+    return Cell(text, row.position, html=True)
+
+
+def _row_cell(row: BoardRow) -> Cell:
+    """The row's scope, linked to its domain's page, over what it rests on."""
+    link = f'<a href="../{escape_html(row.slice.domain)}/index.html">{escape_html(row.title)}</a>'
+    if row.scope is None:
+        sub = "not published (held-out tasks too few, §4.4)"
+    else:
+        public = row.scope.scope.group == "public"
+        sub = f"{row.scope.tasks} {'public ' if public else ''}tasks"
+    return Cell(f'{link}<br><span class="lg-sub">{escape_html(sub)}</span>', row.position, True)
+
+
+def _combo_fields(combo: str) -> tuple[Field[BoardRow], ...]:
+    def score(r: BoardRow) -> CombinationScores | None:
+        return r.scores.get(combo)
+
+    def part(name: str) -> Callable[[BoardRow], object]:
+        def get(r: BoardRow) -> object:
+            c = score(r)
+            e = None if c is None else c.task_score
+            return None if e is None else getattr(e, name)
+
+        return get
+
+    def status(r: BoardRow) -> str:
+        c = score(r)
+        return c.status if c is not None else ("withheld" if r.scope is None else NOT_EVALUATED)
+
+    def rank(i: int) -> Callable[[BoardRow], int | None]:
+        return lambda r: r.ranks[combo][i] if combo in r.ranks else None
+
+    return (
+        Field(combo, part("value"), "number"),
+        Field(f"{combo}_low", part("low"), "number"),
+        Field(f"{combo}_high", part("high"), "number"),
+        Field(f"{combo}_interval", part("interval")),
+        Field(f"{combo}_rank", rank(0), "integer"),
+        Field(f"{combo}_rank_worst", rank(1), "integer"),
+        Field(f"{combo}_status", status),
+    )
+
+
+def board_spec(
+    board: Board, columns: Mapping[str, str], carried: Mapping[str, bool]
+) -> Spec[BoardRow]:
+    """A row per slice; a column per combination (``columns``: id → its column-axis value).
+    Downloads keep each figure unscaled, with its metric, unit and scale."""
+
+    def group(r: BoardRow) -> str | None:
+        return None if r.scope is None else r.scope.scope.group
+
+    return Spec(
+        (
+            Column("Scope", lambda r: r, _row_cell),
+            Column("Metric", lambda r: r, lambda r: Cell(label(r.metric), r.position)),
+            *(
+                Column(value, lambda r: r, partial(board_cell, combo, carried[combo]))
+                for combo, value in columns.items()
+            ),
+        ),
+        (
+            Field("row", lambda r: r.title),
+            Field("domain", lambda r: r.slice.domain),
+            Field("facets", lambda r: ",".join(f"{f}={v}" for f, v in r.slice.facets.items())),
+            Field("group", group),
+            Field("tasks", lambda r: None if r.scope is None else r.scope.tasks, "integer"),
+            Field("metric", lambda r: r.metric.id),
+            Field("direction", lambda r: r.metric.direction),
+            Field("unit", lambda r: r.metric.unit),
+            Field("scale", lambda r: r.metric.scale, "number"),
+            *(f for combo in columns for f in _combo_fields(combo)),
+        ),
+    )
+
+
+def _note(ctx: VersionContext, rows: list[BoardRow], carried: bool) -> str:
+    stats = ctx.release.statistics
+    note = (
+        "Each row is a scope of one domain in that domain's own metric: ↑ higher is better, "
+        "↓ lower is better, figures in the units the Metric column gives (×10⁴: the figure "
+        "times 10⁴). There is no total: no number adds or averages domains (§4.2, §5.3). "
+        f"Rank: within the row, among this table's combinations, as their paired differences "
+        f"allow (significant at {stats.confidence:.0%} over at least {stats.min_tasks_to_order} "
+        "common tasks); a range is a tie the data cannot break."
+    )
+    if any(r.scope is not None and r.scope.scope.group == "public" for r in rows):
+        note += (
+            " A row over public tasks: its held-out tasks are too few to publish apart "
+            "(§4.4), so the row shows the public group."
+        )
+    figures = [c.task_score for r in rows for c in r.scores.values() if c.task_score is not None]
+    if any(e.interval == "runs" and e.low is not None for e in figures):
+        note += " " + runs_note(stats.min_tasks_to_resample)
+    if carried:
+        note += " " + carried_note()
+    return note
+
+
+def board_table(ctx: VersionContext, board: Board, value: str) -> Table:
+    """The board of the combinations whose ``board.per`` axis has ``value``."""
+    infos = [c for c in combinations(ctx).values() if c.axes.get(board.per) == value]
+    infos = [c for c in infos if board.columns in c.axes]
+    order = axis_values(infos, board.columns)
+    infos.sort(key=lambda c: (order.index(c.axes[board.columns]), c.id))
+    columns = {c.id: c.axes[board.columns] for c in infos}
+    carried = {c.id: c.carried_state is not None for c in infos}
+    rows = board_rows(ctx, board, list(columns))
+    note = _note(ctx, rows, any(carried.values()))
+    split = next((r.scope for r in rows if r.scope and _split(r.scope, list(columns))), None)
+    if split is not None:
+        shown = [[n for n in g if n in columns] for g in split.comparison_groups]
+        note += " " + groups_note([g for g in shown if g], ctx.release.varying())
+    axis = _axis_title(ctx, board.per)
+    caption = f"{board.title} — {axis}: {value}"
+    spec = board_spec(board, columns, carried)
+    return spec.table(f"{board.id}-{slug(value)}", caption, rows, note)
+
+
+def _split(scope: ScopeResult, names: list[str]) -> bool:
+    """Whether the scope's comparison groups split these combinations."""
+    return sum(1 for g in scope.comparison_groups if set(g) & set(names)) > 1
+
+
+def _axis_title(ctx: VersionContext, axis: str) -> str:
+    return next((a.title for a in ctx.release.profile.axes if a.id == axis), axis)
+
+
+def board_page(ctx: VersionContext, board: Board) -> Page:
+    """The board's page: one table per value of its ``per`` axis."""
+    values = axis_values(combinations(ctx).values(), board.per)
+    tables = [board_table(ctx, board, v) for v in values]
+    tables = described(ctx, tables, ("views",), (("view", board.id),))
+    axis = _axis_title(ctx, board.per)
+    domains = list(dict.fromkeys(r.domain for r in board.rows))
+    titles = {d.id: d.title for d in ctx.release.domains}
+    lead = (
+        f"One table per {escape(axis.lower())} ({spelled(len(values))}): the combinations "
+        f"that share it, side by side on {spelled(len(board.rows))} rows from "
+        f"{spelled(len(domains))} domains "
+        f"({escape(', '.join(titles[d] for d in domains))}). Each row keeps its own domain's "
+        "metric, unit and direction; rows are never added or averaged, and a combination is "
+        "ranked only within a row."
+    )
+    sections = [
+        {"heading": f"{axis}: {v}", "lead": "", "table": t.id}
+        for v, t in zip(values, tables, strict=True)
+    ]
+    markdown = render(
+        environment(),
+        "view.md.j2",
+        title=board.title,
+        notice=release_notice(ctx),
+        lead=Markup(lead),
+        sections=sections,
+        tables=tables_html(tables, board.id),
+    )
+    return Page(f"views/{board.id}.md", board.title, markdown, tuple(tables), wide=True)

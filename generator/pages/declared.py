@@ -1,0 +1,34 @@
+"""The pages of the views a release declares (its profile's ``views``): one renderer per
+kind, each built from the domains' reports. A release that declares none has none."""
+
+from __future__ import annotations
+
+from generator.models.profile import Board, Dimensions, Grid, View
+from generator.pages.boards import board_page
+from generator.pages.context import VersionContext
+from generator.pages.grids import dimensions_page, grid_page, resources_page
+from generator.pages.render import Page
+
+#: The nav section that lists the views' pages.
+SECTION = "Views"
+
+
+def view_page(ctx: VersionContext, view: View) -> Page:
+    """The page of one declared view, by its kind."""
+    if isinstance(view, Board):
+        return board_page(ctx, view)
+    if isinstance(view, Grid):
+        return grid_page(ctx, view)
+    if isinstance(view, Dimensions):
+        return dimensions_page(ctx, view)
+    return resources_page(ctx, view)
+
+
+def view_pages(ctx: VersionContext) -> list[Page]:
+    """A page per declared view, in the order the release declares them."""
+    return [view_page(ctx, v) for v in ctx.release.profile.views]
+
+
+def view_nav(pages: list[Page]) -> list[dict[str, object]]:
+    """The nav section of the views' pages; none without views."""
+    return [{SECTION: [{p.title: p.path} for p in pages]}] if pages else []

@@ -1,0 +1,118 @@
+"""How a declared metric shows in a view: its label (title, direction, unit, display scale)
+and its figures divided by the scale, each with its interval, to the precision the interval
+supports.
+
+Only the display is scaled: every download keeps the value itself (the release's
+``Metric.scale``). A metric confined to [0, 1] shows as every score table shows it
+(:func:`generator.pages.text.estimate`); any other (a cost, earnings, calls) in figures
+with thousands separators, as many decimals as its interval supports, none required.
+"""
+
+from __future__ import annotations
+
+import math
+
+from generator.models import Release
+from generator.models.profile import TOKEN_METRICS, Metric
+from generator.pages.cells import RUNS_MARK, STATUS_TEXT
+from generator.pages.tables import Cell
+from generator.pages.text import NBSP, decimals, estimate, kilo
+from generator.score.results import CombinationScores, Estimate, Rate
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+#: The engine's figures a combination carries under the metric's own id.
+_ENGINE = ("task_score", "rule_score", "judge_score", "success_rate")
+#: Resource metrics the report gives as a mean without an interval (its ``efficiency``).
+MEANS = ("input_tokens", "output_tokens", "total_tokens", "duration_s", "turns")
+#: Said in a cell of a view whose figure is missing, by the combination's status.
+MISSING = {**STATUS_TEXT, "scored": "—"}
+
+
+def arrow(metric: Metric) -> str:
+    """↑ when higher is better, ↓ when lower is."""
+    return "↑" if metric.higher else "↓"
+
+
+def scale_text(scale: float) -> str:
+    """A display scale as a header says it: ``×10⁴`` for 10,000, ``×0.25`` otherwise."""
+    power = round(math.log10(scale))
+    if math.isclose(10.0**power, scale):
+        return "×10" + str(power).translate(_SUPERSCRIPT)
+    return f"×{scale:g}"
+
+
+def unit_text(metric: Metric) -> str:
+    """The unit a shown figure is in: ``×10⁴ cost units``, ``tokens``, or empty."""
+    parts = [scale_text(metric.scale)] if metric.scale else []
+    if metric.unit:
+        parts.append(metric.unit)
+    return " ".join(parts)
+
+
+def label(metric: Metric, per: str = "") -> str:
+    """The metric's title (and ``per``, e.g. "per run") with its direction and, where it has
+    them, its unit and scale: ``Beer Game cost ↓ (×10⁴ cost units)``."""
+    unit = unit_text(metric)
+    title = f"{metric.title} {per}" if per else metric.title
+    return f"{title} {arrow(metric)}" + (f" ({unit})" if unit else "")
+
+
+def _significant(value: float) -> int:
+    """Decimals that show three significant digits of a value without an interval."""
+    if value == 0 or not math.isfinite(value):
+        return 0
+    return max(0, min(3, 2 - math.floor(math.log10(abs(value)))))
+
+
+def scaled(metric: Metric, value: float | None, low: float | None, high: float | None) -> str:
+    """A figure of the metric and its interval divided by its display scale, on one line."""
+    if value is None:
+        return "—"
+    if metric.unit_interval and metric.scale is None:
+        return estimate(value, low, high)
+    if metric.id in TOKEN_METRICS and metric.scale is None:
+        if low is None or high is None:
+            return kilo(value)  # as every page shows tokens
+        return f"{kilo(value)}{NBSP}[{kilo(low)},{NBSP}{kilo(high)}]"
+    s = metric.scale or 1.0
+    v = value / s
+    if low is None or high is None:
+        return f"{v:,.{_significant(v)}f}"
+    lo, hi = low / s, high / s
+    d = decimals(lo, hi, least=0) if hi > lo else _significant(v)
+    return f"{v:,.{d}f}{NBSP}[{lo:,.{d}f},{NBSP}{hi:,.{d}f}]"
+
+
+Figure = Estimate | Rate
+
+
+def figure(release: Release, domain: str, c: CombinationScores, metric: Metric) -> Figure | None:
+    """The combination's figure of the metric in a scope of the domain: the task score when
+    it is the domain's outcome (a measured outcome is the task score), else the engine's
+    figure of that id, a measured resource's mean, or a token or time mean (no interval)."""
+    if metric.id == release.outcome(domain).id:
+        return c.task_score
+    if metric.id in c.measures:
+        return c.measures[metric.id]
+    if metric.id in _ENGINE:
+        found: Figure | None = getattr(c, metric.id)
+        return found
+    if metric.id in MEANS and c.efficiency is not None:
+        mean = getattr(c.efficiency, metric.id)
+        tasks = c.coverage.valid_tasks if c.coverage else 0
+        return None if mean is None else Estimate(value=mean, low=None, high=None, tasks=tasks)
+    return None
+
+
+def figure_text(metric: Metric, e: Figure) -> str:
+    """A figure as a view shows it: scaled, with its interval and † after run noise."""
+    mark = RUNS_MARK if e.interval == "runs" and e.low is not None else ""
+    return scaled(metric, e.value, e.low, e.high) + mark
+
+
+def figure_cell(metric: Metric, c: CombinationScores, e: Figure | None) -> Cell:
+    """A figure's cell, sorted by its value; without one, why (not covered, withheld...)."""
+    if e is None or e.value is None:
+        return Cell(MISSING[c.status])
+    return Cell(figure_text(metric, e), e.value)
