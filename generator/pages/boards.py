@@ -150,14 +150,16 @@ def board_cell(combo: str, carried: bool, row: BoardRow) -> Cell:
 
 
 def _row_cell(row: BoardRow) -> Cell:
-    """The row's scope, linked to its domain's page, over what it rests on."""
+    """The row's scope, linked to its domain's page, over its metric (direction, unit,
+    scale) and the tasks it rests on."""
     link = f'<a href="../{escape_html(row.slice.domain)}/index.html">{escape_html(row.title)}</a>'
     if row.scope is None:
-        sub = "not published (held-out tasks too few, §4.4)"
+        rests = "not published (held-out tasks too few, §4.4)"
     else:
         public = row.scope.scope.group == "public"
-        sub = f"{row.scope.tasks} {'public ' if public else ''}tasks"
-    return Cell(f'{link}<br><span class="lg-sub">{escape_html(sub)}</span>', row.position, True)
+        rests = f"{row.scope.tasks} {'public ' if public else ''}tasks"
+    sub = escape_html(f"{label(row.metric)} · {rests}")
+    return Cell(f'{link}<br><span class="lg-sub">{sub}</span>', row.position, True)
 
 
 def _combo_fields(combo: str) -> tuple[Field[BoardRow], ...]:
@@ -202,7 +204,6 @@ def board_spec(
     return Spec(
         (
             Column("Scope", lambda r: r, _row_cell),
-            Column("Metric", lambda r: r, lambda r: Cell(label(r.metric), r.position)),
             *(
                 Column(value, lambda r: r, partial(board_cell, combo, carried[combo]))
                 for combo, value in columns.items()
@@ -224,26 +225,38 @@ def board_spec(
 
 
 def _note(ctx: VersionContext, rows: list[BoardRow], carried: bool) -> str:
-    stats = ctx.release.statistics
-    note = (
-        "Each row is a scope of one domain in that domain's own metric: ↑ higher is better, "
-        "↓ lower is better, figures in the units the Metric column gives (×10⁴: the figure "
-        "times 10⁴). There is no total: no number adds or averages domains (§4.2, §5.3). "
-        f"Rank: within the row, among this table's combinations, as their paired differences "
-        f"allow (significant at {stats.confidence:.0%} over at least {stats.min_tasks_to_order} "
-        "common tasks); a range is a tie the data cannot break."
-    )
+    """What this table's marks mean (the page's lead says what every board's rows are)."""
+    notes = []
     if any(r.scope is not None and r.scope.scope.group == "public" for r in rows):
-        note += (
-            " A row over public tasks: its held-out tasks are too few to publish apart "
-            "(§4.4), so the row shows the public group."
+        notes.append(
+            "A row over public tasks: its held-out tasks are too few to publish apart "
+            "(§4.4), so it shows the public group."
         )
     figures = [c.task_score for r in rows for c in r.scores.values() if c.task_score is not None]
     if any(e.interval == "runs" and e.low is not None for e in figures):
-        note += " " + runs_note(stats.min_tasks_to_resample)
+        notes.append(runs_note(ctx.release.statistics.min_tasks_to_resample))
     if carried:
-        note += " " + carried_note()
-    return note
+        notes.append(carried_note())
+    return " ".join(notes)
+
+
+def board_lead(ctx: VersionContext, board: Board, values: list[str]) -> str:
+    """What every table of the board shows (safe Markdown)."""
+    stats = ctx.release.statistics
+    axis = _axis_title(ctx, board.per)
+    domains = list(dict.fromkeys(r.domain for r in board.rows))
+    titles = {d.id: d.title for d in ctx.release.domains}
+    return (
+        f"One table per {escape(axis.lower())} ({spelled(len(values))}): the combinations "
+        f"that share it, side by side on {spelled(len(board.rows))} rows from "
+        f"{spelled(len(domains))} domains ({escape(', '.join(titles[d] for d in domains))}). "
+        "Each row is a scope of one domain in that domain's own metric, under the row's name: "
+        "↑ higher is better, ↓ lower is better; ×10⁴ means the figure times 10⁴. There is no "
+        "total: no number adds or averages domains (§4.2, §5.3). Rank: within a row, among its "
+        f"table's combinations, as their paired differences allow (significant at "
+        f"{stats.confidence:.0%} over at least {spelled(stats.min_tasks_to_order)} common "
+        "tasks); a range is a tie the data cannot break."
+    )
 
 
 def board_table(ctx: VersionContext, board: Board, value: str) -> Table:
@@ -280,17 +293,8 @@ def board_page(ctx: VersionContext, board: Board) -> Page:
     values = axis_values(combinations(ctx).values(), board.per)
     tables = [board_table(ctx, board, v) for v in values]
     tables = described(ctx, tables, ("views",), (("view", board.id),))
+    lead = board_lead(ctx, board, values)
     axis = _axis_title(ctx, board.per)
-    domains = list(dict.fromkeys(r.domain for r in board.rows))
-    titles = {d.id: d.title for d in ctx.release.domains}
-    lead = (
-        f"One table per {escape(axis.lower())} ({spelled(len(values))}): the combinations "
-        f"that share it, side by side on {spelled(len(board.rows))} rows from "
-        f"{spelled(len(domains))} domains "
-        f"({escape(', '.join(titles[d] for d in domains))}). Each row keeps its own domain's "
-        "metric, unit and direction; rows are never added or averaged, and a combination is "
-        "ranked only within a row."
-    )
     sections = [
         {"heading": f"{axis}: {v}", "lead": "", "table": t.id}
         for v, t in zip(values, tables, strict=True)
