@@ -53,9 +53,9 @@ def slug(text: str) -> str:
 
 
 def shown_scope(ctx: VersionContext, domain: str, facets: Mapping[str, str]) -> ScopeResult | None:
-    """The scope a view shows for the domain cut to ``facets`` (none: the whole domain):
-    all its tasks; where those are withheld (too few held-out tasks to publish them apart,
-    §4.4), its public tasks; None if neither is published."""
+    """The scope a view shows for the domain cut to ``facets`` (none: the whole domain): all
+    its tasks, unless its public tasks publish more combinations (held-out results are
+    withheld where a held-out task could be isolated, §4.4); None if neither is published."""
     report = ctx.reports.get(domain)
     if report is None:
         return None
@@ -64,10 +64,30 @@ def shown_scope(ctx: VersionContext, domain: str, facets: Mapping[str, str]) -> 
         for s in report.scopes
         if s.scope.subdivision is None and dict(s.scope.facets) == dict(facets)
     }
-    for group in ("all", "public"):
-        if group in found and not found[group].withheld:
-            return found[group]
-    return None
+    shown = [found[g] for g in ("all", "public") if g in found and not found[g].withheld]
+    return max(shown, key=_published, default=None)  # the first of equals: all tasks
+
+
+def _published(scope: ScopeResult) -> int:
+    return sum(c.status != "withheld" for c in scope.combinations)
+
+
+def public_note() -> str:
+    """Why a view shows a scope's public tasks rather than all of them."""
+    return (
+        "Over all its tasks, more combinations would be withheld: held-out results are "
+        "published only where no held-out task can be isolated (§4.4)."
+    )
+
+
+def combination_cell(info: CombinationInfo, depth: int) -> Cell:
+    """A combination by its title (its place on the axes), linked to its result card, and
+    labelled when its method carries state across tasks."""
+    href = f"{'../' * depth}combinations/{escape_html(info.id)}.html"
+    text = f'<a href="{href}">{escape_html(info.title)}</a>'
+    if info.carried_state is not None:
+        text += f'<br><span class="lg-sub">{CARRIED}</span>'
+    return Cell(text, info.title, html=True)
 
 
 def carried_note() -> str:
@@ -228,10 +248,7 @@ def _note(ctx: VersionContext, rows: list[BoardRow], carried: bool) -> str:
     """What this table's marks mean (the page's lead says what every board's rows are)."""
     notes = []
     if any(r.scope is not None and r.scope.scope.group == "public" for r in rows):
-        notes.append(
-            "A row over public tasks: its held-out tasks are too few to publish apart "
-            "(§4.4), so it shows the public group."
-        )
+        notes.append("A row of “public tasks”: " + public_note())
     figures = [c.task_score for r in rows for c in r.scores.values() if c.task_score is not None]
     if any(e.interval == "runs" and e.low is not None for e in figures):
         notes.append(runs_note(ctx.release.statistics.min_tasks_to_resample))

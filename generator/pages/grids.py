@@ -24,7 +24,9 @@ from generator.pages.boards import (
     NOT_EVALUATED,
     axis_values,
     carried_note,
+    combination_cell,
     combinations,
+    public_note,
     rank_text,
     shown_scope,
     slug,
@@ -69,13 +71,11 @@ def _scope_lead(ctx: VersionContext, domain: str, scope: ScopeResult | None) -> 
     link = f"[{escape(title)}](../{escape(domain)}/index.md)"
     if scope is None:
         return f"Not published: the {link} domain has no published scope."
-    public = scope.scope.group == "public"
-    kind = (
-        "public tasks (its held-out tasks are too few to publish apart, §4.4)"
-        if public
-        else "tasks"
-    )
-    return f"Over the {spelled(scope.tasks)} {kind} of the {link} domain."
+    if scope.scope.group == "public":
+        return f"Over the {spelled(scope.tasks)} public tasks of the {link} domain. " + escape(
+            public_note()
+        )
+    return f"Over the {spelled(scope.tasks)} tasks of the {link} domain."
 
 
 def _runs(ctx: VersionContext, figures: Sequence[Figure | None]) -> str:
@@ -240,10 +240,7 @@ def dimensions_spec(
     infos = combinations(ctx)
 
     def combo(k: str) -> Cell:
-        cell = combo_cell(ctx, k, 1)
-        if k in infos and infos[k].carried_state is not None:
-            return Cell(cell.text + f'<br><span class="lg-sub">{CARRIED}</span>', cell.sort, True)
-        return cell
+        return combination_cell(infos[k], 1) if k in infos else combo_cell(ctx, k, 1)
 
     def dim(d: str) -> Callable[[CombinationScores], Figure | None]:
         return lambda c: c.dimensions.get(d)
@@ -347,7 +344,9 @@ def resources_spec(
 
     return Spec(
         (
-            Column("Combination", lambda c: c.combination, lambda k: combo_cell(ctx, k, 1)),
+            Column(
+                "Combination", lambda c: infos[c.combination], partial(combination_cell, depth=1)
+            ),
             Column("Tokenizer", lambda c: infos[c.combination].tokenizer),
             Column(label(outcome), lambda c: c, shown(outcome), first=first(outcome)),
             *(Column(header(m), lambda c: c, shown(m), first=first(m)) for m in metrics),
