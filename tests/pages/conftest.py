@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pagetools import small_version
 
-from generator.load import Inputs
+from generator.load import Inputs, load_inputs
 from generator.pages import VersionContext, version_context
 from generator.score.version import score_version
 
@@ -29,3 +31,13 @@ def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext
         return small
     found: list[VersionContext] = request.getfixturevalue("contexts")
     return next(c for c in found if c.version == request.param)
+
+
+@pytest.fixture(scope="session")
+def enterprise(repo_root: Path) -> VersionContext:
+    """The EnterpriseBench-shaped example (examples/enterprisebench), scored: a release that
+    declares its metrics, facets, axes and views."""
+    loaded, problems = load_inputs(repo_root / "examples" / "enterprisebench")
+    assert not [p for p in problems if p.severity == "error"]
+    (release,) = loaded.releases
+    return version_context(score_version(release), loaded.cards)

@@ -1,0 +1,151 @@
+"""The board view against the reports: one table per value of its axis, a row per slice in
+its own metric, a column per combination sharing the value, figures and ranks from the
+row's scope, never a total; checked on the EnterpriseBench-shaped example."""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+
+import pytest
+from pagetools import row_texts, shown
+
+from generator.models.profile import Board
+from generator.pages import VersionContext
+from generator.pages.boards import (
+    CARRIED,
+    NOT_EVALUATED,
+    axis_values,
+    board_page,
+    combinations,
+    row_ranks,
+    shown_scope,
+)
+from generator.pages.measures import MISSING, label
+from generator.pages.text import decimals
+from generator.score.results import CombinationScores, Difference, ScopeResult
+from generator.score.scope import Scope
+
+
+def _board(ctx: VersionContext) -> Board:
+    return next(v for v in ctx.release.profile.views if isinstance(v, Board))
+
+
+def test_a_table_per_value_of_the_axis_with_the_combinations_sharing_it(
+    enterprise: VersionContext,
+) -> None:
+    board = _board(enterprise)
+    page = board_page(enterprise, board)
+    infos = list(combinations(enterprise).values())
+    values = axis_values(infos, board.per)
+    assert len(values) > 1
+    assert len(page.tables) == len(values)
+    for value, table in zip(values, page.tables, strict=True):
+        sharing = [c for c in infos if c.axes.get(board.per) == value]
+        order = sorted(c.axes[board.columns] for c in sharing)
+        assert list(table.columns) == ["Scope", *sorted(order, key=lambda v: (v.lower(), v))]
+        assert len(table.rows) == len(board.rows)  # no total row
+        assert value in table.caption
+
+
+def test_no_total_row_or_column(enterprise: VersionContext) -> None:
+    page = board_page(enterprise, _board(enterprise))
+    for table in page.tables:
+        words = " ".join(table.columns).lower()
+        assert not re.search(r"\b(total|mean|average|overall|sum)\b", words)
+        titles = [r.record["row"] for r in table.rows]
+        assert titles == [r.title for r in _board(enterprise).rows]
+
+
+def test_a_cell_is_its_scope_s_figure_in_the_row_s_unit(enterprise: VersionContext) -> None:
+    board = _board(enterprise)
+    page = board_page(enterprise, board)
+    infos = combinations(enterprise)
+    checked = 0
+    for table in page.tables:
+        combos = [k for k in table.rows[0].record if k in infos]
+        for row, spec in zip(table.rows, board.rows, strict=True):
+            scope = shown_scope(enterprise, spec.domain, spec.facets)
+            assert scope is not None
+            assert row.record["group"] == scope.scope.group
+            metric = enterprise.release.outcome(spec.domain)
+            assert label(metric) in html.unescape(row.cells[0].text)
+            scores = {c.combination: c for c in scope.combinations}
+            for combo, cell in zip(combos, row.cells[1:], strict=True):
+                c = scores.get(combo)
+                text = html.unescape(re.sub(r"<[^>]+>", " ", cell.text))
+                carried = infos[combo].carried_state is not None
+                assert (CARRIED in text) == carried
+                if c is None:
+                    assert text.startswith(NOT_EVALUATED)
+                    continue
+                if c.status != "scored":
+                    assert text.startswith(MISSING[c.status])
+                    assert row.record[combo] is None
+                    continue
+                e = c.task_score
+                assert e is not None
+                assert e.value is not None
+                assert e.low is not None
+                assert e.high is not None
+                assert row.record[combo] == e.value  # downloads keep the value itself
+                s = metric.scale or 1.0
+                d = decimals(e.low / s, e.high / s, least=0 if metric.scale else 2)
+                first = float(text.split("\u00a0")[0].replace(",", ""))
+                assert math.isclose(first, round(e.value / s, d), abs_tol=10**-d)
+                checked += 1
+    assert checked > 50
+
+
+def test_not_covered_and_scaled_rows_are_in_the_example(enterprise: VersionContext) -> None:
+    """What the other tests rely on: a not-covered cell, a scaled lower-is-better row."""
+    page = board_page(enterprise, _board(enterprise))
+    texts = [c for t in page.tables for r in row_texts(t.to_html("x")) for c in r]
+    assert any(t.startswith("not covered") for t in texts)
+    assert any("×10⁴" in t and "↓" in t for t in texts)
+    assert "total" not in shown(page).lower().replace("no total", "")
+
+
+def _scope(names: list[str], diffs: list[Difference]) -> ScopeResult:
+    scored = [CombinationScores(combination=n, status="scored") for n in names]
+    scope = Scope(version="v", domain="d")
+    return ScopeResult(scope=scope, title="d", tasks=10, combinations=scored, differences=diffs)
+
+
+def _diff(a: str, b: str, value: float) -> Difference:
+    return Difference(
+        a=a, b=b, value=value, low=value - 0.1, high=value + 0.1, tasks=10, significant=True
+    )
+
+
+@pytest.mark.parametrize("higher", [True, False])
+def test_ranks_follow_the_metric_s_direction(higher: bool) -> None:
+    """a − b > 0, significant: a ranks first where higher is better, b where lower is."""
+    scope = _scope(["a", "b", "c"], [_diff("a", "b", 0.5)])
+    ranks = row_ranks(scope, ["a", "b", "c"], higher)
+    better, worse = ("a", "b") if higher else ("b", "a")
+    assert ranks[better] == (1, 2)  # c, not ordered against either, may come first
+    assert ranks[worse] == (2, 3)
+    assert ranks["c"] == (1, 3)
+
+
+def test_ranks_are_among_the_row_s_combinations_only() -> None:
+    scope = _scope(["a", "b", "c"], [_diff("a", "c", 0.5), _diff("b", "c", 0.5)])
+    assert set(row_ranks(scope, ["a", "b"], True)) == {"a", "b"}
+    assert row_ranks(scope, ["a", "b"], True) == {"a": (1, 2), "b": (1, 2)}
+
+
+def test_a_view_shows_the_group_that_publishes_more(enterprise: VersionContext) -> None:
+    for report in enterprise.reports.values():
+        whole = [s for s in report.scopes if s.scope.subdivision is None and not s.scope.facets]
+        chosen = shown_scope(enterprise, report.domain, {})
+        assert chosen is not None
+        published = {
+            s.scope.group: sum(c.status != "withheld" for c in s.combinations)
+            for s in whole
+            if not s.withheld and s.scope.group != "held-out"
+        }
+        assert published[chosen.scope.group] == max(published.values())
+        if chosen.scope.group == "public":
+            assert published["public"] > published.get("all", -1)
