@@ -1,0 +1,44 @@
+"""The views' pages: one per view the release declares, listed in a 'Views' section of the
+version's nav; a release that declares none (Lingee Bench) gets neither."""
+
+from __future__ import annotations
+
+from generator.pages import VersionContext, version_pages
+from generator.pages.declared import SECTION, view_nav, view_page, view_pages
+
+
+def test_a_page_per_declared_view_in_order(enterprise: VersionContext) -> None:
+    views = enterprise.release.profile.views
+    pages = view_pages(enterprise)
+    assert [p.path for p in pages] == [f"views/{v.id}.md" for v in views]
+    assert [p.title for p in pages] == [v.title for v in views]
+    assert {type(view_page(enterprise, v)).__name__ for v in views} == {"Page"}
+    kinds = {v.kind for v in views}
+    assert kinds == {"board", "grid", "dimensions", "resources"}
+    assert all(p.tables for p in pages)  # every view's table is downloadable
+
+
+def test_the_nav_lists_the_views_only_when_declared(
+    enterprise: VersionContext, contexts: list[VersionContext]
+) -> None:
+    pages, nav = version_pages(enterprise)
+    (section,) = [entry[SECTION] for entry in nav if SECTION in entry]
+    assert section == view_nav(view_pages(enterprise))[0][SECTION]
+    paths = {p.path for p in pages}
+    assert all(p.path in paths for p in view_pages(enterprise))
+    for ctx in contexts:  # the Lingee example declares no views
+        assert not ctx.release.profile.views
+        assert view_pages(ctx) == []
+        assert view_nav([]) == []
+        _, lingee_nav = version_pages(ctx)
+        assert not any(SECTION in entry for entry in lingee_nav)
+
+
+def test_downloads_are_named_by_the_view(enterprise: VersionContext) -> None:
+    code = enterprise.release.benchmark.code
+    for page, view in zip(view_pages(enterprise), enterprise.release.profile.views, strict=True):
+        for table in page.tables:
+            assert table.name.startswith(f"{code}-{enterprise.version}-views-{view.id}")
+            records = table.to_json()
+            assert f'"view": "{view.id}"' in records
+            assert table.to_csv().startswith("version,view,")
