@@ -19,7 +19,7 @@ from functools import partial
 from markupsafe import Markup
 
 from generator.models.profile import Board, Metric, Slice
-from generator.pages.cells import groups_note, release_notice, runs_note
+from generator.pages.cells import CARRIED, groups_note, release_notice, runs_note
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
@@ -32,8 +32,6 @@ from generator.score.results import CombinationInfo, CombinationScores, ScopeRes
 
 #: Said in a view's cell where no combination sits (no bundle at that place).
 NOT_EVALUATED = "not evaluated"
-#: Beside a figure of a combination whose method carries state across tasks.
-CARRIED = "carries state"
 
 
 def combinations(ctx: VersionContext) -> dict[str, CombinationInfo]:
@@ -80,21 +78,11 @@ def public_note() -> str:
     )
 
 
-def combination_cell(info: CombinationInfo, depth: int) -> Cell:
-    """A combination by its title (its place on the axes), linked to its result card, and
-    labelled when its method carries state across tasks."""
-    href = f"{'../' * depth}combinations/{escape_html(info.id)}.html"
-    text = f'<a href="{href}">{escape_html(info.title)}</a>'
-    if info.carried_state is not None:
-        text += f'<br><span class="lg-sub">{CARRIED}</span>'
-    return Cell(text, info.title, html=True)
-
-
 def carried_note() -> str:
     return (
-        f"“{CARRIED}”: the combination's method carries state across tasks (memory, a "
+        f"{MARK} {CARRIED}: the method keeps something from task to task (a memory, a "
         "playbook, an evolving prompt), so its runs are not independent and its "
-        "reliability@k is withheld."
+        "reliability@k is withheld (§4.2(3))."
     )
 
 
@@ -148,24 +136,32 @@ def rank_text(best: int, worst: int) -> str:
     return f"rank {best}" if best == worst else f"rank {best}–{worst}"
 
 
+#: Beside a figure of a combination that carries state across tasks, where a view's cells
+#: are narrow: spelled out in its title and in the table's note.
+MARK = "◇"
+
+
+def sub_line(text: str, carried: bool) -> str:
+    """A figure's second line (safe HTML): ``text`` and, if the combination carries state,
+    the mark, its meaning in its title."""
+    mark = f'<abbr title="{CARRIED}">{MARK}</abbr>' if carried else ""
+    parts = " ".join(p for p in (escape_html(text), mark) if p)
+    return f'<br><span class="lg-sub">{parts}</span>' if parts else ""
+
+
 def board_cell(combo: str, carried: bool, row: BoardRow) -> Cell:
     """A combination's figure in a row, its rank range among the row's combinations and
-    its carried-state label; else why there is none. Sorted by the row's place: a board's
+    its carried-state mark; else why there is none. Sorted by the row's place: a board's
     rows are in different units, so a column sorts them only back and forth."""
     c = row.scores.get(combo)
     if c is None:
         text = "withheld" if row.scope is None else NOT_EVALUATED
-        return Cell(text + (f" · {CARRIED}" if carried else ""), row.position)
+        return Cell(text + sub_line("", carried), row.position, html=True)
     e = c.task_score
     if c.status != "scored" or e is None or e.value is None:
-        text = escape_html(MISSING[c.status])
-        sub = [CARRIED] if carried else []
-    else:
-        text = escape_html(figure_text(row.metric, e))
-        sub = [rank_text(*row.ranks[combo])] if combo in row.ranks else []
-        sub += [CARRIED] if carried else []
-    if sub:
-        text += f'<br><span class="lg-sub">{escape_html(" · ".join(sub))}</span>'
+        return Cell(escape_html(MISSING[c.status]) + sub_line("", carried), row.position, True)
+    rank = rank_text(*row.ranks[combo]) if combo in row.ranks else ""
+    text = escape_html(figure_text(row.metric, e)) + sub_line(rank, carried)
     return Cell(text, row.position, html=True)
 
 
@@ -225,7 +221,11 @@ def board_spec(
         (
             Column("Scope", lambda r: r, _row_cell),
             *(
-                Column(value, lambda r: r, partial(board_cell, combo, carried[combo]))
+                Column(
+                    f"{value} {MARK}" if carried[combo] else value,
+                    lambda r: r,
+                    partial(board_cell, combo, carried[combo]),
+                )
                 for combo, value in columns.items()
             ),
         ),
@@ -248,7 +248,7 @@ def _note(ctx: VersionContext, rows: list[BoardRow], carried: bool) -> str:
     """What this table's marks mean (the page's lead says what every board's rows are)."""
     notes = []
     if any(r.scope is not None and r.scope.scope.group == "public" for r in rows):
-        notes.append("A row of “public tasks”: " + public_note())
+        notes.append("“public tasks”: the row rests on its scope's public tasks. " + public_note())
     figures = [c.task_score for r in rows for c in r.scores.values() if c.task_score is not None]
     if any(e.interval == "runs" and e.low is not None for e in figures):
         notes.append(runs_note(ctx.release.statistics.min_tasks_to_resample))

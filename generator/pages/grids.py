@@ -20,16 +20,15 @@ from markupsafe import Markup
 
 from generator.models.profile import Dimensions, Grid, Metric, Resources
 from generator.pages.boards import (
-    CARRIED,
     NOT_EVALUATED,
     axis_values,
     carried_note,
-    combination_cell,
     combinations,
     public_note,
     rank_text,
     shown_scope,
     slug,
+    sub_line,
 )
 from generator.pages.cells import combo_cell, groups_note, release_notice, runs_note
 from generator.pages.columns import Column, Field, First, Spec, estimate_fields, whole
@@ -114,14 +113,11 @@ def grid_cell(ctx: VersionContext, grid: GridData, col: str, row: str) -> Cell:
         return Cell(NOT_EVALUATED)
     c = grid.scores.get(combo)
     if c is None:
-        return Cell("withheld" if grid.scope is None else NOT_EVALUATED)
+        text = "withheld" if grid.scope is None else NOT_EVALUATED
+        return Cell(text + sub_line("", combo in grid.carried), html=True)
     cell = figure_cell(grid.metric, c, figure(ctx.release, grid.domain, c, grid.metric))
-    sub = [rank_text(c.rank, c.rank_worst or c.rank)] if c.rank is not None else []
-    sub += [CARRIED] if combo in grid.carried else []
-    if not sub:
-        return cell
-    text = f'{escape_html(cell.text)}<br><span class="lg-sub">{escape_html(" · ".join(sub))}</span>'
-    return Cell(text, cell.sort, html=True)
+    rank = rank_text(c.rank, c.rank_worst or c.rank) if c.rank is not None else ""
+    return Cell(escape_html(cell.text) + sub_line(rank, combo in grid.carried), cell.sort, True)
 
 
 def _grid_fields(ctx: VersionContext, grid: GridData, col: str) -> tuple[Field[str], ...]:
@@ -237,10 +233,9 @@ def dimensions_spec(
     levels = max_levels(ctx, view.domain)
     top = f" (0–{next(iter(levels))})" if len(levels) == 1 else " (g/G)"
     metric = judged_metric("Judged", levels)
-    infos = combinations(ctx)
 
     def combo(k: str) -> Cell:
-        return combination_cell(infos[k], 1) if k in infos else combo_cell(ctx, k, 1)
+        return combo_cell(ctx, k, 1)
 
     def dim(d: str) -> Callable[[CombinationScores], Figure | None]:
         return lambda c: c.dimensions.get(d)
@@ -344,9 +339,7 @@ def resources_spec(
 
     return Spec(
         (
-            Column(
-                "Combination", lambda c: infos[c.combination], partial(combination_cell, depth=1)
-            ),
+            Column("Combination", lambda c: c.combination, lambda k: combo_cell(ctx, k, 1)),
             Column("Tokenizer", lambda c: infos[c.combination].tokenizer),
             Column(label(outcome), lambda c: c, shown(outcome), first=first(outcome)),
             *(Column(header(m), lambda c: c, shown(m), first=first(m)) for m in metrics),
@@ -354,11 +347,6 @@ def resources_spec(
                 "Tasks",
                 lambda c: c.coverage.valid_tasks if c.coverage else 0,
                 lambda n: Cell(f"{n:,}", n),
-            ),
-            Column(
-                "State across tasks",
-                lambda c: infos[c.combination].carried_state,
-                lambda s: Cell(CARRIED if s else "none"),
             ),
         ),
         (

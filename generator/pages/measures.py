@@ -15,11 +15,10 @@ import math
 from generator.models import Release
 from generator.models.profile import TOKEN_METRICS, Metric
 from generator.pages.cells import RUNS_MARK, STATUS_TEXT
+from generator.pages.outcome import scale_text
 from generator.pages.tables import Cell
 from generator.pages.text import NBSP, decimals, estimate, kilo
 from generator.score.results import CombinationScores, Estimate, Rate
-
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 #: The engine's figures a combination carries under the metric's own id.
 _ENGINE = ("task_score", "rule_score", "judge_score", "success_rate")
@@ -32,14 +31,6 @@ MISSING = {**STATUS_TEXT, "scored": "—"}
 def arrow(metric: Metric) -> str:
     """↑ when higher is better, ↓ when lower is."""
     return "↑" if metric.higher else "↓"
-
-
-def scale_text(scale: float) -> str:
-    """A display scale as a header says it: ``×10⁴`` for 10,000, ``×0.25`` otherwise."""
-    power = round(math.log10(scale))
-    if math.isclose(10.0**power, scale):
-        return "×10" + str(power).translate(_SUPERSCRIPT)
-    return f"×{scale:g}"
 
 
 def unit_text(metric: Metric) -> str:

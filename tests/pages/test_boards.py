@@ -14,7 +14,7 @@ from pagetools import row_texts, shown
 from generator.models.profile import Board
 from generator.pages import VersionContext
 from generator.pages.boards import (
-    CARRIED,
+    MARK,
     NOT_EVALUATED,
     axis_values,
     board_page,
@@ -43,8 +43,9 @@ def test_a_table_per_value_of_the_axis_with_the_combinations_sharing_it(
     assert len(page.tables) == len(values)
     for value, table in zip(values, page.tables, strict=True):
         sharing = [c for c in infos if c.axes.get(board.per) == value]
-        order = sorted(c.axes[board.columns] for c in sharing)
-        assert list(table.columns) == ["Scope", *sorted(order, key=lambda v: (v.lower(), v))]
+        sharing.sort(key=lambda c: (c.axes[board.columns].lower(), c.axes[board.columns]))
+        headers = [c.axes[board.columns] + (f" {MARK}" if c.carried_state else "") for c in sharing]
+        assert list(table.columns) == ["Scope", *headers]
         assert len(table.rows) == len(board.rows)  # no total row
         assert value in table.caption
 
@@ -76,7 +77,7 @@ def test_a_cell_is_its_scope_s_figure_in_the_row_s_unit(enterprise: VersionConte
                 c = scores.get(combo)
                 text = html.unescape(re.sub(r"<[^>]+>", " ", cell.text))
                 carried = infos[combo].carried_state is not None
-                assert (CARRIED in text) == carried
+                assert (MARK in text) == carried
                 if c is None:
                     assert text.startswith(NOT_EVALUATED)
                     continue

@@ -13,7 +13,7 @@ from itertools import product
 from generator.models.profile import Dimensions, Grid, Resources
 from generator.pages import VersionContext
 from generator.pages.boards import (
-    CARRIED,
+    MARK,
     NOT_EVALUATED,
     axis_values,
     combinations,
@@ -59,7 +59,7 @@ def test_a_grid_place_is_its_combination_s_figure_or_not_evaluated(
                 assert row.record[f"{slug(col)}_status"] == NOT_EVALUATED
                 empty += 1
                 continue
-            assert (CARRIED in text) == (info.carried_state is not None)
+            assert (MARK in text) == (info.carried_state is not None)
             c = scores[info.id]
             if c.status != "scored":
                 assert text.startswith(c.status.replace("-", " "))
