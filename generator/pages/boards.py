@@ -166,16 +166,17 @@ def board_cell(combo: str, carried: bool, row: BoardRow) -> Cell:
 
 
 def _row_cell(row: BoardRow) -> Cell:
-    """The row's scope, linked to its domain's page, over its metric (direction, unit,
-    scale) and the tasks it rests on."""
-    link = f'<a href="../{escape_html(row.slice.domain)}/index.html">{escape_html(row.title)}</a>'
+    """The row's scope over its metric (direction, unit, scale) and the tasks it rests on.
+    (Not a link: a link's words may break anywhere, and a narrow screen squeezes the first
+    column to its shortest; the page's lead links the domains.)"""
+    title = escape_html(row.title)
     if row.scope is None:
         rests = "not published (held-out tasks too few, §4.4)"
     else:
         public = row.scope.scope.group == "public"
         rests = f"{row.scope.tasks} {'public ' if public else ''}tasks"
     sub = escape_html(f"{label(row.metric)} · {rests}")
-    return Cell(f'{link}<br><span class="lg-sub">{sub}</span>', row.position, True)
+    return Cell(f'{title}<br><span class="lg-sub">{sub}</span>', row.position, True)
 
 
 def _combo_fields(combo: str) -> tuple[Field[BoardRow], ...]:
@@ -263,10 +264,11 @@ def board_lead(ctx: VersionContext, board: Board, values: list[str]) -> str:
     axis = _axis_title(ctx, board.per)
     domains = list(dict.fromkeys(r.domain for r in board.rows))
     titles = {d.id: d.title for d in ctx.release.domains}
+    links = [f"[{escape(titles[d])}](../{escape(d)}/index.md)" for d in domains]
     return (
         f"One table per {escape(axis.lower())} ({spelled(len(values))}): the combinations "
         f"that share it, side by side on {spelled(len(board.rows))} rows from "
-        f"{spelled(len(domains))} domains ({escape(', '.join(titles[d] for d in domains))}). "
+        f"{spelled(len(domains))} domains ({', '.join(links)}). "
         "Each row is a scope of one domain in that domain's own metric, under the row's name: "
         "↑ higher is better, ↓ lower is better; ×10⁴ means the figure times 10⁴. There is no "
         "total: no number adds or averages domains (§4.2, §5.3). Rank: within a row, among its "
