@@ -78,9 +78,11 @@ def public_note() -> str:
     )
 
 
-def carried_note() -> str:
+def carried_note(marked: bool = True) -> str:
+    """What the carried-state label (``marked``: its mark) means."""
+    said = f"{MARK} {CARRIED}" if marked else f"“{CARRIED}”"
     return (
-        f"{MARK} {CARRIED}: the method keeps something from task to task (a memory, a "
+        f"{said}: the method keeps something from task to task (a memory, a "
         "playbook, an evolving prompt), so its runs are not independent and its "
         "reliability@k is withheld (§4.2(3))."
     )

@@ -296,7 +296,7 @@ def dimensions_page(ctx: VersionContext, view: Dimensions) -> Page:
             c.combination in combinations(ctx) and combinations(ctx)[c.combination].carried_state
             for c in members
         ):
-            note += " " + carried_note()
+            note += " " + carried_note(marked=False)
         caption = f"{view.title} — {heading}" if len(groups) > 1 else view.title
         tables.append(spec.table(f"{view.id}-{n}", caption, members, note))
         headings.append(heading)
@@ -388,7 +388,7 @@ def resources_page(ctx: VersionContext, view: Resources) -> Page:
         + figures,
     )
     if any(infos[c.combination].carried_state for c in rows):
-        note += " " + carried_note()
+        note += " " + carried_note(marked=False)
     table = spec.table(view.id, view.title, rows, note)
     lead = _scope_lead(ctx, view.domain, scope)
     return _page(ctx, view, lead, [table], ["Per combination"])

@@ -20,6 +20,8 @@ from generator.pages.boards import (
     shown_scope,
     slug,
 )
+from generator.pages.cells import CARRIED
+from generator.pages.declared import view_pages
 from generator.pages.grids import dimensions_page, grid_page, max_levels, resources_page
 from generator.pages.tables import Cell
 
@@ -140,3 +142,19 @@ def test_resources_per_combination_tokens_within_a_tokenizer(
     assert tokens
     assert "tokenizer" in table.note
     assert all(m.title in table.note for m in tokens)
+
+
+def test_a_note_explains_the_carried_state_label_its_table_uses(
+    enterprise: VersionContext,
+) -> None:
+    seen = set()
+    for page in view_pages(enterprise):
+        for table in page.tables:
+            cells = " ".join(c.text for r in table.rows for c in r.cells)
+            marked = MARK in cells
+            assert (f"{MARK} {CARRIED}:" in table.note) == marked
+            if not marked and CARRIED in cells:
+                assert f"“{CARRIED}”:" in table.note
+                seen.add("label")
+            seen.add("mark" if marked else "none")
+    assert {"mark", "label"} <= seen
