@@ -28,7 +28,7 @@ from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import escape, escape_html, spelled
 from generator.score.ranking import rank_ranges
-from generator.score.results import CombinationInfo, CombinationScores, ScopeResult
+from generator.score.results import CombinationInfo, CombinationScores, Estimate, ScopeResult
 
 #: Said in a view's cell where no combination sits (no bundle at that place).
 NOT_EVALUATED = "not evaluated"
@@ -99,6 +99,12 @@ class BoardRow:
     scope: ScopeResult | None
     scores: Mapping[str, CombinationScores]
     ranks: Mapping[str, tuple[int, int]]
+    cells: bool = False  # the whole of a domain that aggregates over cells: the mean over cells
+
+    def figure(self, c: CombinationScores) -> Estimate | None:
+        """The row's figure of a combination: its domain score as the domain declares it
+        (the mean over cells, or over tasks)."""
+        return c.cell_mean if self.cells else c.task_score
 
 
 def _title(ctx: VersionContext, row: Slice) -> str:
@@ -129,8 +135,11 @@ def board_rows(ctx: VersionContext, board: Board, combos: list[str]) -> list[Boa
         metric = ctx.release.outcome(row.domain)
         scope = shown_scope(ctx, row.domain, row.facets)
         scores = {} if scope is None else {c.combination: c for c in scope.combinations}
-        ranks = {} if scope is None else row_ranks(scope, combos, metric.higher)
-        rows.append(BoardRow(i, row, _title(ctx, row), metric, scope, scores, ranks))
+        domain = next(d for d in ctx.release.domains if d.id == row.domain)
+        # Paired differences are over tasks: a mean over cells is shown without a rank.
+        cells = domain.aggregate.over == "cells" and not row.facets
+        ranks = {} if scope is None or cells else row_ranks(scope, combos, metric.higher)
+        rows.append(BoardRow(i, row, _title(ctx, row), metric, scope, scores, ranks, cells))
     return rows
 
 
@@ -159,7 +168,7 @@ def board_cell(combo: str, carried: bool, row: BoardRow) -> Cell:
     if c is None:
         text = "withheld" if row.scope is None else NOT_EVALUATED
         return Cell(text + sub_line("", carried), row.position, html=True)
-    e = c.task_score
+    e = row.figure(c)
     if c.status != "scored" or e is None or e.value is None:
         return Cell(escape_html(MISSING[c.status]) + sub_line("", carried), row.position, True)
     rank = rank_text(*row.ranks[combo]) if combo in row.ranks else ""
@@ -177,6 +186,7 @@ def _row_cell(row: BoardRow) -> Cell:
     else:
         public = row.scope.scope.group == "public"
         rests = f"{row.scope.tasks} {'public ' if public else ''}tasks"
+        rests = f"mean over cells · {rests}" if row.cells else rests
     sub = escape_html(f"{label(row.metric)} · {rests}")
     return Cell(f'{title}<br><span class="lg-sub">{sub}</span>', row.position, True)
 
@@ -188,7 +198,7 @@ def _combo_fields(combo: str) -> tuple[Field[BoardRow], ...]:
     def part(name: str) -> Callable[[BoardRow], object]:
         def get(r: BoardRow) -> object:
             c = score(r)
-            e = None if c is None else c.task_score
+            e = None if c is None else r.figure(c)
             return None if e is None else getattr(e, name)
 
         return get
@@ -239,6 +249,7 @@ def board_spec(
             Field("group", group),
             Field("tasks", lambda r: None if r.scope is None else r.scope.tasks, "integer"),
             Field("metric", lambda r: r.metric.id),
+            Field("aggregate", lambda r: "cells" if r.cells else "tasks"),
             Field("direction", lambda r: r.metric.direction),
             Field("unit", lambda r: r.metric.unit),
             Field("scale", lambda r: r.metric.scale, "number"),
@@ -252,9 +263,15 @@ def _note(ctx: VersionContext, rows: list[BoardRow], carried: bool) -> str:
     notes = []
     if any(r.scope is not None and r.scope.scope.group == "public" for r in rows):
         notes.append("“public tasks”: the row rests on its scope's public tasks. " + public_note())
-    figures = [c.task_score for r in rows for c in r.scores.values() if c.task_score is not None]
+    figures = [e for r in rows for c in r.scores.values() if (e := r.figure(c)) is not None]
     if any(e.interval == "runs" and e.low is not None for e in figures):
         notes.append(runs_note(ctx.release.statistics.min_tasks_to_resample))
+    if any(r.cells for r in rows):
+        notes.append(
+            "“mean over cells”: the domain's score as it declares it, the equal-weight mean "
+            "of its cells' means over tasks (§4.2); its interval resamples tasks, and it has "
+            "no rank (paired differences are over tasks)."
+        )
     if carried:
         notes.append(carried_note())
     return " ".join(notes)

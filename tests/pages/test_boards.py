@@ -11,7 +11,7 @@ import re
 import pytest
 from pagetools import row_texts, shown
 
-from generator.models.profile import Board
+from generator.models.profile import Board, Slice
 from generator.pages import VersionContext
 from generator.pages.boards import (
     MARK,
@@ -150,3 +150,31 @@ def test_a_view_shows_the_group_that_publishes_more(enterprise: VersionContext) 
         assert published[chosen.scope.group] == max(published.values())
         if chosen.scope.group == "public":
             assert published["public"] > published.get("all", -1)
+
+
+def test_a_whole_domain_aggregated_over_cells_shows_its_mean_over_cells(
+    enterprise: VersionContext,
+) -> None:
+    """A row of the whole of a domain that declares aggregation over cells shows the mean
+    over cells (Fig. 3(c)'s overall QA score), without a rank: differences are over tasks."""
+    domain = next(d for d in enterprise.release.domains if d.aggregate.over == "cells")
+    board = _board(enterprise)
+    wider = board.model_copy(update={"rows": (*board.rows, Slice(domain=domain.id))})
+    page = board_page(enterprise, wider)
+    scope = shown_scope(enterprise, domain.id, {})
+    assert scope is not None
+    scores = {c.combination: c for c in scope.combinations}
+    checked = 0
+    for table in page.tables:
+        last = table.rows[-1]
+        assert last.record["aggregate"] == "cells"
+        assert "mean over cells" in last.cells[0].text
+        assert "mean over cells" in table.note
+        for combo, c in scores.items():
+            if combo not in last.record or c.cell_mean is None:
+                continue
+            assert last.record[combo] == c.cell_mean.value
+            assert last.record[f"{combo}_rank"] is None
+            checked += 1
+        assert all(r.record["aggregate"] == "tasks" for r in table.rows[:-1])
+    assert checked
