@@ -35,6 +35,7 @@ from generator.pages.columns import Column, Field, First, Spec, estimate_fields,
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.measures import MEANS, MISSING, Figure, figure, figure_cell, figure_text, label
+from generator.pages.outcome import cells_column
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import escape, escape_html, spelled
@@ -317,6 +318,8 @@ def resources_spec(
     """A row per combination: its tokenizer, the domain's outcome, each resource metric."""
     outcome = ctx.release.outcome(view.domain)
     metrics = [m for m in (ctx.release.metric(i) for i in view.metrics) if m is not None]
+    # The mean over cells beside the mean over tasks, where the domain declares it (§4.2).
+    cells = cells_column(ctx, view.domain, ctx.release.statistics.confidence)
 
     def get(metric: Metric) -> Callable[[CombinationScores], Figure | None]:
         return lambda c: figure(ctx.release, view.domain, c, metric)
@@ -342,6 +345,7 @@ def resources_spec(
             Column("Combination", lambda c: c.combination, lambda k: combo_cell(ctx, k, 1)),
             Column("Tokenizer", lambda c: infos[c.combination].tokenizer),
             Column(label(outcome), lambda c: c, shown(outcome), first=first(outcome)),
+            *cells,
             *(Column(header(m), lambda c: c, shown(m), first=first(m)) for m in metrics),
             Column(
                 "Tasks",
@@ -354,6 +358,7 @@ def resources_spec(
             Field("tokenizer", lambda c: infos[c.combination].tokenizer),
             Field("status", lambda c: c.status),
             *estimate_fields(outcome.id, get(outcome)),
+            *(estimate_fields("cell_mean", lambda c: c.cell_mean) if cells else ()),
             *(f for m in metrics for f in downloaded(m)),
             Field("tasks", lambda c: c.coverage.valid_tasks if c.coverage else None, "integer"),
             Field("carried_state", lambda c: infos[c.combination].carried_state),

@@ -138,6 +138,12 @@ def test_resources_per_combination_tokens_within_a_tokenizer(
                 assert r[f"{m}_low"] == c.measures[m].low
             elif c.efficiency is not None:
                 assert r[m] == getattr(c.efficiency, m)
+    domain = next(d for d in enterprise.release.domains if d.id == view.domain)
+    if domain.aggregate.over == "cells":  # the mean over cells beside the mean over tasks
+        assert any(h.startswith("Mean over cells") for h in table.columns)
+        for r in records:
+            c = scores[r["combination"]]
+            assert r["cell_mean"] == (c.cell_mean.value if c.cell_mean else None)
     tokens = [m for m in enterprise.release.metrics if m.id in view.metrics and not m.comparable]
     assert tokens
     assert "tokenizer" in table.note
