@@ -24,6 +24,7 @@ from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.measures import MISSING, figure_text, label
+from generator.pages.outcome import scale_text
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import escape, escape_html, spelled
@@ -284,16 +285,18 @@ def board_lead(ctx: VersionContext, board: Board, values: list[str]) -> str:
     domains = list(dict.fromkeys(r.domain for r in board.rows))
     titles = {d.id: d.title for d in ctx.release.domains}
     links = [f"[{escape(titles[d])}](../{escape(d)}/index.md)" for d in domains]
+    scaled = [m.scale for m in (ctx.release.outcome(d) for d in domains) if m.scale]
+    example = scale_text(scaled[0]) if scaled else ""
+    units = f"; {example}: the figure times {example[1:]}" if example else ""
     return (
-        f"One table per {escape(axis.lower())} ({spelled(len(values))}): the combinations "
-        f"that share it, side by side on {spelled(len(board.rows))} rows from "
-        f"{spelled(len(domains))} domains ({', '.join(links)}). "
-        "Each row is a scope of one domain in that domain's own metric, under the row's name: "
-        "↑ higher is better, ↓ lower is better; ×10⁴ means the figure times 10⁴. There is no "
-        "total: no number adds or averages domains (§4.2, §5.3). Rank: within a row, among its "
-        f"table's combinations, as their paired differences allow (significant at "
-        f"{stats.confidence:.0%} over at least {spelled(stats.min_tasks_to_order)} common "
-        "tasks); a range is a tie the data cannot break."
+        f"One table per {escape(axis.lower())} ({spelled(len(values))}), its columns the "
+        f"combinations that share it; {spelled(len(board.rows))} rows from "
+        f"{spelled(len(domains))} domains ({', '.join(links)}), each in its own domain's "
+        f"metric (↑ higher is better, ↓ lower is better{units}). No total: no number adds or "
+        "averages domains (§4.2, §5.3). Rank: within a row, among its table's combinations, "
+        f"as their paired differences allow (significant at {stats.confidence:.0%} over at "
+        f"least {spelled(stats.min_tasks_to_order)} common tasks); a range is a tie the data "
+        "cannot break."
     )
 
 
