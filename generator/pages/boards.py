@@ -11,82 +11,35 @@ one comparison group). A board never totals: no row or column adds or averages d
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
-from markupsafe import Markup
-
 from generator.models.profile import Board, Metric, Slice
-from generator.pages.cells import CARRIED, groups_note, release_notice, runs_note
+from generator.pages.cells import groups_note, runs_note
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
-from generator.pages.downloads import described
 from generator.pages.measures import MISSING, figure_text, label
 from generator.pages.outcome import scale_text
-from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.render import Page
 from generator.pages.tables import Cell, Table
 from generator.pages.text import escape, escape_html, spelled
+from generator.pages.viewparts import (
+    MARK,
+    NOT_EVALUATED,
+    axis_title,
+    axis_values,
+    carried_note,
+    combinations,
+    public_note,
+    rank_text,
+    shown_scope,
+    slug,
+    sub_line,
+    view_page,
+)
 from generator.score.ranking import rank_ranges
-from generator.score.results import CombinationInfo, CombinationScores, Estimate, ScopeResult
-
-#: Said in a view's cell where no combination sits (no bundle at that place).
-NOT_EVALUATED = "not evaluated"
-
-
-def combinations(ctx: VersionContext) -> dict[str, CombinationInfo]:
-    """Every combination the version's reports name, by id, in id order."""
-    found = {c.id: c for r in ctx.reports.values() for c in r.combinations}
-    return dict(sorted(found.items()))
-
-
-def axis_values(infos: Iterable[CombinationInfo], axis: str) -> list[str]:
-    """The values combinations take on the axis, in order (case set aside)."""
-    return sorted({c.axes[axis] for c in infos if axis in c.axes}, key=lambda v: (v.lower(), v))
-
-
-def slug(text: str) -> str:
-    """Text as part of a table id or file name: lower case, words joined by '-'."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
-
-
-def shown_scope(ctx: VersionContext, domain: str, facets: Mapping[str, str]) -> ScopeResult | None:
-    """The scope a view shows for the domain cut to ``facets`` (none: the whole domain): all
-    its tasks, unless its public tasks publish more combinations (held-out results are
-    withheld where a held-out task could be isolated, §4.4); None if neither is published."""
-    report = ctx.reports.get(domain)
-    if report is None:
-        return None
-    found = {
-        s.scope.group: s
-        for s in report.scopes
-        if s.scope.subdivision is None and dict(s.scope.facets) == dict(facets)
-    }
-    shown = [found[g] for g in ("all", "public") if g in found and not found[g].withheld]
-    return max(shown, key=_published, default=None)  # the first of equals: all tasks
-
-
-def _published(scope: ScopeResult) -> int:
-    return sum(c.status != "withheld" for c in scope.combinations)
-
-
-def public_note() -> str:
-    """Why a view shows a scope's public tasks rather than all of them."""
-    return (
-        "Over all its tasks, more combinations would be withheld: held-out results are "
-        "published only where no held-out task can be isolated (§4.4)."
-    )
-
-
-def carried_note(marked: bool = True) -> str:
-    """What the carried-state label (``marked``: its mark) means."""
-    said = f"{MARK} {CARRIED}" if marked else f"“{CARRIED}”"
-    return (
-        f"{said}: the method keeps something from task to task (a memory, a "
-        "playbook, an evolving prompt), so its runs are not independent and its "
-        "reliability@k is withheld (§4.2(3))."
-    )
+from generator.score.results import CombinationScores, Estimate, ScopeResult
 
 
 @dataclass(frozen=True)
@@ -142,23 +95,6 @@ def board_rows(ctx: VersionContext, board: Board, combos: list[str]) -> list[Boa
         ranks = {} if scope is None or cells else row_ranks(scope, combos, metric.higher)
         rows.append(BoardRow(i, row, _title(ctx, row), metric, scope, scores, ranks, cells))
     return rows
-
-
-def rank_text(best: int, worst: int) -> str:
-    return f"rank {best}" if best == worst else f"rank {best}–{worst}"
-
-
-#: Beside a figure of a combination that carries state across tasks, where a view's cells
-#: are narrow: spelled out in its title and in the table's note.
-MARK = "◇"
-
-
-def sub_line(text: str, carried: bool) -> str:
-    """A figure's second line (safe HTML): ``text`` and, if the combination carries state,
-    the mark, its meaning in its title."""
-    mark = f'<abbr title="{CARRIED}">{MARK}</abbr>' if carried else ""
-    parts = " ".join(p for p in (escape_html(text), mark) if p)
-    return f'<br><span class="lg-sub">{parts}</span>' if parts else ""
 
 
 def board_cell(combo: str, carried: bool, row: BoardRow) -> Cell:
@@ -281,7 +217,7 @@ def _note(ctx: VersionContext, rows: list[BoardRow], carried: bool) -> str:
 def board_lead(ctx: VersionContext, board: Board, values: list[str]) -> str:
     """What every table of the board shows (safe Markdown)."""
     stats = ctx.release.statistics
-    axis = _axis_title(ctx, board.per)
+    axis = axis_title(ctx, board.per)
     domains = list(dict.fromkeys(r.domain for r in board.rows))
     titles = {d.id: d.title for d in ctx.release.domains}
     links = [f"[{escape(titles[d])}](../{escape(d)}/index.md)" for d in domains]
@@ -314,7 +250,7 @@ def board_table(ctx: VersionContext, board: Board, value: str) -> Table:
     if split is not None:
         shown = [[n for n in g if n in columns] for g in split.comparison_groups]
         note += " " + groups_note([g for g in shown if g], ctx.release.varying())
-    axis = _axis_title(ctx, board.per)
+    axis = axis_title(ctx, board.per)
     caption = f"{board.title} — {axis}: {value}"
     spec = board_spec(board, columns, carried)
     return spec.table(f"{board.id}-{slug(value)}", caption, rows, note)
@@ -325,28 +261,10 @@ def _split(scope: ScopeResult, names: list[str]) -> bool:
     return sum(1 for g in scope.comparison_groups if set(g) & set(names)) > 1
 
 
-def _axis_title(ctx: VersionContext, axis: str) -> str:
-    return next((a.title for a in ctx.release.profile.axes if a.id == axis), axis)
-
-
 def board_page(ctx: VersionContext, board: Board) -> Page:
     """The board's page: one table per value of its ``per`` axis."""
     values = axis_values(combinations(ctx).values(), board.per)
     tables = [board_table(ctx, board, v) for v in values]
-    tables = described(ctx, tables, ("views",), (("view", board.id),))
-    lead = board_lead(ctx, board, values)
-    axis = _axis_title(ctx, board.per)
-    sections = [
-        {"heading": f"{axis}: {v}", "lead": "", "table": t.id}
-        for v, t in zip(values, tables, strict=True)
-    ]
-    markdown = render(
-        environment(),
-        "view.md.j2",
-        title=board.title,
-        notice=release_notice(ctx),
-        lead=Markup(lead),
-        sections=sections,
-        tables=tables_html(tables, board.id),
-    )
-    return Page(f"views/{board.id}.md", board.title, markdown, tuple(tables), wide=True)
+    axis = axis_title(ctx, board.per)
+    headings = [f"{axis}: {v}" for v in values]
+    return view_page(ctx, board, board_lead(ctx, board, values), tables, headings)

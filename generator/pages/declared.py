@@ -6,8 +6,10 @@ from __future__ import annotations
 from generator.models.profile import Board, Dimensions, Grid, View
 from generator.pages.boards import board_page
 from generator.pages.context import VersionContext
-from generator.pages.grids import dimensions_page, grid_page, resources_page
+from generator.pages.dimensions import dimensions_page
+from generator.pages.grids import grid_page
 from generator.pages.render import Page
+from generator.pages.resources import resources_page
 
 #: The nav section that lists the views' pages.
 SECTION = "Views"

@@ -13,17 +13,16 @@ from pagetools import row_texts, shown
 
 from generator.models.profile import Board, Slice
 from generator.pages import VersionContext
-from generator.pages.boards import (
+from generator.pages.boards import board_page, row_ranks
+from generator.pages.measures import MISSING, label
+from generator.pages.text import decimals
+from generator.pages.viewparts import (
     MARK,
     NOT_EVALUATED,
     axis_values,
-    board_page,
     combinations,
-    row_ranks,
     shown_scope,
 )
-from generator.pages.measures import MISSING, label
-from generator.pages.text import decimals
 from generator.score.results import CombinationScores, Difference, ScopeResult
 from generator.score.scope import Scope
 
@@ -135,21 +134,6 @@ def test_ranks_are_among_the_row_s_combinations_only() -> None:
     scope = _scope(["a", "b", "c"], [_diff("a", "c", 0.5), _diff("b", "c", 0.5)])
     assert set(row_ranks(scope, ["a", "b"], True)) == {"a", "b"}
     assert row_ranks(scope, ["a", "b"], True) == {"a": (1, 2), "b": (1, 2)}
-
-
-def test_a_view_shows_the_group_that_publishes_more(enterprise: VersionContext) -> None:
-    for report in enterprise.reports.values():
-        whole = [s for s in report.scopes if s.scope.subdivision is None and not s.scope.facets]
-        chosen = shown_scope(enterprise, report.domain, {})
-        assert chosen is not None
-        published = {
-            s.scope.group: sum(c.status != "withheld" for c in s.combinations)
-            for s in whole
-            if not s.withheld and s.scope.group != "held-out"
-        }
-        assert published[chosen.scope.group] == max(published.values())
-        if chosen.scope.group == "public":
-            assert published["public"] > published.get("all", -1)
 
 
 def test_a_whole_domain_aggregated_over_cells_shows_its_mean_over_cells(

@@ -4,7 +4,9 @@ version's nav; a release that declares none (Lingee Bench) gets neither."""
 from __future__ import annotations
 
 from generator.pages import VersionContext, version_pages
+from generator.pages.cells import CARRIED
 from generator.pages.declared import SECTION, view_nav, view_page, view_pages
+from generator.pages.viewparts import MARK
 
 
 def test_a_page_per_declared_view_in_order(enterprise: VersionContext) -> None:
@@ -42,3 +44,19 @@ def test_downloads_are_named_by_the_view(enterprise: VersionContext) -> None:
             records = table.to_json()
             assert f'"view": "{view.id}"' in records
             assert table.to_csv().startswith("version,view,")
+
+
+def test_a_note_explains_the_carried_state_label_its_table_uses(
+    enterprise: VersionContext,
+) -> None:
+    seen = set()
+    for page in view_pages(enterprise):
+        for table in page.tables:
+            cells = " ".join(c.text for r in table.rows for c in r.cells)
+            marked = MARK in cells
+            assert (f"{MARK} {CARRIED}:" in table.note) == marked
+            if not marked and CARRIED in cells:
+                assert f"“{CARRIED}”:" in table.note
+                seen.add("label")
+            seen.add("mark" if marked else "none")
+    assert {"mark", "label"} <= seen

@@ -1,0 +1,147 @@
+"""What the pages of the declared views share: the combinations and their places on the
+axes, the scope a view shows, the labels of its cells (not evaluated, carried state, rank)
+and the page that holds a view's tables."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from markupsafe import Markup
+
+from generator.models.profile import Board, Dimensions, Grid, Resources
+from generator.pages.cells import CARRIED, release_notice, runs_note
+from generator.pages.context import VersionContext
+from generator.pages.downloads import described
+from generator.pages.measures import Figure
+from generator.pages.render import Page, environment, render, tables_html
+from generator.pages.tables import Table
+from generator.pages.text import escape, escape_html, spelled
+from generator.score.results import CombinationInfo, ScopeResult
+
+#: Said in a view's cell where no combination sits (no bundle at that place).
+NOT_EVALUATED = "not evaluated"
+
+
+#: Beside a figure of a combination that carries state across tasks, where a view's cells
+#: are narrow: spelled out in its title and in the table's note.
+MARK = "◇"
+
+
+def sub_line(text: str, carried: bool) -> str:
+    """A figure's second line (safe HTML): ``text`` and, if the combination carries state,
+    the mark, its meaning in its title."""
+    mark = f'<abbr title="{CARRIED}">{MARK}</abbr>' if carried else ""
+    parts = " ".join(p for p in (escape_html(text), mark) if p)
+    return f'<br><span class="lg-sub">{parts}</span>' if parts else ""
+
+
+def combinations(ctx: VersionContext) -> dict[str, CombinationInfo]:
+    """Every combination the version's reports name, by id, in id order."""
+    found = {c.id: c for r in ctx.reports.values() for c in r.combinations}
+    return dict(sorted(found.items()))
+
+
+def axis_values(infos: Iterable[CombinationInfo], axis: str) -> list[str]:
+    """The values combinations take on the axis, in order (case set aside)."""
+    return sorted({c.axes[axis] for c in infos if axis in c.axes}, key=lambda v: (v.lower(), v))
+
+
+def axis_title(ctx: VersionContext, axis: str) -> str:
+    return next((a.title for a in ctx.release.profile.axes if a.id == axis), axis)
+
+
+def slug(text: str) -> str:
+    """Text as part of a table id or file name: lower case, words joined by '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def shown_scope(ctx: VersionContext, domain: str, facets: Mapping[str, str]) -> ScopeResult | None:
+    """The scope a view shows for the domain cut to ``facets`` (none: the whole domain): all
+    its tasks, unless its public tasks publish more combinations (held-out results are
+    withheld where a held-out task could be isolated, §4.4); None if neither is published."""
+    report = ctx.reports.get(domain)
+    if report is None:
+        return None
+    found = {
+        s.scope.group: s
+        for s in report.scopes
+        if s.scope.subdivision is None and dict(s.scope.facets) == dict(facets)
+    }
+    shown = [found[g] for g in ("all", "public") if g in found and not found[g].withheld]
+    return max(shown, key=_published, default=None)  # the first of equals: all tasks
+
+
+def _published(scope: ScopeResult) -> int:
+    return sum(c.status != "withheld" for c in scope.combinations)
+
+
+def public_note() -> str:
+    """Why a view shows a scope's public tasks rather than all of them."""
+    return (
+        "Over all its tasks, more combinations would be withheld: held-out results are "
+        "published only where no held-out task can be isolated (§4.4)."
+    )
+
+
+def carried_note(marked: bool = True) -> str:
+    """What the carried-state label (``marked``: its mark) means."""
+    said = f"{MARK} {CARRIED}" if marked else f"“{CARRIED}”"
+    return (
+        f"{said}: the method keeps something from task to task (a memory, a "
+        "playbook, an evolving prompt), so its runs are not independent and its "
+        "reliability@k is withheld (§4.2(3))."
+    )
+
+
+def rank_text(best: int, worst: int) -> str:
+    return f"rank {best}" if best == worst else f"rank {best}–{worst}"
+
+
+def view_page(
+    ctx: VersionContext,
+    view: Board | Grid | Dimensions | Resources,
+    lead: str,
+    tables: list[Table],
+    headings: Sequence[str],
+) -> Page:
+    """The view's page (views/<id>.md): its lead, then a section per table, each table's
+    downloads named by the view and their records saying which view (and domain)."""
+    about: tuple[tuple[str, str], ...] = (("view", view.id),)
+    if not isinstance(view, Board):
+        about += (("domain", view.domain),)
+    tables = described(ctx, tables, ("views",), about)
+    sections = [
+        {"heading": h, "lead": "", "table": t.id} for h, t in zip(headings, tables, strict=True)
+    ]
+    markdown = render(
+        environment(),
+        "view.md.j2",
+        title=view.title,
+        notice=release_notice(ctx),
+        lead=Markup(lead),
+        sections=sections,
+        tables=tables_html(tables, view.id),
+    )
+    return Page(f"views/{view.id}.md", view.title, markdown, tuple(tables), wide=True)
+
+
+def scope_lead(ctx: VersionContext, domain: str, scope: ScopeResult | None) -> str:
+    """Which tasks of the domain the view rests on."""
+    title = next(d.title for d in ctx.release.domains if d.id == domain)
+    link = f"[{escape(title)}](../{escape(domain)}/index.md)"
+    if scope is None:
+        return f"Not published: the {link} domain has no published scope."
+    if scope.scope.group == "public":
+        return f"Over the {spelled(scope.tasks)} public tasks of the {link} domain. " + escape(
+            public_note()
+        )
+    return f"Over the {spelled(scope.tasks)} tasks of the {link} domain."
+
+
+def runs_mark(ctx: VersionContext, figures: Sequence[Figure | None]) -> str:
+    """The † note, when one of the figures' intervals covers run noise only."""
+    shown = [e for e in figures if e is not None and e.low is not None]
+    if any(e.interval == "runs" for e in shown):
+        return " " + runs_note(ctx.release.statistics.min_tasks_to_resample)
+    return ""
