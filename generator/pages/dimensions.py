@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from generator.models.profile import Dimensions, Metric
 from generator.pages.cells import combo_cell, groups_note
-from generator.pages.columns import Column, Field, Spec, estimate_fields
+from generator.pages.columns import Column, Field, Spec, estimate_fields, whole
 from generator.pages.context import VersionContext
 from generator.pages.measures import MISSING, Figure, figure_text
 from generator.pages.render import Page
@@ -50,14 +50,14 @@ def _judged(
     def show(c: CombinationScores) -> Cell:
         e = get(c)
         if e is None or e.value is None:
-            return Cell(MISSING[c.status] if c.status != "scored" else "—")
+            return Cell(MISSING[c.status])
         return Cell(figure_text(metric, e), e.value)
 
     return show
 
 
 def dimensions_spec(
-    ctx: VersionContext, view: Dimensions, dims: Sequence[tuple[str, str]]
+    ctx: VersionContext, view: Dimensions, dims: Sequence[tuple[str, str]], judged: bool = True
 ) -> Spec[CombinationScores]:
     """A row per combination: each judged dimension, then the judged overall, with intervals."""
     levels = max_levels(ctx, view.domain)
@@ -77,13 +77,17 @@ def dimensions_spec(
         (
             Column("Combination", lambda c: c.combination, combo),
             *(Column(t + top, lambda c: c, _judged(metric, dim(d)), first="desc") for d, t in dims),
-            Column("Overall, judged" + top, lambda c: c, _judged(metric, overall), first="desc"),
+            *(
+                (Column("Overall, judged" + top, whole, _judged(metric, overall), first="desc"),)
+                if judged
+                else ()
+            ),
         ),
         (
             Field("combination", lambda c: c.combination),
             Field("status", lambda c: c.status),
             *(f for d, _ in dims for f in estimate_fields(d, dim(d))),
-            *estimate_fields("overall", overall),
+            *(estimate_fields("overall", overall) if judged else ()),
         ),
     )
 
@@ -103,7 +107,8 @@ def dimensions_page(ctx: VersionContext, view: Dimensions) -> Page:
     present = {d for c in rows for d in c.dimensions}
     dims = [(d.id, d.title) for d in ctx.release.profile.dimensions if d.id in present]
     groups = (scope.comparison_groups if scope else []) or [[c.combination for c in rows]]
-    spec = dimensions_spec(ctx, view, dims)
+    judged = any(c.overall is not None for c in rows)
+    spec = dimensions_spec(ctx, view, dims, judged)
     levels = max_levels(ctx, view.domain)
     shown = (
         f"on the items' scale, 0–{next(iter(levels))} (g/G × {next(iter(levels))})"
@@ -115,11 +120,13 @@ def dimensions_page(ctx: VersionContext, view: Dimensions) -> Page:
         members = [c for c in rows if c.combination in group]
         heading = _group_heading(ctx, group, n, len(groups))
         figures = [e for c in members for e in (c.overall, *c.dimensions.values())]
-        note = (
-            f"Each dimension is the mean over tasks of its Judge items' level, {shown}; the "
-            "overall is judged on its own, never recomputed from the dimensions."
-            + runs_mark(ctx, figures)
+        note = f"Each dimension is the mean over tasks of its Judge items' level, {shown}"
+        note += (
+            "; the overall is judged on its own, never recomputed from the dimensions."
+            if judged
+            else "; no overall is judged, and none is computed from the dimensions."
         )
+        note += runs_mark(ctx, figures)
         if len(groups) > 1:
             note += " " + groups_note(groups, ctx.release.varying())
         if any(

@@ -10,7 +10,7 @@ import re
 
 from generator.models.profile import Dimensions
 from generator.pages import VersionContext
-from generator.pages.dimensions import dimensions_page, max_levels
+from generator.pages.dimensions import dimensions_page, dimensions_spec, max_levels
 from generator.pages.tables import Cell
 from generator.pages.viewparts import shown_scope
 
@@ -62,3 +62,17 @@ def test_dimensions_on_the_items_scale_and_the_overall_apart(
 
 def dims_in_order(ctx: VersionContext, present: list[str]) -> list[str]:
     return [d.id for d in ctx.release.profile.dimensions if d.id in present]
+
+
+def test_without_a_judged_overall_no_overall_column(enterprise: VersionContext) -> None:
+    """Where no task judges an overall, the view shows the dimensions alone: it never
+    computes one from them."""
+    view = _dimensions(enterprise)
+    scope = shown_scope(enterprise, view.domain, {})
+    assert scope is not None
+    dims = [(d.id, d.title) for d in enterprise.release.profile.dimensions]
+    with_overall = dimensions_spec(enterprise, view, dims)
+    without = dimensions_spec(enterprise, view, dims, judged=False)
+    assert len(with_overall.columns) == len(without.columns) + 1
+    assert not any(h.startswith("Overall") for h in without.headers)
+    assert "overall" not in {f.name for f in without.fields}
