@@ -20,10 +20,9 @@ from generator.pages.cells import groups_note, runs_note
 from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
 from generator.pages.measures import MISSING, figure_text, label
-from generator.pages.outcome import scale_text
 from generator.pages.render import Page
 from generator.pages.tables import Cell, Table
-from generator.pages.text import escape, escape_html, spelled
+from generator.pages.text import escape, escape_html, scale_text, spelled
 from generator.pages.viewparts import (
     MARK,
     NOT_EVALUATED,

@@ -15,9 +15,8 @@ import math
 from generator.models import Release
 from generator.models.profile import TOKEN_METRICS, Metric
 from generator.pages.cells import RUNS_MARK, STATUS_TEXT
-from generator.pages.outcome import scale_text
 from generator.pages.tables import Cell
-from generator.pages.text import NBSP, decimals, estimate, kilo
+from generator.pages.text import NBSP, decimals, estimate, kilo, scale_text
 from generator.score.results import CombinationScores, Estimate, Rate
 
 #: The engine's figures a combination carries under the metric's own id.

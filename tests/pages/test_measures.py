@@ -16,10 +16,9 @@ from generator.pages.measures import (
     figure,
     figure_cell,
     label,
-    scale_text,
     scaled,
 )
-from generator.pages.text import NBSP, decimals, estimate, kilo
+from generator.pages.text import NBSP, decimals, estimate, kilo, scale_text
 
 SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-", strict=True))
 
