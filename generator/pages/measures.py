@@ -3,9 +3,10 @@ and its figures divided by the scale, each with its interval, to the precision t
 supports.
 
 Only the display is scaled: every download keeps the value itself (the release's
-``Metric.scale``). A metric confined to [0, 1] shows as every score table shows it
-(:func:`generator.pages.text.estimate`); any other (a cost, earnings, calls) in figures
-with thousands separators, as many decimals as its interval supports, none required.
+``Metric.scale``). A figure with its interval shows as every table shows it, divided by
+the scale (:func:`generator.pages.text.estimate`, as the domain pages show a domain's
+outcome), so one figure reads alike on every page; a token count in thousands; a mean the
+report gives without an interval to three significant digits.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from generator.models import Release
 from generator.models.profile import TOKEN_METRICS, Metric
 from generator.pages.cells import RUNS_MARK, STATUS_TEXT
 from generator.pages.tables import Cell
-from generator.pages.text import NBSP, decimals, estimate, kilo, scale_text
+from generator.pages.text import NBSP, estimate, kilo, scale_text
 from generator.score.results import CombinationScores, Estimate, Rate
 
 #: The engine's figures a combination carries under the metric's own id.
@@ -59,8 +60,6 @@ def scaled(metric: Metric, value: float | None, low: float | None, high: float |
     """A figure of the metric and its interval divided by its display scale, on one line."""
     if value is None:
         return "—"
-    if metric.unit_interval and metric.scale is None:
-        return estimate(value, low, high)
     if metric.id in TOKEN_METRICS and metric.scale is None:
         if low is None or high is None:
             return kilo(value)  # as every page shows tokens
@@ -69,9 +68,7 @@ def scaled(metric: Metric, value: float | None, low: float | None, high: float |
     v = value / s
     if low is None or high is None:
         return f"{v:,.{_significant(v)}f}"
-    lo, hi = low / s, high / s
-    d = decimals(lo, hi, least=0) if hi > lo else _significant(v)
-    return f"{v:,.{d}f}{NBSP}[{lo:,.{d}f},{NBSP}{hi:,.{d}f}]"
+    return estimate(v, low / s, high / s)
 
 
 Figure = Estimate | Rate
