@@ -164,3 +164,17 @@ def test_a_whole_domain_aggregated_over_cells_shows_its_mean_over_cells(
             checked += 1
         assert all(r.record["aggregate"] == "tasks" for r in table.rows[:-1])
     assert checked
+
+
+PAYLOAD = '<script>alert("x")</script>'
+
+
+def test_declared_titles_are_shown_literally(enterprise: VersionContext) -> None:
+    """A board's and its rows' titles are the release's text: shown, never run as markup."""
+    board = _board(enterprise)
+    rows = tuple(r.model_copy(update={"title": f"{r.title} {PAYLOAD}"}) for r in board.rows)
+    hostile = board.model_copy(update={"title": f"Board {PAYLOAD}", "rows": rows})
+    page = board_page(enterprise, hostile)
+    text = shown(page)
+    assert "<script" not in text
+    assert html.unescape(text).count(PAYLOAD) >= len(rows)  # each row's name, shown as text
