@@ -21,6 +21,7 @@ from generator.pages.viewparts import (
     runs_mark,
     scope_lead,
     shown_scope,
+    slug,
     view_page,
 )
 from generator.score.results import CombinationScores
@@ -63,6 +64,7 @@ def dimensions_spec(
     levels = max_levels(ctx, view.domain)
     top = f" (0–{next(iter(levels))})" if len(levels) == 1 else " (g/G)"
     metric = judged_metric("Judged", levels)
+    one_level = next(iter(levels)) if len(levels) == 1 else None
 
     def combo(k: str) -> Cell:
         return combo_cell(ctx, k, 1)
@@ -86,6 +88,10 @@ def dimensions_spec(
         (
             Field("combination", lambda c: c.combination),
             Field("status", lambda c: c.status),
+            # Figures are downloaded as g/G; the page shows them × G when the items share G.
+            Field(
+                "max_level", lambda c: next(iter(levels)) if len(levels) == 1 else None, "integer"
+            ),
             *(f for d, _ in dims for f in estimate_fields(d, dim(d))),
             *(estimate_fields("overall", overall) if judged else ()),
         ),
@@ -135,7 +141,7 @@ def dimensions_page(ctx: VersionContext, view: Dimensions) -> Page:
         ):
             note += " " + carried_note(marked=False)
         caption = f"{view.title} — {heading}" if len(groups) > 1 else view.title
-        tables.append(spec.table(f"{view.id}-{n}", caption, members, note))
+        tables.append(spec.table(f"{view.id}-{slug(heading)}", caption, members, note))
         headings.append(heading)
     lead = scope_lead(ctx, view.domain, scope)
     if len(groups) > 1:

@@ -76,3 +76,14 @@ def test_without_a_judged_overall_no_overall_column(enterprise: VersionContext) 
     assert len(with_overall.columns) == len(without.columns) + 1
     assert not any(h.startswith("Overall") for h in without.headers)
     assert "overall" not in {f.name for f in without.fields}
+
+
+def test_downloads_keep_g_over_g_and_say_the_max_level(enterprise: VersionContext) -> None:
+    view = _dimensions(enterprise)
+    page = dimensions_page(enterprise, view)
+    levels = max_levels(enterprise, view.domain)
+    for table in page.tables:
+        assert table.id != f"{view.id}-1"  # named by its group
+        for row in table.rows:
+            assert row.record["max_level"] == (next(iter(levels)) if len(levels) == 1 else None)
+            assert 0 <= row.record["overall"] <= 1
