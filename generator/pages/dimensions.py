@@ -89,9 +89,7 @@ def dimensions_spec(
             Field("combination", lambda c: c.combination),
             Field("status", lambda c: c.status),
             # Figures are downloaded as g/G; the page shows them × G when the items share G.
-            Field(
-                "max_level", lambda c: next(iter(levels)) if len(levels) == 1 else None, "integer"
-            ),
+            Field("max_level", lambda c: one_level, "integer"),
             *(f for d, _ in dims for f in estimate_fields(d, dim(d))),
             *(estimate_fields("overall", overall) if judged else ()),
         ),
