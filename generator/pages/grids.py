@@ -128,6 +128,11 @@ def grid_page(ctx: VersionContext, view: Grid) -> Page:
     )
     if len(groups) > 1:
         note += " " + groups_note(groups, ctx.release.varying())
+    if not grid.metric.comparable:
+        note += (
+            f" {grid.metric.title}: counted in each model's own tokenizer, so compared only "
+            "between places whose models share one (§4.2(2))."
+        )
     if grid.carried:
         note += " " + carried_note()
     caption = f"{view.title} ({row_axis} × {col_axis})"

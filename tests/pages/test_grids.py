@@ -68,3 +68,14 @@ def test_a_grid_place_is_its_combination_s_figure_or_not_evaluated(
             assert row.record[slug(col)] == value
             assert math.isclose(_first(text), value / (metric.scale or 1), rel_tol=0.06)
     assert empty  # the example leaves places of its grid empty
+
+
+def test_a_grid_of_tokens_says_they_compare_within_a_tokenizer(
+    enterprise: VersionContext,
+) -> None:
+    view = next(v for v in enterprise.release.profile.views if isinstance(v, Grid))
+    tokens = next(m for m in enterprise.release.metrics if not m.comparable)
+    (table,) = grid_page(enterprise, view.model_copy(update={"metric": tokens.id})).tables
+    assert "tokenizer" in table.note
+    (plain,) = grid_page(enterprise, view).tables
+    assert "tokenizer" not in plain.note
