@@ -220,8 +220,10 @@ def board_lead(ctx: VersionContext, board: Board, values: list[str]) -> str:
     domains = list(dict.fromkeys(r.domain for r in board.rows))
     titles = {d.id: d.title for d in ctx.release.domains}
     links = [f"[{escape(titles[d])}](../{escape(d)}/index.md)" for d in domains]
-    scaled = [m.scale for m in (ctx.release.outcome(d) for d in domains) if m.scale]
-    example = scale_text(scaled[0]) if scaled else ""
+    powers = [
+        m.scale for m in (ctx.release.outcome(d) for d in domains) if m.scale and m.scale >= 1
+    ]
+    example = scale_text(powers[0]) if powers else ""
     units = f"; {example}: the figure times {example[1:]}" if example else ""
     return (
         f"One table per {escape(axis.lower())} ({spelled(len(values))}), its columns the "

@@ -10,7 +10,7 @@ from generator.models.profile import Metric
 from generator.pages.cells import RUNS_MARK, runs_note
 from generator.pages.columns import Column, Field, Spec, sorted_as, whole
 from generator.pages.tables import Cell, Table
-from generator.pages.text import NBSP, decimals, scale_text
+from generator.pages.text import NBSP, decimals, scale_label
 from generator.score.results import Difference, ScopeResult
 
 
@@ -106,7 +106,8 @@ def differences_table(
     scale = 1.0
     if outcome is not None and (outcome.scale or outcome.direction == "lower"):
         scale = outcome.scale or 1.0
-        shown = f", shown {scale_text(scale)}" if outcome.scale else ""
+        label = scale_label(outcome.scale, outcome.bounds.high, outcome.bounds.low)
+        shown = f", shown {'on ' if label.startswith('0') else ''}{label}" if label else ""
         favours = "a negative" if outcome.direction == "lower" else "a positive"
         note += (
             f" Differences of {outcome.title}{shown}: {outcome.direction} is better, so "

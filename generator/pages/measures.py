@@ -17,7 +17,7 @@ from generator.models import Release
 from generator.models.profile import TOKEN_METRICS, Metric
 from generator.pages.cells import RUNS_MARK, STATUS_TEXT
 from generator.pages.tables import Cell
-from generator.pages.text import NBSP, estimate, kilo, scale_text
+from generator.pages.text import NBSP, estimate, kilo, scale_label
 from generator.score.results import CombinationScores, Estimate, Rate
 
 #: The engine's figures a combination carries under the metric's own id.
@@ -35,7 +35,8 @@ def arrow(metric: Metric) -> str:
 
 def unit_text(metric: Metric) -> str:
     """The unit a shown figure is in: ``×10⁴ cost units``, ``tokens``, or empty."""
-    parts = [scale_text(metric.scale)] if metric.scale else []
+    shown = scale_label(metric.scale, metric.bounds.high, metric.bounds.low)
+    parts = [shown] if shown else []
     if metric.unit:
         parts.append(metric.unit)
     return " ".join(parts)

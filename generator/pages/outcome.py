@@ -18,7 +18,7 @@ from generator.pages.cells import RUNS_MARK, estimate_cell
 from generator.pages.columns import Column, best_first
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell
-from generator.pages.text import NBSP, estimate, scale_text
+from generator.pages.text import NBSP, estimate, scale_label
 from generator.score.results import CombinationScores, Estimate
 
 
@@ -43,12 +43,7 @@ class Outcome:
         """Unit, scale and (when lower is better) direction: "cost units, ×10⁴, lower is
         better"; empty for a plain metric."""
         m = self.metric
-        high = m.bounds.high
-        if m.scale and m.scale < 1 and m.bounds.low == 0 and high is not None:
-            shown = f"0–{high / m.scale:g}"  # a [0, 1] score shown on 0–10
-        else:
-            shown = scale_text(m.scale) if m.scale else ""
-        parts = [m.unit or "", shown]
+        parts = [m.unit or "", scale_label(m.scale, m.bounds.high, m.bounds.low)]
         parts.append("lower is better" if m.direction == "lower" else "")
         return ", ".join(p for p in parts if p)
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from generator.models import Release, Task
 from generator.models.profile import Metric
-from generator.pages.text import scale_text, spelled
+from generator.pages.text import scale_label, spelled
 
 
 def _metric(m: Metric) -> str:
@@ -18,10 +18,9 @@ def _metric(m: Metric) -> str:
     said = [f"{m.direction} is better"]
     if m.unit:
         said.append(f"in {m.unit}")
-    if m.scale and m.scale < 1 and m.bounds.high is not None:
-        said.append(f"shown on 0–{m.bounds.high / m.scale:g}")
-    elif m.scale:
-        said.append(f"shown {scale_text(m.scale)}")
+    shown = scale_label(m.scale, m.bounds.high, m.bounds.low)
+    if shown:
+        said.append(f"shown {'on ' if shown[0] == '0' else ''}{shown}")
     if m.bounds.signed:
         said.append("can be negative")
     return f"{m.title} ({', '.join(said)})"

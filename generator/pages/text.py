@@ -140,3 +140,13 @@ def scale_text(scale: float) -> str:
     if 10.0**exponent == scale:
         return "×10" + str(exponent).translate(_SUPERSCRIPT)
     return f"×{scale:g}"
+
+
+def scale_label(scale: float | None, high: float | None = None, low: float | None = 0.0) -> str:
+    """How a metric's display scale reads: "0–10" for a [0, 1] figure shown ×10 (scale 0.1),
+    else :func:`scale_text` ("×10⁴"); empty without a scale."""
+    if not scale:
+        return ""
+    if scale < 1 and low == 0 and high is not None:
+        return f"0–{high / scale:g}"
+    return scale_text(scale)

@@ -20,6 +20,7 @@ from generator.pages.text import (
     kilo,
     one_decimal,
     render_markdown,
+    scale_label,
     scale_text,
     score,
     spelled,
@@ -182,3 +183,19 @@ def test_tokens_show_in_thousands_close_to_their_count(value: int) -> None:
 )
 def test_a_scale_reads_as_a_power_of_ten(scale: float, text: str) -> None:
     assert scale_text(scale) == text
+
+
+@pytest.mark.parametrize(
+    ("scale", "high", "text"),
+    [
+        (None, 1.0, ""),
+        (1e4, None, "×10⁴"),
+        (0.1, 1.0, "0–10"),
+        (0.01, 1.0, "0–100"),
+        (0.5, None, "×0.5"),
+    ],
+)
+def test_a_scale_label_says_a_zero_to_ten_score_as_such(
+    scale: float | None, high: float | None, text: str
+) -> None:
+    assert scale_label(scale, high) == text
