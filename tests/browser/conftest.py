@@ -11,9 +11,13 @@ import pytest
 from conftest import HostileSite
 from serve import serve
 
+from generator.build import build_site
+from generator.load import load_inputs
+
 CHROMIUM = "/usr/bin/chromium"
 
 HERE = Path(__file__).resolve().parent
+PROFILED = HERE.parents[1] / "examples" / "enterprisebench"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -30,6 +34,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def server(site: Path) -> Iterator[str]:
     """Base URL of the built site, served from a local thread."""
     yield from serve(site)
+
+
+@pytest.fixture(scope="session")
+def profiled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One strict build of the EnterpriseBench-shaped example (a declared profile)."""
+    loaded, problems = load_inputs(PROFILED)
+    assert not [p for p in problems if p.severity == "error"]
+    out = tmp_path_factory.mktemp("profiled") / "site"
+    assert build_site(loaded, out, strict=True, progress=lambda _: None) == []
+    return out
+
+
+@pytest.fixture(scope="session")
+def profiled_server(profiled_site: Path) -> Iterator[str]:
+    """Base URL of the EnterpriseBench-shaped example's site."""
+    yield from serve(profiled_site)
 
 
 @pytest.fixture(scope="session")

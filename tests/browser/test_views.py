@@ -5,31 +5,23 @@ into a mix by a click on a combination's header."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
-from serve import serve, too_tall
-
-from generator.build import build_site
-from generator.load import load_inputs
+from serve import too_tall
 
 ROOT = Path(__file__).resolve().parents[2] / "examples" / "enterprisebench"
 
 
 @pytest.fixture(scope="module")
-def views_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    loaded, problems = load_inputs(ROOT)
-    assert not [p for p in problems if p.severity == "error"]
-    out = tmp_path_factory.mktemp("views") / "site"
-    assert build_site(loaded, out, strict=True, progress=lambda _: None) == []
-    return out
+def views_site(profiled_site: Path) -> Path:
+    return profiled_site
 
 
 @pytest.fixture(scope="module")
-def views_server(views_site: Path) -> Iterator[str]:
-    yield from serve(views_site)
+def views_server(profiled_server: str) -> str:
+    return profiled_server
 
 
 def _views(site: Path) -> list[str]:
