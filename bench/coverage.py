@@ -484,6 +484,10 @@ def main(argv: list[str] | None = None) -> int:
         "settings": results,
     }
     if args.out is not None:
+        # Other benches' parts of the file (bench/coverage_measure.py's "measure") are kept.
+        if args.out.is_file():
+            kept = json.loads(args.out.read_text(encoding="utf-8"))
+            document = {**document, **{k: v for k, v in kept.items() if k not in document}}
         args.out.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -90,3 +90,12 @@ def test_the_readme_summary_follows_the_results(bench: ModuleType) -> None:
     assert "| success rate | — |" in block
     assert "0.800–0.900" in block
     assert "1 of 10 releases, 10.0% ± 9.5%" in block  # sqrt(0.1 · 0.9 / 10)
+
+
+def test_a_rerun_keeps_the_other_parts_of_the_results(bench: ModuleType, tmp_path: Path) -> None:
+    path = tmp_path / "coverage.json"
+    path.write_text(json.dumps({"measure": {"kept": True}, "settings": []}), encoding="utf-8")
+    bench.main(["--releases", "1", "--samples", "100", "--setting", "0", "--out", str(path)])
+    written = json.loads(path.read_text(encoding="utf-8"))
+    assert written["measure"] == {"kept": True}
+    assert [s["setting"] for s in written["settings"]] == [bench.SETTINGS[0].name]
