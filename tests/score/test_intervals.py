@@ -387,14 +387,25 @@ def test_a_measure_takes_a_t_interval_from_its_tasks() -> None:
     assert found.low > 1.0
 
 
-def test_a_measure_over_few_tasks_takes_the_noise_of_its_runs() -> None:
-    """Two tasks of two runs each: the pooled run variance with two degrees of freedom."""
-    means, spread = np.array([30_000.0, 50_000.0]), np.array([4e6, 9e6])
-    f = figure(means, np.ones(2, dtype=bool), np.array([2, 2]), spread=spread)
+@pytest.mark.parametrize(
+    ("spread", "runs"), [((4e6, 9e6), (2, 2)), ((4e6, 9e6, 1e6), (3, 3, 3)), ((1e6, 1e6), (4, 4))]
+)
+def test_a_measure_over_few_tasks_takes_the_noise_of_its_runs(
+    spread: tuple[float, ...], runs: tuple[int, ...]
+) -> None:
+    """Few tasks: each task's run variance over its runs, Welch–Satterthwaite's degrees of
+    freedom (rounded down below three, where the t quantile is of whole degrees)."""
+    k = len(spread)
+    means = np.linspace(30_000.0, 50_000.0, k)
+    f = figure(means, np.ones(k, dtype=bool), np.array(runs), spread=np.array(spread))
     (found,) = intervals(np.empty((0, 0)), [f], [f.value], 0.95, 5)
-    half = t_value(0.95, 2) * np.sqrt((0.25 * 4e6 + 0.25 * 9e6) / 2)
+    parts = [s / k**2 / n for s, n in zip(spread, runs, strict=True)]
+    se2 = sum(parts)
+    df = se2**2 / sum(p * p / (n - 1) for p, n in zip(parts, runs, strict=True))
+    half = t_value(0.95, df if df >= 3 else max(1, int(df))) * np.sqrt(se2)
+    mean = float(means.mean())
     assert found.basis == "runs"
-    assert (found.low, found.high) == pytest.approx((40_000.0 - half, 40_000.0 + half))
+    assert (found.low, found.high) == pytest.approx((mean - half, mean + half))
 
 
 def test_a_measure_with_one_run_per_task_has_no_interval() -> None:
@@ -404,3 +415,15 @@ def test_a_measure_with_one_run_per_task_has_no_interval() -> None:
     (found,) = intervals(np.empty((0, 0)), [f], [f.value], 0.95, 5)
     assert np.isnan(found.low)
     assert np.isnan(found.high)
+
+
+def test_a_skewed_cost_s_interval_follows_its_skew() -> None:
+    """Log-normal task costs: the studentized bootstrap reaches further above the mean than
+    below it, where value ± t·se would be symmetric, and it still holds the mean."""
+    rng = np.random.default_rng(5)
+    costs = rng.lognormal(np.log(30_000.0), 0.9, 12)
+    f = figure(costs, np.ones(12, dtype=bool), np.full(12, 2), spread=np.full(12, 1e6))
+    (found,) = intervals(task_weights(12, 4000, 3), [f], [f.value], 0.95, 5)
+    assert found.basis == "tasks"
+    assert found.low < f.value < found.high
+    assert found.high - f.value > 1.2 * (f.value - found.low)
