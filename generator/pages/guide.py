@@ -73,7 +73,7 @@ def methodology_page(ctx: VersionContext) -> Page:
         groups=ctx.release.groups,
         coverage=coverage,
         tables=tables_html(tables, "methodology"),
-        declared=declared_lines(ctx.release, ctx.tasks.values()),
+        declared=declared_lines(ctx.release, ctx.tasks.values(), coverage),
     )
     return Page("methodology.md", "Methodology", markdown, tuple(tables), wide=True)
 

@@ -44,3 +44,23 @@ def test_the_example_s_declarations_in_words() -> None:
     assert "reliability@k is withheld" in text
     for dimension in release.profile.dimensions:
         assert dimension.title in text
+
+
+def test_the_measured_coverage_is_read_from_the_bench_s_results() -> None:
+    """Every rate the line gives is one the bench measured (site_src/coverage.json)."""
+    import re
+
+    from generator.pages.guide import measured_coverage
+    from generator.pages.profile import measured_lines
+
+    coverage = measured_coverage()
+    assert coverage is not None
+    (line,) = measured_lines(coverage)
+    rates = {
+        f"{f['rate']:.2f}" for s in coverage["measure"]["settings"] for f in s["figures"].values()
+    }
+    shown = re.findall(r"\b[01]\.\d\d\b", line)
+    assert shown
+    assert set(shown) <= rates
+    assert measured_lines(None) == []
+    assert measured_lines({"other": 1}) == []
