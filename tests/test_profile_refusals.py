@@ -201,3 +201,75 @@ def test_no_ranking_across_the_judge_that_varies(reports: dict[str, Report]) -> 
     assert all(judge[d.a] == judge[d.b] for d in consulting.differences)
     qa = next(s for s in reports["qa"].scopes if s.scope.whole and s.scope.group == "all")
     assert len(qa.comparison_groups) <= 1
+
+
+def _held_out_of(scope: Any, held: list[dict[str, Any]]) -> frozenset[str]:
+    """The held-out tasks a scope's figures rest on."""
+    return frozenset(
+        t["id"]
+        for t in held
+        if all(t.get("facets", {}).get(f) == v for f, v in scope.facets)
+        and scope.subdivision in (None, t.get("subdivision"))
+    )
+
+
+def _assert_no_subtraction(report: Report, tasks: list[dict[str, Any]], minimum: int) -> None:
+    """No published scope holds 1..min − 1 held-out tasks, no two differ by so few, and no two
+    overlap without one holding the other (their sets are then a checked, laminar family)."""
+    held = [t for t in tasks if t["domain"] == report.domain and t["group"] == "held-out"]
+    published = {
+        _held_out_of(s.scope, held)
+        for s in report.scopes
+        if not s.withheld and s.scope.group != "public"
+    } - {frozenset()}
+    for a in published:
+        assert len(a) >= minimum, (report.domain, sorted(a))
+        for b in published:
+            if b < a:
+                assert len(a - b) >= minimum, (report.domain, sorted(a - b))
+            assert not (a & b) or a <= b or b <= a, (report.domain, sorted(a ^ b))
+
+
+def test_no_held_out_task_by_subtraction(reports: dict[str, Report]) -> None:
+    release = yaml.safe_load((VERSION / "release.yaml").read_text(encoding="utf-8"))
+    tasks = yaml.safe_load((VERSION / "tasks.yaml").read_text(encoding="utf-8"))["tasks"]
+    for report in reports.values():
+        _assert_no_subtraction(report, tasks, release["groups"].get("min_held_out_aggregate", 5))
+
+
+def test_a_second_partition_never_isolates_a_held_out_task(root: Path) -> None:
+    """Held out: one Numerical-Calculation easy task, the five middle ones, the four
+    Domain-Knowledge middle ones and one hard one. Capability and difficulty each pass their
+    own withholding, yet six NC held-out tasks less the five NC-middle ones is one task: only
+    one partition of a domain publishes held-out figures."""
+    path = root / "results" / "v1.0" / "tasks.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    chosen: list[str] = []
+    for prefix, count in (
+        ("qa-nc-easy", 1),
+        ("qa-nc-middle", 5),
+        ("qa-dk-middle", 4),
+        ("qa-dk-hard", 1),
+    ):
+        chosen += sorted(t["id"] for t in data["tasks"] if t["id"].startswith(prefix))[:count]
+    for t in data["tasks"]:
+        t["group"] = "held-out" if t["id"] in chosen else "public"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    inputs, problems = load_inputs(root)
+    assert not [p for p in problems if p.severity == "error"]
+    report = build_report(inputs.releases[0], "qa")
+    nc = next(
+        s
+        for s in report.scopes
+        if s.scope.facets == (("capability", "numerical-calculation"),)
+        and s.scope.group == "held-out"
+    )
+    assert nc.withheld is None  # six held-out tasks: published in the first partition
+    middle = [
+        s
+        for s in report.scopes
+        if ("difficulty", "middle") in s.scope.facets and s.scope.group == "held-out"
+    ]
+    assert middle
+    assert all(s.withheld and "one partition" in s.withheld for s in middle)
+    _assert_no_subtraction(report, data["tasks"], 5)

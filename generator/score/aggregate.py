@@ -94,7 +94,7 @@ def score_combination(
         combination=table.combos[k],
         status="scored",
         task_score=estimate("score"),
-        rule_score=estimate("rule"),
+        rule_score=estimate("rule") if "rule" in figs else None,
         judge_score=estimate("judge") if "judge" in figs else None,
         judge_coverage=_judge_coverage(plan, figs),
         success_rate=_rate(figs["success"], found["success"]),

@@ -59,6 +59,34 @@ def domain_cuts(domain: Domain, release: Release) -> list[Cut]:
     return cuts
 
 
+def held_out_partition(cuts: Sequence[Cut]) -> str | None:
+    """The one partition of a domain whose parts may publish held-out figures: its
+    sub-divisions when it has any, else its first facet. Each partition alone is withheld
+    against subtraction (:func:`generator.score.scope.withheld_scopes`), but two partitions
+    together are not: the held-out mean of a capability less that of one of its
+    capability × difficulty cells gives the rest of the capability's held-out tasks, which
+    may be a single task. So the parts of every other partition publish public tasks only
+    (§4.4, §7.2)."""
+    return next((c.column for c in cuts if c.column is not None), None)
+
+
+def partition_name(domain: Domain, release: Release, column: str | None) -> str:
+    """How the pages name a partition: "category", or a facet's title ("capability")."""
+    if column == "subdivision":
+        return domain.subdivision_label or "sub-division"
+    names = (column or "").removeprefix("facet:").split(",")
+    titles = {f.id: f.title.lower() for f in release.profile.facets}
+    return " × ".join(titles.get(n, n) for n in names)
+
+
+#: Why a part of another partition shows no held-out figure (:func:`held_out_partition`).
+OTHER_PARTITION = (
+    "withheld: held-out results are published for one partition of this domain only ({}); "
+    "with a second, a held-out task could be isolated by subtraction (§4.4, §7.2) — its "
+    "public group is shown"
+)
+
+
 def cut_column(facets: Sequence[str]) -> str:
     """The task-table column of a partition by these facets (their values joined by ',')."""
     return "facet:" + ",".join(facets)

@@ -15,7 +15,7 @@ import numpy as np
 
 from generator.models import Release
 from generator.score.intervals import Figure, figure, rate
-from generator.score.plan import Plan, has_views
+from generator.score.plan import Plan, has_views, small_held_out
 from generator.score.stats import reliability_at
 from generator.score.table import NAN, ScopeView, TaskTable
 
@@ -36,14 +36,15 @@ def figures(
         "score": figure(
             table.means["score"][k, rows], data, table.counts["score"][k, rows], spread=spread
         ),
-        # the rule channel over the tasks that have ordinary rule items (all of Lingee's)
-        "rule": figure(
-            table.means["rule"][k, rows],
-            data & (table.counts["rule"][k, rows] > 0),
-            table.counts["rule"][k, rows],
-        ),
         "success": rate(successes, valid, covered),
     }
+    # The rule channel over the tasks that have ordinary rule items (all of Lingee's). Over
+    # a part of the scope, beside the Task Score over all of it, the rest is their
+    # difference: neither part may hold 1..min − 1 held-out tasks (§4.4).
+    ruled = data & (table.counts["rule"][k, rows] > 0)
+    small = small_held_out(view, release)
+    if not (small(ruled) or small(data & ~ruled)):
+        out["rule"] = figure(table.means["rule"][k, rows], ruled, table.counts["rule"][k, rows])
     if plan.judged is not None:
         judge_runs = table.counts["judge"][k, rows]
         out["judge"] = figure(table.means["judge"][k, rows], plan.judged, judge_runs)
@@ -70,16 +71,19 @@ def _declared_figures(
     averages over them, and the means of the table's extra columns (``extra:<column>``: the
     judged overall, each judged dimension, each measured resource)."""
     rows, out = view.rows, {}
+    small = small_held_out(view, release)
     for column in table.extra:
         values = table.means[column][k, rows]
         mask = plan.data & ~np.isnan(values)
-        if not mask.any():
+        if not mask.any() or small(mask):  # 1..min − 1 held-out tasks would show (§4.4)
             continue
         metric = release.metric(column)
         own = None if metric is None or metric.unit_interval else table.spread[column][k, rows]
         out[f"extra:{column}"] = figure(values, mask, table.counts[column][k, rows], spread=own)
     cells = cell_of(view, release)
-    if cells is not None:
+    # Beside the mean over tasks, the mean over cells weighs each cell's tasks otherwise: the
+    # two give a cell's held-out sum, so every cell holds 0 or at least min held-out tasks.
+    if cells is not None and not any(small(cells == c) for c in set(cells.tolist())):
         weights = cell_weights(cells, plan.data)
         score = table.means["score"][k, rows]
         runs = table.counts["score"][k, rows]

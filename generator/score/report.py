@@ -11,7 +11,13 @@ from generator.load import LoadedRelease
 from generator.models import Release
 from generator.models.release import Domain
 from generator.score.aggregate import aggregate_scope, scope_weights
-from generator.score.cuts import cut_columns, domain_cuts
+from generator.score.cuts import (
+    OTHER_PARTITION,
+    cut_columns,
+    domain_cuts,
+    held_out_partition,
+    partition_name,
+)
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
@@ -110,9 +116,12 @@ def _scopes_shown(
         column: withheld_scopes(tasks, minimum, column or "subdivision")
         for column in dict.fromkeys(c.column for c in cuts)
     }
+    partition = held_out_partition(cuts)
+    named = partition_name(domain, release, partition)
     for cut in cuts:
         part = tasks if cut.column is None else tasks[tasks[cut.column] == cut.value]
         all_public = not (part["group"] == "held-out").any()
+        other = cut.column not in (None, partition) and not all_public
         for group in GROUPS:
             if all_public and group == "public":
                 continue  # the same tasks as "all tasks": shown once
@@ -124,6 +133,8 @@ def _scopes_shown(
             if not len(view.rows):
                 continue
             reason = withheld[cut.column].get((cut.value, group))
+            if other and group != "public":
+                reason = OTHER_PARTITION.format(named)
             entry = (
                 (view, label)
                 if reason is None

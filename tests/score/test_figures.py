@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from builders import catalog, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -76,3 +77,76 @@ def test_nanmean_leaves_out_missing_values() -> None:
     values = np.array([0.25, np.nan, 0.75, np.nan])
     assert nanmean(values) == np.mean(values[~np.isnan(values)])
     assert math.isnan(nanmean(np.array([np.nan])))
+
+
+def _scope(report: object, group: str, facets: tuple[tuple[str, str], ...] = ()) -> object:
+    return next(
+        s
+        for s in report.scopes  # type: ignore[attr-defined]
+        if s.scope.group == group and s.scope.facets == facets and s.scope.subdivision is None
+    )
+
+
+def test_a_rule_score_over_part_of_a_scope_never_isolates_a_held_out_task() -> None:
+    """Five rule-only held-out tasks and one judge-only: six Task Scores less five rule scores
+    would give the judge-only task's, so the rule score is withheld there (§4.4)."""
+    from generator.score.report import build_report
+
+    ruled = [task(f"h{i}", group="held-out") for i in range(5)]
+    judged = task("j", group="held-out", judge=(4,))
+    judged["scoring"].update(mode="judge-only", rule_weight=None, rule_items=[])
+    public = [task(f"p{i}") for i in range(3)]
+    runs = [run(t["id"], r) for t in ruled + public for r in (1, 2)]
+    runs += [run("j", r, of=0, judge=(3,)) for r in (1, 2)]
+    rel = release(groups={"public": 3, "held_out": 6})
+    report = build_report(version(rel, catalog([*ruled, judged, *public]), {"p": runs}), "office")
+    held = _scope(report, "held-out")
+    (c,) = held.combinations  # type: ignore[attr-defined]
+    assert c.task_score is not None
+    assert c.rule_score is None
+    (public_c,) = _scope(report, "public").combinations  # type: ignore[attr-defined]
+    assert public_c.rule_score is not None  # no held-out task there: shown
+
+
+def test_a_cell_with_too_few_held_out_tasks_withholds_the_mean_over_cells() -> None:
+    """The mean over cells beside the mean over tasks weighs each cell otherwise: the two give
+    a cell's held-out sum, so a cell with one held-out task withholds it; the public group
+    still has it."""
+    from builders import profiled
+
+    from generator.score.report import build_report
+
+    def qa(tid: str, difficulty: str, group: str) -> dict[str, object]:
+        data = task(tid, "qa", group=group)
+        del data["subdivision"]
+        data["facets"] = {"capability": "ie", "difficulty": difficulty}
+        return data
+
+    tasks = [qa(f"e{i}", "easy", "held-out" if i < 4 else "public") for i in range(6)]
+    tasks += [qa(f"h{i}", "hard", "held-out" if i == 0 else "public") for i in range(3)]
+    runs = [run(str(t["id"]), r, passed=(r + i) % 3) for i, t in enumerate(tasks) for r in (1, 2)]
+    rel = profiled()
+    data = rel.model_dump(mode="json", exclude_none=True)
+    data["groups"] = {"public": 4, "held_out": 5}
+    report = build_report(
+        version(type(rel).model_validate(data), catalog(tasks), {"p": runs}), "qa"
+    )
+    (whole,) = _scope(report, "all").combinations  # type: ignore[attr-defined]
+    assert whole.task_score is not None
+    assert whole.cell_mean is None
+    (public,) = _scope(report, "public").combinations  # type: ignore[attr-defined]
+    assert public.cell_mean is not None
+    easy = [t for t in tasks if t["group"] == "public" and t["facets"]["difficulty"] == "easy"]
+    hard = [t for t in tasks if t["group"] == "public" and t["facets"]["difficulty"] == "hard"]
+    assert len(easy) == 2
+    assert len(hard) == 2
+
+    def mean(cell: list[dict[str, object]]) -> float:
+        ids = {t["id"] for t in cell}
+        per_task = [
+            sum(min(r.rules[0].passed + r.rules[1].passed, 2) / 2 for r in runs if r.task == i) / 2
+            for i in ids
+        ]
+        return sum(per_task) / len(per_task)
+
+    assert public.cell_mean.value == pytest.approx((mean(easy) + mean(hard)) / 2)
