@@ -45,10 +45,6 @@ def _scored(c: CombinationScores) -> bool:
     return c.status == "scored" and c.task_score is not None and c.task_score.value is not None
 
 
-def _value(c: CombinationScores) -> float:
-    return c.task_score.value if c.task_score and c.task_score.value is not None else -1.0
-
-
 @dataclass(frozen=True)
 class Standing:
     """A scored combination in its domain's leaderboard."""
@@ -89,8 +85,8 @@ def standings(ctx: VersionContext, scope: ScopeResult) -> list[Standing]:
     (in the direction of the domain's outcome metric)."""
     scored = [c for c in scope.combinations if _scored(c)]
     group = _group_of(scope)
-    sign = outcome_of(ctx, scope.scope.domain).sign
-    scored.sort(key=lambda c: (group.get(c.combination, 0), c.rank or 10**6, -sign * _value(c)))
+    order = outcome_of(ctx, scope.scope.domain).order
+    scored.sort(key=lambda c: (group.get(c.combination, 0), *order(c)))
     fewer = fewer_tasks(scored)
     return [
         Standing(

@@ -9,6 +9,7 @@ measures, so each domain's figures are read in their own metric).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -88,6 +89,13 @@ class Outcome:
     def sign(self) -> float:
         """+1 where higher is better, −1 where lower is: ``sign × value`` sorts best last."""
         return 1.0 if self.metric.higher else -1.0
+
+    def order(self, c: CombinationScores) -> tuple[int, float, str]:
+        """Best first: by best rank, then by the figure in the metric's direction (none
+        last), then by id — the one order of every table and chart of a scope."""
+        e = c.task_score
+        value = -self.sign * e.value if e is not None and e.value is not None else math.inf
+        return (c.rank or 10**6, value, c.combination)
 
 
 def cells_column(

@@ -245,7 +245,10 @@ def usage_spec(ctx: VersionContext) -> Spec[CombinationScores]:
 
 def usage_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
     """The scope's reliability and cost per task, for its scored combinations."""
-    scored = sorted((c for c in scope.combinations if _scored(c)), key=_order)
+    scored = sorted(
+        (c for c in scope.combinations if _scored(c)),
+        key=outcome_of(ctx, scope.scope.domain).order,
+    )
     if not scored:
         return None
     ks = "/".join(map(str, ctx.release.reliability_k))
@@ -315,11 +318,6 @@ def scope_spec(
     return Spec(_score_columns(ctx, depth, scope, elsewhere), _score_fields(ctx))
 
 
-def _order(c: CombinationScores) -> tuple[int, float, str]:
-    value = c.task_score.value if c.task_score and c.task_score.value is not None else -1.0
-    return (c.rank or 10**6, -value, c.combination)
-
-
 def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
     """What the ranks, comparison groups, † marks and withheld Judge scores mean."""
     stats = ctx.release.statistics
@@ -347,6 +345,6 @@ def scope_table(
     ctx: VersionContext, scope: ScopeResult, tid: str, depth: int, elsewhere: str = ""
 ) -> Table:
     """One row per combination, best ranked first: :func:`scope_spec`."""
-    ordered = sorted(scope.combinations, key=_order)
+    ordered = sorted(scope.combinations, key=outcome_of(ctx, scope.scope.domain).order)
     spec = scope_spec(ctx, depth, scope, elsewhere)
     return spec.table(tid, scope.title, ordered, _scope_note(ctx, scope))
