@@ -273,3 +273,19 @@ def test_a_second_partition_never_isolates_a_held_out_task(root: Path) -> None:
     assert middle
     assert all(s.withheld and "one partition" in s.withheld for s in middle)
     _assert_no_subtraction(report, data["tasks"], 5)
+
+
+def test_a_measure_s_interval_stays_in_its_range(reports: dict[str, Report]) -> None:
+    """A cost is at least 0: no interval of the Beer Game reaches below it (before the
+    clipping, two or four runs' noise reached −12 ×10⁴)."""
+    release = yaml.safe_load((VERSION / "release.yaml").read_text(encoding="utf-8"))
+    cost = next(m for m in release["metrics"] if m["id"] == "beer_cost")
+    low = cost["range"]["low"]
+    shown = [
+        c.task_score
+        for s in reports["beer-game"].scopes
+        for c in s.combinations
+        if c.task_score is not None and c.task_score.low is not None
+    ]
+    assert shown
+    assert min(e.low for e in shown) >= low

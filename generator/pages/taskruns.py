@@ -317,6 +317,21 @@ def _empty(table: str, caption: str) -> Prepared:
     return Prepared(empty.to_csv(), empty.to_json())
 
 
+def _runs_note(task: Task) -> str:
+    """How the runs table's S is made, by the task's scoring mode (§4.3)."""
+    s = task.scoring
+    if s.mode == "judge-only":
+        made = "S = J, 0 when D or a fatal item fails"
+    elif s.mode == "measure":
+        made = (
+            f"S is the run's {s.measure} in its own unit (not scaled), or the failure value "
+            f"{s.failure_value:g} when D or a fatal item fails or it records none"
+        )
+    else:
+        made = "S = 0 when D or a fatal item fails, else R or w·R + (1 − w)·J"
+    return f"{made}; evaluation-incomplete runs are excluded from every mean."
+
+
 def runs_table(task: Task, tables: TaskTables) -> Table:
     """Every run of the task: D, fatal items, R, J, S and success, so scores can be rebuilt."""
     prepared = tables.run_files.get(task.id) or _empty("runs", RUNS_CAPTION)
@@ -336,8 +351,7 @@ def runs_table(task: Task, tables: TaskTables) -> Table:
             "Failure type",
         ),
         (),
-        "S = 0 when D or a fatal item fails, else R or w·R + (1 − w)·J; "
-        "evaluation-incomplete runs are excluded from every mean.",
+        _runs_note(task),
         inline=prepared.size if prepared.size <= RUNS_INLINE else 0,
         prepared=prepared,
     )

@@ -52,8 +52,14 @@ def render_markdown(text: str) -> str:
     return str(_MD.render(text)).strip().translate(_INERT)
 
 
+def missing(value: float | None) -> bool:
+    """Whether there is no number to show: none, or a float that is no number (a metric the
+    runs do not record)."""
+    return value is None or value != value
+
+
 def score(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}"
+    return "—" if missing(value) else f"{value:.3f}"
 
 
 def interval(low: float | None, high: float | None) -> str:
@@ -89,7 +95,7 @@ def estimate(value: float | None, low: float | None = None, high: float | None =
 def kilo(value: float | None) -> str:
     """A token count in thousands: ``205k`` from 10,000 on, ``9.1k`` below, as every page
     shows tokens."""
-    if value is None:
+    if value is None or missing(value):
         return "—"
     if abs(value) >= 10_000:
         return f"{value / 1000:,.0f}k"
@@ -97,11 +103,11 @@ def kilo(value: float | None) -> str:
 
 
 def count(value: float | None) -> str:
-    return "—" if value is None else f"{value:,.0f}"
+    return "—" if value is None or missing(value) else f"{value:,.0f}"
 
 
 def one_decimal(value: float | None) -> str:
-    return "—" if value is None else f"{value:,.1f}"
+    return "—" if value is None or missing(value) else f"{value:,.1f}"
 
 
 def attr(text: object) -> str:

@@ -16,6 +16,7 @@ import numpy as np
 
 from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
+from generator.models.profile import Range
 from generator.score.figures import figures, nanmean, point_values
 from generator.score.intervals import Figure, Interval, intervals, task_weights
 from generator.score.plan import Plan, has_views, small_held_out
@@ -57,14 +58,16 @@ def _rate(f: Figure, found: Interval) -> Rate | None:
     )
 
 
-def _estimate(value: float, tasks: int, found: Interval) -> Estimate:
-    return Estimate(
-        value=_none(value),
-        low=_none(found.low),
-        high=_none(found.high),
-        tasks=tasks,
-        interval=found.basis,
-    )
+def _estimate(value: float, tasks: int, found: Interval, bounds: Range | None = None) -> Estimate:
+    """An estimate with its interval, the interval kept within the metric's declared range
+    (a cost's interval never reaches below 0)."""
+    low, high = _none(found.low), _none(found.high)
+    if bounds is not None:
+        if bounds.low is not None:
+            low, high = (None if x is None else max(x, bounds.low) for x in (low, high))
+        if bounds.high is not None:
+            low, high = (None if x is None else min(x, bounds.high) for x in (low, high))
+    return Estimate(value=_none(value), low=low, high=high, tasks=tasks, interval=found.basis)
 
 
 def score_combination(
@@ -82,8 +85,17 @@ def score_combination(
     method carries state across tasks has no reliability@k (its runs are not independent
     trials, §4.2(3))."""
 
+    outcome = release.outcome(view.scope.domain)
+
     def estimate(column: str) -> Estimate:
-        return _estimate(values[column], figs[column].tasks, found[column])
+        """The figure's estimate; a measure's interval within its declared range."""
+        metric = (
+            outcome
+            if column in ("score", "cells")
+            else release.metric(column.removeprefix("extra:"))
+        )
+        bounds = metric.bounds if metric is not None and metric.measured else None
+        return _estimate(values[column], figs[column].tasks, found[column], bounds)
 
     def extra(prefix: str) -> dict[str, Estimate]:
         return {

@@ -136,3 +136,29 @@ def test_tables_of_some_tasks_are_those_of_all(contexts: list[VersionContext]) -
         for table in (runs_table, efficiency_table):
             assert table(task, part).to_json() == table(task, whole).to_json()
             assert table(task, part).rows_html() == table(task, whole).rows_html()
+
+
+def test_the_runs_note_says_how_s_is_made_in_each_mode() -> None:
+    """Rule-only and dual-channel as before; judge-only S = J; a measure task names its
+    metric and failure value (all from the task's scoring block)."""
+    from builders import task
+
+    from generator.models import Task
+    from generator.pages.taskruns import runs_table
+    from generator.pages.tasks import TaskTables
+
+    judged = task("j", judge=(10,))
+    judged["scoring"].update(mode="judge-only", rule_weight=None, rule_items=[])
+    measured = task("m")
+    measured["scoring"].update(mode="measure", rule_items=[], measure="cost", failure_value=9e4)
+    empty = TaskTables.__new__(TaskTables)
+    object.__setattr__(empty, "run_files", {})
+    notes = {
+        t["id"]: runs_table(Task.model_validate(t), empty).note
+        for t in (task("r"), judged, measured)
+    }
+    assert notes["r"].startswith("S = 0 when D or a fatal item fails, else R or w·R + (1 − w)·J")
+    assert notes["j"].startswith("S = J, 0 when D or a fatal item fails")
+    assert notes["m"].startswith(
+        "S is the run's cost in its own unit (not scaled), or the failure value 90000"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 
@@ -199,3 +200,9 @@ def test_a_scale_label_says_a_zero_to_ten_score_as_such(
     scale: float | None, high: float | None, text: str
 ) -> None:
     assert scale_label(scale, high) == text
+
+
+@pytest.mark.parametrize("shown", [score, kilo, count, one_decimal])
+def test_a_float_that_is_no_number_shows_as_none(shown: Any) -> None:
+    assert shown(float("nan")) == "—"
+    assert shown(None) == "—"
