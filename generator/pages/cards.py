@@ -28,7 +28,7 @@ from generator.pages.columns import Column, Field, Spec
 from generator.pages.context import VersionContext
 from generator.pages.diffs import diff_path, related
 from generator.pages.downloads import described
-from generator.pages.efficiency import reliability_series
+from generator.pages.effcharts import reliability_series
 from generator.pages.render import Page, environment, opaque, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import attr, escape, escape_html, render_markdown, spelled

@@ -10,7 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from generator.pages.cells import combo_cell
-from generator.pages.charts import GREY, Series, chart, labels, style_of
+from generator.pages.charts import labels, style_of
 from generator.pages.columns import (
     Column,
     Field,
@@ -23,220 +23,17 @@ from generator.pages.columns import (
 )
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
+from generator.pages.effcharts import PARETO, domain_charts, tokens
+from generator.pages.outcome import outcome_of
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
-from generator.pages.text import NBSP, estimate, kilo, one_decimal, score, spelled
+from generator.pages.text import NBSP, kilo, one_decimal, score, spelled
 from generator.score.results import (
     CombinationScores,
     Efficiency,
-    Estimate,
-    Reliability,
     Report,
     ScopeResult,
 )
-
-
-def _tokens(c: CombinationScores) -> float:
-    return float(c.efficiency.total_tokens or 0) if c.efficiency else 0.0
-
-
-def _value(c: CombinationScores) -> float:
-    return float(c.task_score.value or 0) if c.task_score else 0.0
-
-
-#: The charts of Task Score against efficiency: (metric, axis label, logarithmic axis, how a
-#: value reads in a hover box).
-METRICS: tuple[tuple[str, str, bool, Callable[[float | None], str]], ...] = (
-    ("total_tokens", "Total tokens per task", True, lambda v: f"{kilo(v)} tokens"),
-    ("duration_s", "Duration per task (s)", False, lambda v: f"{one_decimal(v)} s"),
-    ("turns", "Turns per task", False, lambda v: f"{one_decimal(v)} turns"),
-)
-#: Dash of each comparison group's frontier, so two groups' lines are told apart.
-DASHES = ("dot", "dash", "dashdot", "longdash", "longdashdot")
-
-
-def _estimate(label: str, e: Estimate | Reliability) -> tuple[str, ...]:
-    """An estimate's hover lines, in the tables' format; a note when its interval is over too
-    few tasks to resample."""
-    line = f"{label} {estimate(e.value, e.low, e.high)}"
-    return (line, RUNS_NOTE) if e.interval == "runs" else (line,)
-
-
-RUNS_NOTE = "interval: run-to-run noise only (too few tasks)"
-
-
-def _point(
-    c: CombinationScores, metric: str, style: tuple[str, str], name: str, extra: tuple[str, ...]
-) -> Series:
-    """The combination's Task Score, with its interval, against one efficiency metric."""
-    assert c.task_score is not None
-    x = getattr(c.efficiency, metric)
-    label, reads = next((m[1], m[3]) for m in METRICS if m[0] == metric)
-    return Series(
-        name,
-        (float(x),),
-        (_value(c),),
-        (float(c.task_score.low or 0),),
-        (float(c.task_score.high or 0),),
-        color=style[0],
-        symbol=style[1],
-        hover=((name, *_estimate("Task Score", c.task_score), f"{label}: {reads(x)}", *extra),),
-    )
-
-
-def _frontiers(scope: ScopeResult, scored: list[CombinationScores]) -> list[Series]:
-    """The Pareto frontiers among combinations of one tokenizer: one per comparison group
-    (settings varying by design) that has two compared points or more — a single point is
-    no frontier. Tokens are no common unit across models (§4.2(2))."""
-    group = {n: i for i, names in enumerate(scope.comparison_groups) for n in names}
-    compared = [c for c in scored if c.pareto is not None]
-    out = []
-    for g in sorted({group.get(c.combination, 0) for c in compared}):
-        members = [c for c in compared if group.get(c.combination, 0) == g]
-        if len(members) < 2:
-            continue
-        front = sorted((c for c in members if c.pareto), key=_tokens)
-        name = f"Pareto frontier, group {g + 1}" if len(scope.comparison_groups) > 1 else ""
-        out.append(
-            Series(
-                name or "Pareto frontier",
-                tuple(map(_tokens, front)),
-                tuple(map(_value, front)),
-                mode="lines+markers",
-                dash=DASHES[g % len(DASHES)],
-                color=GREY,
-                symbol="circle-open",
-                size=18,
-            )
-        )
-    return out
-
-
-def _token_charts(
-    d: str,
-    scope: ScopeResult,
-    scored: list[CombinationScores],
-    tokenizer: dict[str, str],
-    style: dict[str, tuple[str, str]],
-    names: dict[str, str],
-) -> list[Markup]:
-    """Task Score against total tokens: a chart per tokenizer, each with its own frontiers."""
-    charts = []
-    for tok in sorted({tokenizer[c.combination] for c in scored}):
-        mine = [c for c in scored if tokenizer[c.combination] == tok]
-        points = [
-            _point(
-                c,
-                "total_tokens",
-                style[c.combination],
-                names[c.combination],
-                (f"tokenizer {tok}", f"Pareto frontier: {PARETO[c.pareto]}"),
-            )
-            for c in mine
-        ]
-        charts.append(
-            chart(
-                token_chart_id(d, tok),
-                f"Task Score against total tokens per task — tokenizer {tok}",
-                points + _frontiers(scope, mine),
-                f"Total tokens per task ({tok})",
-                "Task Score",
-                y_range=(0, 1),
-                x_log=True,
-                data_table=f"{d}-efficiency",
-            )
-        )
-    return charts
-
-
-def token_chart_id(domain: str, tokenizer: str) -> str:
-    """The id of a domain's chart of score against tokens for one tokenizer."""
-    return f"{domain}-score-total_tokens-{tokenizer}"
-
-
-def _curve(c: CombinationScores, style: tuple[str, str], name: str) -> Series | None:
-    """The combination's reliability@k curve, if it has any value."""
-    rel = [r for r in c.reliability if r.value is not None]
-    if not rel:
-        return None
-    return reliability_series(name, rel, style)
-
-
-def _all_succeed(k: int) -> str:
-    return "k = 1: a task's run succeeds" if k == 1 else f"k = {k}: all {k} runs of a task succeed"
-
-
-def reliability_series(name: str, rel: list[Reliability], style: tuple[str, str]) -> Series:
-    """A reliability@k curve with its intervals and hover lines written in the tables' format."""
-    return Series(
-        name,
-        tuple(float(r.k) for r in rel),
-        tuple(float(r.value or 0) for r in rel),
-        tuple(float(r.low or 0) for r in rel),
-        tuple(float(r.high or 0) for r in rel),
-        mode="lines+markers",
-        color=style[0],
-        symbol=style[1],
-        hover=tuple((name, *_estimate(f"reliability@{r.k}", r), _all_succeed(r.k)) for r in rel),
-    )
-
-
-def _charts(
-    d: str,
-    scope: ScopeResult,
-    scored: list[CombinationScores],
-    tokenizer: dict[str, str],
-    style: dict[str, tuple[str, str]],
-    names: dict[str, str],
-) -> list[Markup]:
-    """Task Score against each efficiency metric, then reliability@k, all beside one table."""
-    charts = _token_charts(d, scope, scored, tokenizer, style, names)
-    for metric, label, log, _ in METRICS[1:]:
-        if not any(getattr(c.efficiency, metric) is not None for c in scored):
-            continue  # a metric the release does not declare: its runs do not record it
-        charts.append(
-            chart(
-                f"{d}-score-{metric}",
-                f"Task Score against {label.lower()}",
-                [_point(c, metric, style[c.combination], names[c.combination], ()) for c in scored],
-                label,
-                "Task Score",
-                y_range=(0, 1),
-                x_log=log,
-                data_table=f"{d}-efficiency",
-            )
-        )
-    reliability = _reliability_chart(d, scored, style, names)
-    return charts + ([reliability] if reliability is not None else [])
-
-
-def _reliability_chart(
-    d: str,
-    scored: list[CombinationScores],
-    style: dict[str, tuple[str, str]],
-    names: dict[str, str],
-) -> Markup | None:
-    """reliability@k curves of the combinations that have any value."""
-    curves = [
-        s
-        for c in scored
-        if (s := _curve(c, style[c.combination], names[c.combination])) is not None
-    ]
-    if not curves:
-        return None
-    return chart(
-        f"{d}-reliability",
-        "reliability@k",
-        curves,
-        "k (all k runs succeed)",
-        "reliability@k",
-        y_range=(0, 1),
-        integer_x=True,
-        data_table=f"{d}-efficiency",
-    )
-
-
-PARETO = {True: "yes", False: "no", None: "not compared: coverage differs"}
 
 
 def _measure(
@@ -259,9 +56,14 @@ def _reliability_fields(ks: list[int]) -> tuple[Field[CombinationScores], ...]:
     return tuple(Field(f"reliability_at_{k}", at(k), "number", has(k)) for k in ks)
 
 
-def efficiency_spec(ctx: VersionContext, tokenizer: dict[str, str]) -> Spec[CombinationScores]:
-    """A row per scored combination: Task Score, efficiency, frontier, reliability@k."""
+def efficiency_spec(
+    ctx: VersionContext, tokenizer: dict[str, str], domain: str | None = None
+) -> Spec[CombinationScores]:
+    """A row per scored combination: Task Score (the domain's outcome, in its display),
+    efficiency, frontier, reliability@k."""
     combination = attrgetter("combination")
+    outcome = outcome_of(ctx, domain or ctx.release.domains[0].id)
+    header = "Task Score" if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
 
     def best(metric: str) -> First | None:
         return best_first(ctx.release, metric)
@@ -271,10 +73,17 @@ def efficiency_spec(ctx: VersionContext, tokenizer: dict[str, str]) -> Spec[Comb
             Column("Combination", combination, lambda k: combo_cell(ctx, k, 0)),
             Column("Tokenizer", lambda c: tokenizer[c.combination]),
             Column(
-                "Task Score",
+                header,
                 lambda c: c.task_score.value,
                 sorted_as(score),
                 first=best("task_score"),
+            )
+            if outcome.plain
+            else Column(
+                header,
+                attrgetter("task_score"),
+                outcome.cell,
+                first=best(outcome.metric.id),
             ),
             *(
                 _measure(header, metric, text, best(metric))
@@ -317,7 +126,8 @@ def _domain_charts(
     if not scored:
         return [], []
     d = report.domain
-    table = efficiency_spec(ctx, tokenizer).table(
+    outcome = outcome_of(ctx, d)
+    table = efficiency_spec(ctx, tokenizer, d).table(
         f"{d}-efficiency",
         f"Efficiency — {report.domain_title} (data of the charts)",
         scored,
@@ -325,7 +135,14 @@ def _domain_charts(
         "tokens are not a common unit across models, so no cross-model ranking.",
     )
     names = labels({k: b.combination.title for k, b in ctx.frame.bundles.items()})
-    return _charts(d, scope, scored, tokenizer, style, names), described(
+    # the charts in the outcome's display: its scale, its title, [0, 1] only for a score
+    shown = [
+        c.model_copy(update={"task_score": outcome.scaled(c.task_score) if c.task_score else None})
+        for c in scored
+    ]
+    label = outcome.title if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
+    axis = (label, (0, 1) if outcome.metric.unit_interval else None)
+    return domain_charts(d, scope, shown, tokenizer, style, names, axis), described(
         ctx, [table], about=(("domain", d),)
     )
 
@@ -347,7 +164,7 @@ def frontier_lines(
         if len(compared) < 2:
             lines.append(head + "none (fewer than two combinations measured on the same tasks)")
             continue
-        front = sorted((c for c in compared if c.pareto), key=_tokens)
+        front = sorted((c for c in compared if c.pareto), key=tokens)
         lines.append(head + " · ".join(titles[c.combination] for c in front))
     return lines
 

@@ -17,7 +17,8 @@ from pagetools import Plot, plots, shown, shown_estimate
 from generator.load import load_inputs
 from generator.pages import VersionContext, version_context
 from generator.pages.charts import labels
-from generator.pages.efficiency import METRICS, PARETO, efficiency_page, token_chart_id
+from generator.pages.effcharts import METRICS, PARETO, token_chart_id
+from generator.pages.efficiency import efficiency_page
 from generator.pages.text import kilo, one_decimal
 from generator.score.results import CombinationScores, Report
 from generator.score.version import score_version

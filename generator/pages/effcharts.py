@@ -1,0 +1,232 @@
+"""The efficiency page's charts (§4.2(2)): a domain's outcome against total tokens per
+tokenizer (with its Pareto frontiers), against duration and turns, and reliability@k curves;
+the page and its table are :mod:`generator.pages.efficiency`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from markupsafe import Markup
+
+from generator.pages.charts import GREY, Series, chart
+from generator.pages.text import estimate, kilo, one_decimal
+from generator.score.results import CombinationScores, Estimate, Reliability, ScopeResult
+
+#: How the Pareto frontier column and hover say a combination's place on it.
+PARETO = {True: "yes", False: "no", None: "not compared: coverage differs"}
+
+
+def tokens(c: CombinationScores) -> float:
+    return float(c.efficiency.total_tokens or 0) if c.efficiency else 0.0
+
+
+def _value(c: CombinationScores) -> float:
+    return float(c.task_score.value or 0) if c.task_score else 0.0
+
+
+#: The charts of Task Score against efficiency: (metric, axis label, logarithmic axis, how a
+#: value reads in a hover box).
+METRICS: tuple[tuple[str, str, bool, Callable[[float | None], str]], ...] = (
+    ("total_tokens", "Total tokens per task", True, lambda v: f"{kilo(v)} tokens"),
+    ("duration_s", "Duration per task (s)", False, lambda v: f"{one_decimal(v)} s"),
+    ("turns", "Turns per task", False, lambda v: f"{one_decimal(v)} turns"),
+)
+#: Dash of each comparison group's frontier, so two groups' lines are told apart.
+DASHES = ("dot", "dash", "dashdot", "longdash", "longdashdot")
+
+
+def _estimate(label: str, e: Estimate | Reliability) -> tuple[str, ...]:
+    """An estimate's hover lines, in the tables' format; a note when its interval is over too
+    few tasks to resample."""
+    line = f"{label} {estimate(e.value, e.low, e.high)}"
+    return (line, RUNS_NOTE) if e.interval == "runs" else (line,)
+
+
+RUNS_NOTE = "interval: run-to-run noise only (too few tasks)"
+
+
+def _point(
+    c: CombinationScores,
+    metric: str,
+    style: tuple[str, str],
+    name: str,
+    extra: tuple[str, ...],
+    title: str = "Task Score",
+) -> Series:
+    """The combination's Task Score (its domain's outcome, ``title``), with its interval,
+    against one efficiency metric."""
+    assert c.task_score is not None
+    x = getattr(c.efficiency, metric)
+    label, reads = next((m[1], m[3]) for m in METRICS if m[0] == metric)
+    return Series(
+        name,
+        (float(x),),
+        (_value(c),),
+        (float(c.task_score.low or 0),),
+        (float(c.task_score.high or 0),),
+        color=style[0],
+        symbol=style[1],
+        hover=((name, *_estimate(title, c.task_score), f"{label}: {reads(x)}", *extra),),
+    )
+
+
+def _frontiers(scope: ScopeResult, scored: list[CombinationScores]) -> list[Series]:
+    """The Pareto frontiers among combinations of one tokenizer: one per comparison group
+    (settings varying by design) that has two compared points or more — a single point is
+    no frontier. Tokens are no common unit across models (§4.2(2))."""
+    group = {n: i for i, names in enumerate(scope.comparison_groups) for n in names}
+    compared = [c for c in scored if c.pareto is not None]
+    out = []
+    for g in sorted({group.get(c.combination, 0) for c in compared}):
+        members = [c for c in compared if group.get(c.combination, 0) == g]
+        if len(members) < 2:
+            continue
+        front = sorted((c for c in members if c.pareto), key=tokens)
+        name = f"Pareto frontier, group {g + 1}" if len(scope.comparison_groups) > 1 else ""
+        out.append(
+            Series(
+                name or "Pareto frontier",
+                tuple(map(tokens, front)),
+                tuple(map(_value, front)),
+                mode="lines+markers",
+                dash=DASHES[g % len(DASHES)],
+                color=GREY,
+                symbol="circle-open",
+                size=18,
+            )
+        )
+    return out
+
+
+def _token_charts(
+    d: str,
+    scope: ScopeResult,
+    scored: list[CombinationScores],
+    tokenizer: dict[str, str],
+    style: dict[str, tuple[str, str]],
+    names: dict[str, str],
+    axis: tuple[str, tuple[float, float] | None] = ("Task Score", (0, 1)),
+) -> list[Markup]:
+    """Task Score (``axis``: the domain's outcome and its range) against total tokens: a
+    chart per tokenizer, each with its own frontiers."""
+    title, y_range = axis
+    charts = []
+    for tok in sorted({tokenizer[c.combination] for c in scored}):
+        mine = [c for c in scored if tokenizer[c.combination] == tok]
+        points = [
+            _point(
+                c,
+                "total_tokens",
+                style[c.combination],
+                names[c.combination],
+                (f"tokenizer {tok}", f"Pareto frontier: {PARETO[c.pareto]}"),
+                title,
+            )
+            for c in mine
+        ]
+        charts.append(
+            chart(
+                token_chart_id(d, tok),
+                f"{title} against total tokens per task — tokenizer {tok}",
+                points + _frontiers(scope, mine),
+                f"Total tokens per task ({tok})",
+                title,
+                y_range=y_range,
+                x_log=True,
+                data_table=f"{d}-efficiency",
+            )
+        )
+    return charts
+
+
+def token_chart_id(domain: str, tokenizer: str) -> str:
+    """The id of a domain's chart of score against tokens for one tokenizer."""
+    return f"{domain}-score-total_tokens-{tokenizer}"
+
+
+def _curve(c: CombinationScores, style: tuple[str, str], name: str) -> Series | None:
+    """The combination's reliability@k curve, if it has any value."""
+    rel = [r for r in c.reliability if r.value is not None]
+    if not rel:
+        return None
+    return reliability_series(name, rel, style)
+
+
+def _all_succeed(k: int) -> str:
+    return "k = 1: a task's run succeeds" if k == 1 else f"k = {k}: all {k} runs of a task succeed"
+
+
+def reliability_series(name: str, rel: list[Reliability], style: tuple[str, str]) -> Series:
+    """A reliability@k curve with its intervals and hover lines written in the tables' format."""
+    return Series(
+        name,
+        tuple(float(r.k) for r in rel),
+        tuple(float(r.value or 0) for r in rel),
+        tuple(float(r.low or 0) for r in rel),
+        tuple(float(r.high or 0) for r in rel),
+        mode="lines+markers",
+        color=style[0],
+        symbol=style[1],
+        hover=tuple((name, *_estimate(f"reliability@{r.k}", r), _all_succeed(r.k)) for r in rel),
+    )
+
+
+def domain_charts(
+    d: str,
+    scope: ScopeResult,
+    scored: list[CombinationScores],
+    tokenizer: dict[str, str],
+    style: dict[str, tuple[str, str]],
+    names: dict[str, str],
+    axis: tuple[str, tuple[float, float] | None] = ("Task Score", (0, 1)),
+) -> list[Markup]:
+    """Task Score (``axis``: the domain's outcome and its range) against each efficiency
+    metric, then reliability@k, all beside one table."""
+    charts = _token_charts(d, scope, scored, tokenizer, style, names, axis)
+    title, y_range = axis
+    for metric, label, log, _ in METRICS[1:]:
+        if not any(getattr(c.efficiency, metric) is not None for c in scored):
+            continue  # a metric the release does not declare: its runs do not record it
+        charts.append(
+            chart(
+                f"{d}-score-{metric}",
+                f"{title} against {label.lower()}",
+                [
+                    _point(c, metric, style[c.combination], names[c.combination], (), title)
+                    for c in scored
+                ],
+                label,
+                title,
+                y_range=y_range,
+                x_log=log,
+                data_table=f"{d}-efficiency",
+            )
+        )
+    reliability = _reliability_chart(d, scored, style, names)
+    return charts + ([reliability] if reliability is not None else [])
+
+
+def _reliability_chart(
+    d: str,
+    scored: list[CombinationScores],
+    style: dict[str, tuple[str, str]],
+    names: dict[str, str],
+) -> Markup | None:
+    """reliability@k curves of the combinations that have any value."""
+    curves = [
+        s
+        for c in scored
+        if (s := _curve(c, style[c.combination], names[c.combination])) is not None
+    ]
+    if not curves:
+        return None
+    return chart(
+        f"{d}-reliability",
+        "reliability@k",
+        curves,
+        "k (all k runs succeed)",
+        "reliability@k",
+        y_range=(0, 1),
+        integer_x=True,
+        data_table=f"{d}-efficiency",
+    )

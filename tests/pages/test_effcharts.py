@@ -1,0 +1,55 @@
+"""The efficiency page's charts (generator/pages/effcharts.py): a domain's outcome against
+tokens, duration and turns, and reliability@k curves, each from the report."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+from generator.pages import VersionContext
+from generator.pages.charts import style_of
+from generator.pages.effcharts import PARETO, domain_charts, reliability_series, token_chart_id
+from generator.pages.outcome import outcome_of
+from generator.score.results import Reliability
+
+
+def test_a_reliability_curve_holds_its_figures_and_intervals() -> None:
+    rel = [
+        Reliability(k=1, value=0.8, low=0.7, high=0.9),
+        Reliability(k=2, value=0.6, low=0.45, high=0.72, interval="runs"),
+    ]
+    series = reliability_series("c", rel, ("#000", "circle"))
+    assert series.x == (1.0, 2.0)
+    assert series.y == (0.8, 0.6)
+    assert series.low == (0.7, 0.45)
+    assert series.high == (0.9, 0.72)
+    assert any("run-to-run noise only" in line for line in series.hover[1])
+
+
+def test_the_pareto_words_cover_every_place() -> None:
+    assert set(PARETO) == {True, False, None}
+    assert token_chart_id("qa", "o200k") == "qa-score-total_tokens-o200k"
+
+
+def test_a_measured_outcome_is_charted_in_its_display(enterprise: VersionContext) -> None:
+    """The Beer Game's cost is drawn divided by its scale, titled by its metric, on an axis of
+    its own (not [0, 1])."""
+    report = enterprise.reports["beer-game"]
+    scope = report.scopes[0]
+    outcome = outcome_of(enterprise, "beer-game")
+    scored = [c for c in scope.combinations if c.task_score and c.task_score.value is not None]
+    shown = [c.model_copy(update={"task_score": outcome.scaled(c.task_score)}) for c in scored]
+    names = {c.combination: c.combination for c in scored}
+    tokenizer = {k: b.combination.model.tokenizer for k, b in enterprise.frame.bundles.items()}
+    title = f"{outcome.title} ({outcome.qualifier})"
+    charts = domain_charts(
+        "beer-game", scope, shown, tokenizer, style_of(list(names)), names, (title, None)
+    )
+    assert charts
+    (encoded,) = re.findall(r"<!--lg-html:([A-Za-z0-9+/=]+)-->", str(charts[0]))
+    html = base64.b64decode(encoded).decode("utf-8")
+    assert f"{title} against total tokens" in html
+    assert '"range":[0,1]' not in html
+    value = shown[0].task_score.value
+    assert value is not None
+    assert f"{value:.4g}"[:4] in html
