@@ -49,8 +49,9 @@ class GridData:
 
 
 def grid_cell(ctx: VersionContext, grid: GridData, col: str, row: str) -> Cell:
-    """The figure of the combination at (``row``, ``col``), its rank in the scope and its
-    carried-state label; "not evaluated" where no combination sits."""
+    """The figure of the combination at (``row``, ``col``), its rank in the scope (only where
+    the figure is the domain's outcome, which ranks order) and its carried-state label; "not
+    evaluated" where no combination sits."""
     combo = grid.place.get((row, col))
     if combo is None:
         return Cell(NOT_EVALUATED)
@@ -59,7 +60,9 @@ def grid_cell(ctx: VersionContext, grid: GridData, col: str, row: str) -> Cell:
         text = "withheld" if grid.scope is None else NOT_EVALUATED
         return Cell(text + sub_line("", combo in grid.carried), html=True)
     cell = figure_cell(grid.metric, c, figure(ctx.release, grid.domain, c, grid.metric))
-    rank = rank_text(c.rank, c.rank_worst or c.rank) if c.rank is not None else ""
+    # a rank orders the domain's outcome: beside another metric it would say nothing of it
+    ranked = grid.metric.id in (ctx.release.outcome(grid.domain).id, "task_score")
+    rank = rank_text(c.rank, c.rank_worst or c.rank) if ranked and c.rank is not None else ""
     return Cell(escape_html(cell.text) + sub_line(rank, combo in grid.carried), cell.sort, True)
 
 

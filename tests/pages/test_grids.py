@@ -79,3 +79,28 @@ def test_a_grid_of_tokens_says_they_compare_within_a_tokenizer(
     assert "tokenizer" in table.note
     (plain,) = grid_page(enterprise, view).tables
     assert "tokenizer" not in plain.note
+
+
+def test_a_grid_of_another_metric_than_the_outcome_shows_no_rank(
+    enterprise: VersionContext,
+) -> None:
+    """Ranks order the domain's outcome: beside model calls they would say nothing of them."""
+    calls = Grid(
+        kind="grid",
+        id="calls",
+        title="Calls",
+        domain="qa",
+        metric="model_calls",
+        rows="method",
+        columns="backbone",
+    )
+    outcome = Grid(
+        kind="grid", id="score", title="Score", domain="qa", rows="method", columns="backbone"
+    )
+
+    def texts(view: Grid) -> str:
+        page = grid_page(enterprise, view)
+        return " ".join(_text(c) for t in page.tables for r in t.rows for c in r.cells)
+
+    assert "rank" in texts(outcome)
+    assert "rank" not in texts(calls)
