@@ -386,7 +386,9 @@ def _ranked(
         r = every[name]
         if name in scored:
             best, worst = ranks[name]
-            on_front = (name in front) if name in comparable else None
+            # a frontier needs two points of one tokenizer: alone, a combination is not compared
+            peers = sum(tokenizers[o] == tokenizers[name] for o in comparable)
+            on_front = (name in front) if name in comparable and peers > 1 else None
             r = r.model_copy(update={"rank": best, "rank_worst": worst, "pareto": on_front})
         combos.append(r)
     return combos

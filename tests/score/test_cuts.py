@@ -51,10 +51,11 @@ def test_a_pair_of_facets_is_one_column() -> None:
     assert out[cut_column(["capability", "difficulty"])].tolist() == ["ie,easy", "ie,hard"]
 
 
-def test_each_facet_value_is_a_scope_and_small_held_out_groups_are_withheld() -> None:
-    """Six easy tasks (five held out) and three hard ones (one held out): the hard held-out
-    group is too small, and the easy one is withheld with it, since the domain's held-out
-    aggregate less the easy one would give the hard task's figure."""
+def test_each_facet_value_is_a_scope_and_held_out_figures_come_from_one_partition() -> None:
+    """Six easy tasks (five held out) and three hard ones (one held out). The first facet
+    (capability) is the partition that publishes held-out figures: its one value holds all
+    six. The second (difficulty) shows its public groups only: its easy held-out group, five
+    tasks, passes its own partition's rule, yet the six less the five is the hard task."""
     tasks = [_qa(f"e{i}", "ie", "easy", "held-out" if i < 5 else "public") for i in range(6)]
     tasks += [_qa(f"h{i}", "ie", "hard", "held-out" if i == 0 else "public") for i in range(3)]
     runs = [run(t["id"], r) for t in tasks for r in (1, 2)]
@@ -69,8 +70,11 @@ def test_each_facet_value_is_a_scope_and_small_held_out_groups_are_withheld() ->
     assert by_key[(easy, "public")].tasks == 1
     assert by_key[(hard, "all")].withheld is not None
     assert by_key[(hard, "held-out")].withheld is not None
-    assert "derived by subtraction" in (by_key[(easy, "held-out")].withheld or "")
+    assert "one partition of this domain only (capability)" in (
+        by_key[(easy, "held-out")].withheld or ""
+    )
     assert by_key[((), "held-out")].withheld is None  # six held-out tasks in all
+    assert by_key[((("capability", "ie"),), "held-out")].withheld is None
     assert by_key[(hard, "public")].withheld is None
     scored = by_key[(hard, "public")].combinations[0]
     assert scored.task_score is not None

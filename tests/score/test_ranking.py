@@ -138,3 +138,22 @@ def test_the_frontier_reads_the_score_direction() -> None:
     tokenizers = {"low": "t", "high": "t"}
     assert pareto(results, tokenizers) == {"high"}
     assert pareto(results, tokenizers, higher=False) == {"low"}
+
+
+def test_a_combination_alone_in_its_tokenizer_is_not_compared_for_the_frontier() -> None:
+    """Two combinations of two tokenizers: neither has a frontier to be on (the efficiency
+    page says "none" for each tokenizer; the table must not say "yes")."""
+    from builders import bundle, catalog, release, run, task, version
+
+    from generator.score.report import build_report
+
+    tasks = [task(f"t{i}") for i in range(5)]
+    runs = {c: [run(f"t{i}", r) for i in range(5) for r in (1, 2)] for c in ("p", "q")}
+    bundles = {"p": bundle("p", tokenizer="a"), "q": bundle("q", tokenizer="b")}
+    report = build_report(version(release(), catalog(tasks), runs, bundles), "office")
+    scope = next(s for s in report.scopes if s.scope.whole and s.scope.group == "all")
+    assert [c.pareto for c in scope.combinations] == [None, None]
+    same = {"p": bundle("p", tokenizer="a"), "q": bundle("q", tokenizer="a")}
+    report = build_report(version(release(), catalog(tasks), runs, same), "office")
+    scope = next(s for s in report.scopes if s.scope.whole and s.scope.group == "all")
+    assert {c.pareto for c in scope.combinations} <= {True, False}
