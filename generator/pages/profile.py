@@ -116,7 +116,8 @@ def declared_lines(
         out.append(
             "Combinations whose method carries state across tasks are published with a label, "
             "and their reliability@k is withheld: their runs are not independent trials "
-            "(§4.2(3))."
+            "(§4.2(3)). Their other intervals resample tasks as if independent, which state "
+            "carried from task to task makes them only approximately."
         )
     if any(release.outcome(d.id).measured for d in release.domains):
         out += measured_lines(coverage)
