@@ -61,6 +61,8 @@ def _metrics(release: Release, src: Source) -> Iterator[Problem]:
         m.id for m in release.metrics if m.id not in KNOWN_METRICS and not (m.measured or m.of)
     ]
     measured_known = [m.id for m in release.metrics if m.id in KNOWN_METRICS and m.measured]
+    unmeasured_money = [m.id for m in release.metrics if m.currency and not m.measured]
+    currencies = sorted({m.currency for m in release.metrics if m.currency})
     found = (
         (missing, f"direction not declared for {missing}; every computed metric needs one"),
         (
@@ -70,6 +72,16 @@ def _metrics(release: Release, src: Source) -> Iterator[Problem]:
             "'of: task_score' for the Task Score under another title and scale",
         ),
         (measured_known, f"{measured_known} are computed by the engine, not measured"),
+        (
+            unmeasured_money,
+            f"{unmeasured_money} are money: each run records what it cost, so declare them "
+            "'measured: true'",
+        ),
+        (
+            currencies[1:],
+            f"money in several currencies {currencies}: no figure combines currencies, so a "
+            "release declares its money in one",
+        ),
         (repeated(declared), f"repeated metric ids: {repeated(declared)}"),
     )
     for wrong, message in found:
@@ -297,6 +309,16 @@ def check_bundle_profile(release: Release, loaded: LoadedBundle) -> Iterator[Pro
             yield Problem(
                 src.path, line, "combination.tags", f"{tag!r} is not a tag of the release"
             )
+    currency = next((m.currency for m in release.metrics if m.currency), None)
+    if currency is not None and (bundle.pricing is None or bundle.pricing.currency != currency):
+        given = "none" if bundle.pricing is None else f"prices in {bundle.pricing.currency}"
+        yield Problem(
+            src.path,
+            src.line("pricing"),
+            "pricing",
+            f"{given}; this release counts money in {currency}, so every bundle discloses its "
+            f"pricing in {currency}: currency, source and date",
+        )
     if bundle.carried_state is not None and release.profile.carried_state == "refused":
         yield Problem(
             src.path,

@@ -6,7 +6,7 @@ Its runs live beside it in JSON Lines (see :mod:`generator.models.runs`).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
@@ -139,6 +139,16 @@ class NotCovered(Contract):
     reason: Text = Field(description="Why it was not evaluated.")
 
 
+class Pricing(Contract):
+    """How a run's money was computed: the prices behind a release's currency metrics."""
+
+    currency: Annotated[str, Field(pattern=r"^[A-Z]{3}$")] = Field(
+        description="ISO 4217 currency of the prices, e.g. 'CNY'."
+    )
+    source: Text = Field(description="Where the prices come from, e.g. a provider's price list.")
+    date: dt.date = Field(description="The date the prices held (YYYY-MM-DD).")
+
+
 class Bundle(Versioned):
     """``results/<version>/bundles/<combination>/bundle.yaml``."""
 
@@ -164,6 +174,11 @@ class Bundle(Versioned):
         description="The run records (JSON Lines), relative to the bundle folder.",
     )
     notes: Markdown | None = Field(default=None, description="Free notes shown on its card.")
+    pricing: Pricing | None = Field(
+        default=None,
+        description="The prices behind the runs' money, where the release declares a metric "
+        "in a currency: currency, source and date.",
+    )
     carried_state: Text | None = Field(
         default=None,
         description="How the method carries state across tasks (memory, cheat-sheets, "

@@ -115,6 +115,11 @@ class Metric(Contract):
         "time, calls, money). Null: the engine's own role for its metrics, 'outcome' for a "
         "measured one.",
     )
+    currency: Annotated[str, Field(pattern=r"^[A-Z]{3}$")] | None = Field(
+        default=None,
+        description="For money: its ISO 4217 currency, e.g. 'CNY'. Every bundle then discloses "
+        "its pricing in that currency (source and date), and no figure combines currencies.",
+    )
     of: Literal["task_score"] | None = Field(
         default=None,
         description="'task_score': this metric is the engine's Task Score under its own title "

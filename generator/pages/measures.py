@@ -37,8 +37,8 @@ def unit_text(metric: Metric) -> str:
     """The unit a shown figure is in: ``×10⁴ cost units``, ``tokens``, or empty."""
     shown = scale_label(metric.scale, metric.bounds.high, metric.bounds.low)
     parts = [shown] if shown else []
-    if metric.unit:
-        parts.append(metric.unit)
+    if metric.unit or metric.currency:
+        parts.append(metric.unit or metric.currency or "")
     return " ".join(parts)
 
 

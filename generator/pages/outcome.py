@@ -44,7 +44,7 @@ class Outcome:
         """Unit, scale and (when lower is better) direction: "cost units, ×10⁴, lower is
         better"; empty for a plain metric."""
         m = self.metric
-        parts = [m.unit or "", scale_label(m.scale, m.bounds.high, m.bounds.low)]
+        parts = [m.unit or m.currency or "", scale_label(m.scale, m.bounds.high, m.bounds.low)]
         parts.append("lower is better" if m.direction == "lower" else "")
         return ", ".join(p for p in parts if p)
 

@@ -324,3 +324,46 @@ def test_a_domain_may_show_the_task_score_under_its_own_scale() -> None:
     messages = _messages(_problems(Release.model_validate(data)))
     assert any("unknown metric ids ['judged']" in m for m in messages)
     assert any("domains[2].outcome: 'judged' is neither" in m for m in messages)
+
+
+MONEY = {
+    "id": "cost_cny",
+    "title": "Cost",
+    "direction": "lower",
+    "measured": True,
+    "currency": "CNY",
+}
+PRICING = {"currency": "CNY", "source": "provider price lists", "date": "2026-06-01"}
+
+
+def _with_money(*metrics: dict[str, Any]) -> Release:
+    data = profiled().model_dump(mode="json", exclude_none=True)
+    data["metrics"] += list(metrics)
+    return Release.model_validate(data)
+
+
+def test_money_is_measured_in_one_currency() -> None:
+    assert _problems(_with_money(MONEY)) == []
+    unmeasured = _messages(_problems(_with_money({**MONEY, "measured": False})))
+    assert any("['cost_cny'] are money: each run records what it cost" in m for m in unmeasured)
+    usd = {**MONEY, "id": "cost_usd", "currency": "USD"}
+    (several,) = _messages(_problems(_with_money(MONEY, usd)))
+    assert "money in several currencies ['CNY', 'USD']" in several
+
+
+def _priced(pricing: dict[str, str] | None) -> Bundle:
+    data = _placed("a", method="CoT", backbone="GPT").model_dump(mode="json", exclude_none=True)
+    if pricing is not None:
+        data["pricing"] = pricing
+    return Bundle.model_validate(data)
+
+
+def test_a_bundle_discloses_its_pricing_in_the_release_s_currency() -> None:
+    money = _with_money(MONEY)
+    assert list(check_bundle_profile(money, _loaded_bundle(_priced(PRICING)))) == []
+    (missing,) = _messages(list(check_bundle_profile(money, _loaded_bundle(_priced(None)))))
+    assert missing.startswith("pricing: none; this release counts money in CNY")
+    usd = {**PRICING, "currency": "USD"}
+    (other,) = _messages(list(check_bundle_profile(money, _loaded_bundle(_priced(usd)))))
+    assert other.startswith("pricing: prices in USD; this release counts money in CNY")
+    assert list(check_bundle_profile(profiled(), _loaded_bundle(_priced(None)))) == []

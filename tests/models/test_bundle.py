@@ -80,3 +80,16 @@ def test_not_covered_scopes_state_a_reason() -> None:
     scope = {"domain": "office", "subdivision": "a", "reason": "no adapter"}
     assert _errors(_bundle(not_covered=[scope])) == []
     assert _errors(_bundle(not_covered=[{"domain": "office"}])) == [("not_covered", "0", "reason")]
+
+
+def test_pricing_names_a_currency_source_and_date() -> None:
+    from builders import bundle as _bundle
+
+    data = _bundle("p").model_dump(mode="json", exclude_none=True)
+    data["pricing"] = {"currency": "CNY", "source": "price list", "date": "2026-06-01"}
+    priced = Bundle.model_validate(data)
+    assert priced.pricing is not None
+    assert priced.pricing.date.isoformat() == "2026-06-01"
+    data["pricing"]["currency"] = "yuan"
+    with pytest.raises(ValidationError, match=r"pricing\.currency"):
+        Bundle.model_validate(data)

@@ -194,3 +194,30 @@ def test_a_scope_not_covered_is_named_by_its_titles(contexts: list[VersionContex
                 assert f"- **{title}** — {n.reason}" in text
                 named += 1
     assert named
+
+
+def test_a_priced_bundle_s_card_says_its_pricing() -> None:
+    """Where a bundle discloses the prices behind its money, its card says currency, source
+    and date, as the bundle gives them; a card without pricing has no such row."""
+    from builders import bundle, catalog, release, run, task, version
+    from pagetools import CARD
+
+    from generator.load import Loaded
+    from generator.load.source import Source
+    from generator.models import Bundle
+    from generator.pages import version_context
+    from generator.score.version import score_version
+
+    data = bundle("p").model_dump(mode="json", exclude_none=True)
+    data["combination"]["harnesscard"] = CARD.id
+    data["pricing"] = {"currency": "CNY", "source": "provider price lists", "date": "2026-06-01"}
+    plain = bundle("q").model_dump(mode="json", exclude_none=True)
+    plain["combination"]["harnesscard"] = CARD.id
+    bundles = {"p": Bundle.model_validate(data), "q": Bundle.model_validate(plain)}
+    runs = {c: [run(t, r) for t in ("t", "e") for r in (1, 2)] for c in bundles}
+    tasks = [task("t"), task("e", "erp", "x")]
+    loaded = version(release(groups={"public": 2, "held_out": 0}), catalog(tasks), runs, bundles)
+    ctx = version_context(score_version(loaded), {CARD.id: Loaded(CARD, Source("card.yaml"))})
+    priced = combination_page(ctx, "p").markdown
+    assert "| Pricing | CNY, provider price lists, as of 2026-06-01 |" in priced
+    assert "| Pricing |" not in combination_page(ctx, "q").markdown
