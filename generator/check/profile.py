@@ -10,12 +10,14 @@ A release that declares nothing new is Lingee Bench, and passes as before (§2.6
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from generator.check.release import repeated
 from generator.errors import Problem, did_you_mean
 from generator.load import Loaded, LoadedBundle
 from generator.load.source import Source
 from generator.models import Release, Task
+from generator.models.catalog import JudgeItem, RuleItem
 from generator.models.profile import (
     BUSINESS_METRICS,
     CORE_METRICS,
@@ -98,6 +100,7 @@ def _profile_ids(release: Release, src: Source) -> Iterator[Problem]:
         (("axes",), [a.id for a in profile.axes]),
         (("tags",), [t.id for t in profile.tags]),
         (("dimensions",), [d.id for d in profile.dimensions]),
+        (("rule_classes",), [c.id for c in profile.rule_classes]),
         (("views",), [v.id for v in profile.views]),
     ]
     lists += [
@@ -279,14 +282,36 @@ def _task_metric(release: Release, task: Task, outcome: str, problem: Say) -> It
             f"mode {scoring.mode!r}, but {task.domain} scores in the measure {outcome!r}; "
             "expected mode 'measure' (no aggregate over different measures or units)",
         )
-    dimensions = {d.id for d in release.profile.dimensions}
-    for item in scoring.judge_items:
-        if item.dimension is not None and item.dimension not in dimensions:
-            yield problem(
-                "scoring",
-                f"judge item {item.id}: {item.dimension!r} is not a dimension of the release"
-                + did_you_mean(item.dimension, dimensions),
-            )
+    declared: tuple[tuple[str, Sequence[RuleItem | JudgeItem], str, set[str], str], ...] = (
+        (
+            "rule item",
+            scoring.rule_items,
+            "rule_class",
+            ids(release.profile.rule_classes),
+            "rule class",
+        ),
+        (
+            "judge item",
+            scoring.judge_items,
+            "dimension",
+            ids(release.profile.dimensions),
+            "dimension",
+        ),
+    )
+    for kind, items, field, known, what in declared:
+        for item in items:
+            named = getattr(item, field)
+            if named is not None and named not in known:
+                yield problem(
+                    "scoring",
+                    f"{kind} {item.id}: {named!r} is not a {what} of the release"
+                    + did_you_mean(named, known),
+                )
+
+
+def ids(values: Sequence[Any]) -> set[str]:
+    """The ids of declared values."""
+    return {str(v.id) for v in values}
 
 
 def check_bundle_profile(release: Release, loaded: LoadedBundle) -> Iterator[Problem]:

@@ -52,6 +52,11 @@ class RuleItem(Contract):
         default=False,
         description="A fatal item zeroes the run when it fails and stays out of R's denominator.",
     )
+    rule_class: Id | None = Field(
+        default=None,
+        description="The release's rule class the item checks (e.g. file type, no "
+        "placeholders): pass rates are reported per class.",
+    )
 
 
 class Evidence(Contract):

@@ -309,6 +309,10 @@ class Profile(Contract):
     dimensions: tuple[Dimension, ...] = Field(
         default=(), description="Judged dimensions that Judge items name."
     )
+    rule_classes: tuple[EnumValue, ...] = Field(
+        default=(),
+        description="Classes of rule items (e.g. file type, renders), each with its pass rate.",
+    )
     continuous_levels: Bool = Field(
         default=False,
         description="true: a Judge level may be any number from 0 to G; false: whole levels.",

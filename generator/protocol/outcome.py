@@ -168,21 +168,20 @@ def _credit(items: Items, verdicts: Verdicts) -> np.ndarray:
     return out
 
 
-def dimension_credit(
-    items: Items, verdicts: Verdicts, dimension: np.ndarray, dimensions: int
-) -> np.ndarray:
-    """Credit per run and judged dimension (runs × dimensions; ``dimension``: each item's
-    dimension code, -1 for none): the sum of g/G over the run's Judge items of that
-    dimension, 0 in a failed module. Divided by the task's items of the dimension, it is the
-    dimension's score, averaged like J (§4.3(2)). A judged overall item belongs to none."""
-    code = dimension[verdicts.item]
-    mine = (code >= 0) & (verdicts.kind == JUDGE)
+def group_credit(items: Items, verdicts: Verdicts, group: np.ndarray, groups: int) -> np.ndarray:
+    """Credit per run and group of items (runs × groups; ``group``: each item's group code,
+    -1 for none): the sum of its items' credit in the run — g/G of a Judge item of a judged
+    dimension, 1/0 of a rule item of a rule class — 0 in a failed module. Divided by the
+    task's items of the group, it is the group's score (a dimension's, averaged like J,
+    §4.3(2)) or pass rate (a rule class's). A judged overall item belongs to none."""
+    code = group[verdicts.item]
+    mine = code >= 0
     if items.overall is not None:
         mine &= ~items.overall[verdicts.item]
     credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))[mine]
-    key = verdicts.row[mine].astype(np.int64) * dimensions + code[mine]
-    sums = np.bincount(key, weights=credit, minlength=verdicts.runs * dimensions)
-    return sums.reshape(verdicts.runs, dimensions)
+    key = verdicts.row[mine].astype(np.int64) * groups + code[mine]
+    sums = np.bincount(key, weights=credit, minlength=verdicts.runs * groups)
+    return sums.reshape(verdicts.runs, groups)
 
 
 def overall_credit(

@@ -125,10 +125,11 @@ def score_combination(
         cell_mean=estimate("cells") if "cells" in figs else None,
         overall=estimate("extra:overall") if "extra:overall" in figs else None,
         dimensions=extra("extra:dimension:"),
+        rule_classes=extra("extra:rule_class:"),
         measures={
             name: e
             for name, e in extra("extra:").items()
-            if name != "overall" and not name.startswith("dimension:")
+            if name != "overall" and not name.startswith(("dimension:", "rule_class:"))
         },
     )
 

@@ -157,13 +157,14 @@ def _items(catalog: Catalog) -> pd.DataFrame:
     for t in catalog.tasks:
         for i in t.scoring.rule_items:
             kind = KIND_FATAL if i.fatal else KIND_RULE
-            rows.append((t.id, i.id, kind, i.module or "", 1, 1, False, ""))
+            rows.append((t.id, i.id, kind, i.module or "", 1, 1, False, "", i.rule_class or ""))
         for j in t.scoring.judge_items:
             level = j.passing_level
             judged = (j.overall, j.dimension or "")
-            rows.append((t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, level, *judged))
+            rows.append((t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, level, *judged, ""))
     columns = [
-        *("task", "item_id", "kind", "module", "max_level", "pass_level", "overall", "dimension")
+        *("task", "item_id", "kind", "module", "max_level", "pass_level", "overall", "dimension"),
+        "rule_class",
     ]
     frame = pd.DataFrame(rows, columns=columns)
     frame.index.name = "item"

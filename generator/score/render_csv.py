@@ -187,6 +187,7 @@ def _declared_rows(c: CombinationScores) -> list[MetricRow]:
         *_estimate("cell_mean", c.cell_mean, "equal-weight mean over the declared cells"),
         *_estimate("overall", c.overall, "judged on its own"),
         *(row for d, e in c.dimensions.items() for row in _estimate(f"dimension:{d}", e)),
+        *(row for r, e in c.rule_classes.items() for row in _estimate(f"rule_class:{r}", e)),
         *(row for m, e in c.measures.items() for row in _estimate(f"measure:{m}", e)),
     ]
 

@@ -205,17 +205,20 @@ def _declared(combos: list[CombinationScores]) -> list[str]:
     each judged dimension and each measured resource; nothing when no combination has any."""
     names = ["cell_mean", "overall"]
     dims = sorted({d for c in combos for d in c.dimensions})
+    classes = sorted({r for c in combos for r in c.rule_classes})
     measures = sorted({m for c in combos for m in c.measures})
     shown = [n for n in names if any(getattr(c, n) is not None for c in combos)]
-    if not (shown or dims or measures):
+    if not (shown or dims or classes or measures):
         return []
     head = ["combination", *(f"{n.replace('_', ' ')} [CI]" for n in shown)]
-    head += [f"{d} [CI]" for d in dims] + [f"{m} [CI]" for m in measures]
+    head += [f"{d} [CI]" for d in dims] + [f"{r} passed [CI]" for r in classes]
+    head += [f"{m} [CI]" for m in measures]
     rows = [
         [
             c.combination,
             *(_ci(getattr(c, n)) for n in shown),
             *(_ci(c.dimensions.get(d)) for d in dims),
+            *(_ci(c.rule_classes.get(r)) for r in classes),
             *(_ci(c.measures.get(m)) for m in measures),
         ]
         for c in combos

@@ -174,7 +174,11 @@ def _plans(
 def _extra(runs: pd.DataFrame, release: Release) -> list[str]:
     """The run columns averaged beside the channels: a judged overall and judged dimensions
     where any run has them, and the release's measured resource metrics."""
-    judged = [c for c in runs.columns if c == "overall" or str(c).startswith("dimension:")]
+    judged = [
+        c
+        for c in runs.columns
+        if c == "overall" or str(c).startswith(("dimension:", "rule_class:"))
+    ]
     resources = [m.id for m in release.metrics if m.measured and m.kind == "resource"]
     return [c for c in judged if runs[c].notna().any()] + [m for m in resources if m in runs]
 

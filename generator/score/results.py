@@ -196,6 +196,12 @@ class CombinationScores(Result):
         exclude_if=_nothing,
         description="Per judged dimension of the release, the mean over tasks of its items' g/G.",
     )
+    rule_classes: dict[str, Estimate] = Field(
+        default_factory=dict,
+        exclude_if=_nothing,
+        description="Per rule class of the release, the share of its rule items passed: the "
+        "mean over tasks of each task's share over its valid runs.",
+    )
     measures: dict[str, Estimate] = Field(
         default_factory=dict,
         exclude_if=_nothing,

@@ -16,7 +16,7 @@ from generator.protocol.outcome import (
     Items,
     Recorded,
     Verdicts,
-    dimension_credit,
+    group_credit,
     in_failed_module,
     item_credit,
     outcome,
@@ -42,7 +42,7 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     runs = frame.runs.copy(deep=False)  # copy on write: the new columns stay in this copy
     at = frame.tasks.index.get_indexer(pd.Index(runs["task"]))
     assert (at >= 0).all(), "score_runs needs checked runs"
-    passed, credit, overall, dimensions = _tallies(frame)
+    passed, credit, overall, grouped = _tallies(frame)
     recorded = Recorded(
         valid=runs["valid"].to_numpy(dtype=bool),
         delivery=runs["delivery"].to_numpy(dtype=bool),
@@ -53,8 +53,9 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     out = outcome(passed, credit, declared, recorded, overall)
     runs["overall"] = out.overall
     judged = ~np.isnan(out.judge)  # a valid run with its Judge channel scored
-    for name, values in dimensions.items():
-        runs[name] = np.where(judged, values, np.nan)
+    valid = ~np.isnan(out.score)
+    for name, values in grouped.items():  # a dimension where judged, a rule class where valid
+        runs[name] = np.where(judged if name.startswith("dimension:") else valid, values, np.nan)
     runs["rule"] = out.rule
     runs["judge"] = out.judge
     runs["score"] = out.score
@@ -100,9 +101,12 @@ def _tallies(
     )
     passed, credit = np.zeros((len(frame.runs), KINDS)), np.zeros((len(frame.runs), KINDS))
     overall = np.full(len(frame.runs), np.nan)
-    names = sorted(set(items["dimension"]) - {""})
-    code = np.array([names.index(d) if d else -1 for d in items["dimension"]], np.int64)
-    sums = np.zeros((len(frame.runs), len(names)))
+    groups = {column: sorted(set(items[column]) - {""}) for column in GROUPED}
+    codes = {
+        column: np.array([names.index(d) if d else -1 for d in items[column]], np.int64)
+        for column, names in groups.items()
+    }
+    sums = {column: np.zeros((len(frame.runs), len(names))) for column, names in groups.items()}
     for part in frame.parts:
         item = part.item
         failed = _failed_pairs(part, frame.failed)
@@ -118,24 +122,36 @@ def _tallies(
         passed[span] = passed_items(declared, verdicts)
         credit[span] = item_credit(declared, verdicts)
         overall[span] = overall_credit(declared, verdicts, failed)
-        if names:
-            sums[span] = dimension_credit(declared, verdicts, code, len(names))
-    return passed, credit, overall, _per_dimension(frame, names, sums)
+        for column, names in groups.items():
+            if names:
+                sums[column][span] = group_credit(declared, verdicts, codes[column], len(names))
+    shares = {
+        f"{column}:{name}": values
+        for column, names in groups.items()
+        for name, values in _per_group(frame, column, names, sums[column]).items()
+    }
+    return passed, credit, overall, shares
 
 
-def _per_dimension(
-    frame: VersionFrame, names: list[str], sums: np.ndarray
+#: Item groups scored per run: the judged dimensions (``dimension:<id>``, mean g/G) and the
+#: rule classes (``rule_class:<id>``, share of its rule items passed).
+GROUPED = ("dimension", "rule_class")
+
+
+def _per_group(
+    frame: VersionFrame, column: str, names: list[str], sums: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """Each dimension's per-run score: its credit over the run's task's items of it."""
+    """Each group's per-run score: its items' credit over the run's task's items of it (NaN
+    where the task has none)."""
     if not names:
         return {}
-    judged = frame.items[(frame.items["dimension"] != "") & ~frame.items["overall"]]
-    per_task = judged.groupby(["task", "dimension"]).size().unstack(fill_value=0)
+    grouped = frame.items[(frame.items[column] != "") & ~frame.items["overall"]]
+    per_task = grouped.groupby(["task", column]).size().unstack(fill_value=0)
     counts = per_task.reindex(index=frame.tasks.index, columns=names, fill_value=0).to_numpy()
     at = frame.tasks.index.get_indexer(pd.Index(frame.runs["task"]))
     with np.errstate(invalid="ignore", divide="ignore"):
         scores = np.where(counts[at] > 0, sums / counts[at], np.nan)
-    return {f"dimension:{name}": scores[:, i] for i, name in enumerate(names)}
+    return {name: scores[:, i] for i, name in enumerate(names)}
 
 
 def _failed_pairs(part: BundleVerdicts, failed: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

@@ -367,3 +367,13 @@ def test_a_bundle_discloses_its_pricing_in_the_release_s_currency() -> None:
     (other,) = _messages(list(check_bundle_profile(money, _loaded_bundle(_priced(usd)))))
     assert other.startswith("pricing: prices in USD; this release counts money in CNY")
     assert list(check_bundle_profile(profiled(), _loaded_bundle(_priced(None)))) == []
+
+
+def test_rule_items_name_declared_rule_classes() -> None:
+    data = _qa_task(capability="ie", difficulty="easy")
+    data["scoring"]["rule_items"][0]["rule_class"] = "file-typ"
+    model = profiled(rule_classes=[{"id": "file-type", "title": "File type"}])
+    (message,) = _task_problems(model, data)
+    assert "rule item R1: 'file-typ' is not a rule class of the release" in message
+    data["scoring"]["rule_items"][0]["rule_class"] = "file-type"
+    assert _task_problems(model, data) == []

@@ -150,3 +150,41 @@ def test_a_cell_with_too_few_held_out_tasks_withholds_the_mean_over_cells() -> N
         return sum(per_task) / len(per_task)
 
     assert public.cell_mean.value == pytest.approx((mean(easy) + mean(hard)) / 2)
+
+
+def test_a_rule_class_s_pass_rate_is_the_mean_over_tasks_of_its_share() -> None:
+    """Two rule classes over six tasks: each class's figure is the mean over tasks of the
+    share of its items each task's valid runs passed, computed here from the runs."""
+    from generator.models import Release
+    from generator.score.report import build_report
+
+    data = release().model_dump(mode="json", exclude_none=True)
+    data["profile"] = {
+        "rule_classes": [{"id": "type", "title": "File type"}, {"id": "render", "title": "Renders"}]
+    }
+    rel = Release.model_validate(data)
+    tasks = []
+    for i in range(6):
+        t = task(f"t{i}", rules=3)
+        for item, cls in zip(t["scoring"]["rule_items"], ("type", "type", "render"), strict=True):
+            item["rule_class"] = cls
+        tasks.append(t)
+    runs = [run(f"t{i}", r, passed=(i + r) % 4, of=3) for i in range(6) for r in (1, 2)]
+    report = build_report(version(rel, catalog(tasks), {"p": runs}), "office")
+    scope = next(s for s in report.scopes if s.scope.whole and s.scope.group == "all")
+    (c,) = scope.combinations
+    expected = {}
+    for cls, items in (("type", ("R1", "R2")), ("render", ("R3",))):
+        per_task = []
+        for i in range(6):
+            mine = [r for r in runs if r.task == f"t{i}"]
+            passes = [sum(v.passed for v in r.rules if v.id in items) / len(items) for r in mine]
+            per_task.append(sum(passes) / len(passes))
+        expected[cls] = sum(per_task) / len(per_task)
+    assert set(c.rule_classes) == {"type", "render"}
+    for cls, value in expected.items():
+        e = c.rule_classes[cls]
+        assert e.value == pytest.approx(value)
+        assert e.low is not None
+        assert e.high is not None
+        assert e.low <= e.value <= e.high
