@@ -13,7 +13,7 @@ from builders import FIXTURES, bundle, catalog, release, run, task, version
 
 from generator.load import Loaded
 from generator.load.source import Source
-from generator.models import HarnessCard, RunRecord
+from generator.models import Bundle, HarnessCard, RunRecord
 from generator.pages import VersionContext, version_context
 from generator.pages.render import Page
 from generator.pages.text import decimals
@@ -81,6 +81,13 @@ def small_runs() -> dict[str, list[RunRecord]]:
     runs = {c: _runs(c, passing, cost) for c, (_, passing, cost) in COMBINATIONS.items()}
     runs["hidden"] = _runs("hidden", 2, 0)
     return runs
+
+
+def bundle_with_card(combo: str, **extra: Any) -> Bundle:
+    """A bundle of the builders' whose card is :data:`CARD`, with any further fields."""
+    data = bundle(combo).model_dump(mode="json", exclude_none=True)
+    data["combination"]["harnesscard"] = CARD.id
+    return Bundle.model_validate({**data, **extra})
 
 
 def small_version() -> VersionContext:

@@ -19,7 +19,7 @@ from generator.pages.downloads import scope_described
 from generator.pages.render import RESULT_PAGES_BOOST, Page, environment, render, tables_html
 from generator.pages.results import scope_table, usage_table
 from generator.pages.tables import Table
-from generator.pages.views import business_table, failure_table
+from generator.pages.views import business_table, failure_table, rule_class_table
 from generator.score.results import Report, ScopeResult
 
 #: How the pages name a scope's group of tasks.
@@ -96,6 +96,7 @@ def _details(ctx: VersionContext, report: Report, scope: ScopeResult, here: str)
             ctx.release.outcome(scope.scope.domain),
         ),
         failure_table(ctx, scope, f"{tid}-failures"),
+        rule_class_table(ctx, scope, f"{tid}-rule-classes"),
     )
     return [t for t in found if t is not None]
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
 
-from generator.pages.cells import VIEWS, combo_cell, runs_note, view_cell
+from generator.pages.cells import VIEWS, combo_cell, estimate_cell, runs_note, view_cell
 from generator.pages.columns import (
     Column,
     Field,
@@ -114,3 +114,39 @@ def failure_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | 
         return None
     note = "Counts of valid runs that did not succeed, by failure type (§4.2)."
     return failure_spec(ctx).table(tid, f"Failure types — {scope.title}", scored, note)
+
+
+def _class_of(name: str) -> Callable[[CombinationScores], Any]:
+    return lambda c: c.rule_classes.get(name)
+
+
+def rule_class_spec(ctx: VersionContext, classes: list[str]) -> Spec[CombinationScores]:
+    """A row per combination: the pass rate of each rule class, with its interval."""
+    titles = {c.id: c.title for c in ctx.release.profile.rule_classes}
+    return Spec(
+        (
+            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
+            *(Column(f"{titles.get(n, n)} passed", _class_of(n), estimate_cell) for n in classes),
+        ),
+        (
+            Field("combination", attrgetter("combination")),
+            *(f for n in classes for f in estimate_fields(f"rule_class_{n}", _class_of(n))),
+        ),
+    )
+
+
+def rule_class_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
+    """The scope's pass rates per rule class (none where the release declares no classes)."""
+    scored = [c for c in scope.combinations if c.rule_classes]
+    if not scored:
+        return None
+    order = [c.id for c in ctx.release.profile.rule_classes]
+    classes = [n for n in order if any(n in c.rule_classes for c in scored)]
+    note = (
+        "The share of each class's rule items passed: per task over its valid runs, then the "
+        "equal-weight mean over tasks, with an interval that resamples tasks."
+    )
+    if any(e.interval == "runs" for c in scored for e in c.rule_classes.values()):
+        note += f" {runs_note(ctx.release.statistics.min_tasks_to_resample)}"
+    spec = rule_class_spec(ctx, classes)
+    return spec.table(tid, f"Rule classes — {scope.title}", scored, note)

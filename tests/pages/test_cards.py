@@ -199,21 +199,16 @@ def test_a_scope_not_covered_is_named_by_its_titles(contexts: list[VersionContex
 def test_a_priced_bundle_s_card_says_its_pricing() -> None:
     """Where a bundle discloses the prices behind its money, its card says currency, source
     and date, as the bundle gives them; a card without pricing has no such row."""
-    from builders import bundle, catalog, release, run, task, version
-    from pagetools import CARD
+    from builders import catalog, release, run, task, version
+    from pagetools import CARD, bundle_with_card
 
     from generator.load import Loaded
     from generator.load.source import Source
-    from generator.models import Bundle
     from generator.pages import version_context
     from generator.score.version import score_version
 
-    data = bundle("p").model_dump(mode="json", exclude_none=True)
-    data["combination"]["harnesscard"] = CARD.id
-    data["pricing"] = {"currency": "CNY", "source": "provider price lists", "date": "2026-06-01"}
-    plain = bundle("q").model_dump(mode="json", exclude_none=True)
-    plain["combination"]["harnesscard"] = CARD.id
-    bundles = {"p": Bundle.model_validate(data), "q": Bundle.model_validate(plain)}
+    pricing = {"currency": "CNY", "source": "provider price lists", "date": "2026-06-01"}
+    bundles = {"p": bundle_with_card("p", pricing=pricing), "q": bundle_with_card("q")}
     runs = {c: [run(t, r) for t in ("t", "e") for r in (1, 2)] for c in bundles}
     tasks = [task("t"), task("e", "erp", "x")]
     loaded = version(release(groups={"public": 2, "held_out": 0}), catalog(tasks), runs, bundles)

@@ -58,3 +58,36 @@ def test_a_withheld_view_links_where_it_can_be_read(ctx: VersionContext) -> None
         row = business_spec(ctx, '<a href="public.html#x">see Public group</a>').row(c)
         linked = [cell for cell in row.cells if "public.html#x" in cell.text]
         assert len(linked) == len(c.business.withheld) if c.business else 0
+
+
+def test_a_scope_s_rule_classes_are_a_table_of_their_pass_rates() -> None:
+    """Where the release declares rule classes, the domain's detail tables hold one with each
+    class's pass rate and interval as the report has them; none where it declares none."""
+    from builders import catalog, release, run, task, version
+    from pagetools import CARD, bundle_with_card
+
+    from generator.load import Loaded
+    from generator.load.source import Source
+    from generator.models import Release
+    from generator.pages import version_context
+    from generator.pages.text import estimate
+    from generator.pages.views import rule_class_table
+    from generator.score.version import score_version
+
+    data = release(groups={"public": 7, "held_out": 0}).model_dump(mode="json", exclude_none=True)
+    data["profile"] = {"rule_classes": [{"id": "type", "title": "File type"}]}
+    tasks = [task(f"t{i}") for i in range(6)] + [task("e", "erp", "x")]
+    for t in tasks:
+        t["scoring"]["rule_items"][0]["rule_class"] = "type"
+    runs = {"p": [run(t["id"], r, passed=r - 1) for t in tasks for r in (1, 2)]}
+    loaded = version(
+        Release.model_validate(data), catalog(tasks), runs, {"p": bundle_with_card("p")}
+    )
+    ctx = version_context(score_version(loaded), {CARD.id: Loaded(CARD, Source("card.yaml"))})
+    scope = ctx.reports["office"].scopes[0]
+    table = rule_class_table(ctx, scope, "office-rule-classes")
+    assert table is not None
+    (row,) = table.rows
+    e = scope.combinations[0].rule_classes["type"]
+    assert row.cells[1].text.startswith(estimate(e.value, e.low, e.high))
+    assert table.columns[1] == "File type passed"
