@@ -33,7 +33,7 @@ def outcomes_on_columns(tasks: list[Task], records: list[RunRecord]) -> Outcome:
     records' verdicts, failed modules and measured values written out as columns, one at a
     time."""
     keys: dict[tuple[str, str], int] = {}
-    kinds, max_levels, pass_levels, overall, modules = [], [], [], [], []
+    kinds, max_levels, pass_levels, overall, modules, weights = [], [], [], [], [], []
     for t in tasks:
         for i in t.scoring.rule_items:
             keys[(t.id, i.id)] = len(kinds)
@@ -42,6 +42,7 @@ def outcomes_on_columns(tasks: list[Task], records: list[RunRecord]) -> Outcome:
             pass_levels.append(1)
             overall.append(False)
             modules.append(i.module)
+            weights.append(i.weight)
         for j in t.scoring.judge_items:
             keys[(t.id, j.id)] = len(kinds)
             kinds.append(JUDGE)
@@ -49,11 +50,13 @@ def outcomes_on_columns(tasks: list[Task], records: list[RunRecord]) -> Outcome:
             pass_levels.append(j.passing_level)
             overall.append(j.overall)
             modules.append(j.module)
+            weights.append(j.weight)
     items = Items(
         np.array(kinds, np.int64),
         np.array(max_levels, np.int64),
         np.array(pass_levels, np.int64),
         np.array(overall, bool),
+        np.array(weights, np.float64),
     )
     columns: dict[str, list[Any]] = {"row": [], "item": [], "value": [], "failed": []}
     failed_rows, failed_items = [], []

@@ -51,7 +51,12 @@ def run_outcome(task: Task, record: RunRecord) -> RunOutcome:
     passed = {v.id for v in record.rules if v.passed}
     ordinary = [i for i in scoring.rule_items if not i.fatal]
     hits = [i.id in passed and i.module not in failed_modules for i in ordinary]
-    rule = sum(hits) / len(ordinary) if ordinary else math.nan
+    weights = [i.weight for i in ordinary]  # R: the weighted share of ordinary items passed
+    rule = (
+        sum(w * h for w, h in zip(weights, hits, strict=True)) / sum(weights)
+        if ordinary
+        else math.nan
+    )
     if ordinary and scoring.rule_scoring == "all-or-nothing":
         rule = 1.0 if all(hits) else 0.0
     fatal_passed = {v.id for v in record.fatal if v.passed}
@@ -69,16 +74,17 @@ def run_outcome(task: Task, record: RunRecord) -> RunOutcome:
                 overall = 0.0  # the judged overall too
     elif scoring.mode in JUDGED:
         levels = {v.id: v.level for v in record.judge}
-        values = []
+        values, weights = [], []
         for item in scoring.judge_items:
             failed = item.module in failed_modules
             level = 0.0 if failed else levels.get(item.id, 0.0)
             judge_pass = judge_pass and level >= item.passing_level
             if not item.overall:
-                values.append(level / item.max_level)
+                values.append(item.weight * level / item.max_level)
+                weights.append(item.weight)
             elif failed or item.id in levels:
                 overall = level / item.max_level
-        judge = sum(values) / len(values)
+        judge = sum(values) / sum(weights)  # J: the weighted mean of g/G
     if scoring.mode == "measure":
         value = {m.id: m.value for m in record.measures}.get(scoring.measure or "")
         failure = scoring.failure_value

@@ -52,6 +52,13 @@ class RuleItem(Contract):
         default=False,
         description="A fatal item zeroes the run when it fails and stays out of R's denominator.",
     )
+    weight: Float = Field(
+        default=1.0,
+        gt=0,
+        le=1000,
+        description="The item's weight in R (an ordinary item): R is the weighted share of "
+        "ordinary items passed; 1 each by default (§4.3(1)).",
+    )
     rule_class: Id | None = Field(
         default=None,
         description="The release's rule class the item checks (e.g. file type, no "
@@ -84,6 +91,13 @@ class JudgeItem(Contract):
     evidence: tuple[Id, ...] = Field(default=(), description="Designated evidence ids.")
     dimension: Id | None = Field(
         default=None, description="The release's judged dimension the item assesses, if any."
+    )
+    weight: Float = Field(
+        default=1.0,
+        gt=0,
+        le=1000,
+        description="The item's weight in J: J is the weighted mean of g/G over the Judge "
+        "items (e.g. a composite of weighted dimensions); 1 each by default (§4.3(2)).",
     )
     overall: Bool = Field(
         default=False,

@@ -33,6 +33,7 @@ class Items:
     max_level: np.ndarray
     pass_level: np.ndarray
     overall: np.ndarray | None = None
+    weight: np.ndarray | None = None  # each item's declared weight in R or J; none: all 1
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class Declared:
     overall: np.ndarray
     measured: np.ndarray
     failure_value: np.ndarray
+    rule_mass: np.ndarray
+    judge_mass: np.ndarray
 
     def of_runs(self, task: np.ndarray) -> Declared:
         """The declaration of each run, from this one per task and each run's task code."""
@@ -79,6 +82,8 @@ class Declared:
             self.overall[task],
             self.measured[task],
             self.failure_value[task],
+            self.rule_mass[task],
+            self.judge_mass[task],
         )
 
 
@@ -101,6 +106,12 @@ def declare(scorings: Sequence[Scoring], items: np.ndarray) -> Declared:
         failure_value=np.array(
             [np.nan if s.failure_value is None else s.failure_value for s in scorings],
             dtype=np.float64,
+        ),
+        rule_mass=np.array(
+            [sum(i.weight for i in s.rule_items if not i.fatal) for s in scorings], np.float64
+        ),
+        judge_mass=np.array(
+            [sum(j.weight for j in s.judge_items if not j.overall) for s in scorings], np.float64
         ),
     )
 
@@ -158,6 +169,8 @@ def item_credit(items: Items, verdicts: Verdicts) -> np.ndarray:
     credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))
     if items.overall is not None:
         credit = np.where(items.overall[verdicts.item], 0.0, credit)
+    if items.weight is not None:
+        credit = credit * items.weight[verdicts.item]
     return _per_run(verdicts, credit)
 
 
@@ -242,7 +255,9 @@ def outcome(
     every = passed == n
     with np.errstate(invalid="ignore", divide="ignore"):
         rule = np.where(
-            declared.all_or_nothing, every[:, RULE].astype(float), credit[:, RULE] / n[:, RULE]
+            declared.all_or_nothing,
+            every[:, RULE].astype(float),
+            credit[:, RULE] / declared.rule_mass,
         )
         rule = np.where(n[:, RULE] > 0, rule, np.nan)
     fatal_failed = passed[:, FATAL] < n[:, FATAL]
@@ -250,9 +265,8 @@ def outcome(
     dual = declared.dual
     judged = dual & recorded.judged
     with np.errstate(invalid="ignore", divide="ignore"):
-        scored_items = n[:, JUDGE] - declared.overall
         judge = np.where(
-            judged, credit[:, JUDGE] / scored_items, np.where(dual & zero, 0.0, np.nan)
+            judged, credit[:, JUDGE] / declared.judge_mass, np.where(dual & zero, 0.0, np.nan)
         )
     weight = declared.rule_weight
     mixed = weight * np.nan_to_num(rule) + (1 - weight) * np.nan_to_num(judge)

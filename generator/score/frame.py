@@ -149,7 +149,10 @@ def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
 
 #: The parts of each task's declaration (:func:`~generator.protocol.outcome.declare`) kept
 #: as columns of the task table.
-DECLARED = ("dual", "rule_weight", "all_or_nothing", "overall", "measured", "failure_value")
+DECLARED = (
+    *("dual", "rule_weight", "all_or_nothing", "overall", "measured", "failure_value"),
+    *("rule_mass", "judge_mass"),
+)
 
 
 def _items(catalog: Catalog) -> pd.DataFrame:
@@ -157,14 +160,17 @@ def _items(catalog: Catalog) -> pd.DataFrame:
     for t in catalog.tasks:
         for i in t.scoring.rule_items:
             kind = KIND_FATAL if i.fatal else KIND_RULE
-            rows.append((t.id, i.id, kind, i.module or "", 1, 1, False, "", i.rule_class or ""))
+            rule = (t.id, i.id, kind, i.module or "", 1, 1, False, "", i.rule_class or "")
+            rows.append((*rule, i.weight))
         for j in t.scoring.judge_items:
             level = j.passing_level
             judged = (j.overall, j.dimension or "")
-            rows.append((t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, level, *judged, ""))
+            judge = (t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, level, *judged, "")
+            rows.append((*judge, j.weight))
     columns = [
         *("task", "item_id", "kind", "module", "max_level", "pass_level", "overall", "dimension"),
         "rule_class",
+        "weight",
     ]
     frame = pd.DataFrame(rows, columns=columns)
     frame.index.name = "item"

@@ -98,6 +98,7 @@ def _tallies(
         max_level=items["max_level"].to_numpy(),
         pass_level=items["pass_level"].to_numpy(),
         overall=items["overall"].to_numpy(dtype=bool),
+        weight=items["weight"].to_numpy(dtype=np.float64),
     )
     passed, credit = np.zeros((len(frame.runs), KINDS)), np.zeros((len(frame.runs), KINDS))
     overall = np.full(len(frame.runs), np.nan)

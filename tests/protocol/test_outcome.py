@@ -160,6 +160,28 @@ def test_dual_channel_weights_rule_and_judge(outcome_of: Implementation) -> None
 
 
 @BOTH
+def test_weighted_items_make_a_composite(outcome_of: Implementation) -> None:
+    """Weighted items (a composite of a hard-rule check and weighted dimensions): R is the
+    weighted share of ordinary items passed, J the weighted mean of g/G."""
+    weighted = {
+        **DUAL,
+        "judge_items": [
+            {**DUAL["judge_items"][0], "weight": 3.0},
+            {**DUAL["judge_items"][1], "weight": 1.0},
+            {**DUAL["judge_items"][2], "weight": 0.5},
+        ],
+    }
+    task = make_task(**weighted)
+    rule_weights = [i.weight for i in task.scoring.rule_items if not i.fatal]
+    out = outcome_of(task, make_run({"R1", "R2"}, judge={"J1": 3, "J2": 1, "J3": 2}))
+    rule = 2 / len(rule_weights)  # rule items weigh 1 each here
+    judge = (3.0 * 3 / 4 + 1.0 * 1 / 1 + 0.5 * 2 / 4) / 4.5
+    assert out.rule == pytest.approx(rule)
+    assert out.judge == pytest.approx(judge)
+    assert out.score == pytest.approx(0.3 * rule + 0.7 * judge)
+
+
+@BOTH
 def test_dual_channel_success_needs_every_judge_item_at_its_pass_level(
     outcome_of: Implementation,
 ) -> None:

@@ -57,6 +57,8 @@ def any_task(draw: st.DrawFn, tid: str) -> Task:
             item["module"] = module
     for item in scoring.get("judge_items", []):
         item["pass_level"] = draw(st.integers(1, item["max_level"]))
+    for item in [*ordinary, *scoring.get("judge_items", [])]:
+        item["weight"] = draw(st.sampled_from([1.0, 1.0, 0.5, 2.0, 0.15]))
     if draw(st.booleans()):
         scoring["rule_scoring"] = "all-or-nothing"
     return Task.model_validate(spec)
