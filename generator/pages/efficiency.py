@@ -27,7 +27,7 @@ from generator.pages.effcharts import PARETO, domain_charts, tokens
 from generator.pages.outcome import outcome_of
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
-from generator.pages.text import NBSP, kilo, one_decimal, score, spelled
+from generator.pages.text import NBSP, kilo, one_decimal, scale_label, score, spelled
 from generator.score.results import (
     CombinationScores,
     Efficiency,
@@ -140,7 +140,11 @@ def _domain_charts(
         c.model_copy(update={"task_score": outcome.scaled(c.task_score) if c.task_score else None})
         for c in scored
     ]
-    label = outcome.title if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
+    # an axis title short enough for a phone: the metric and its display scale (or unit);
+    # its direction is said by the table beside the charts and the frontier it draws
+    m = outcome.metric
+    display = scale_label(m.scale, m.bounds.high, m.bounds.low) or m.unit or m.currency
+    label = f"{m.title} ({display})" if display and not outcome.plain else m.title
     axis = (label, (0, 1) if outcome.metric.unit_interval else None)
     return domain_charts(d, scope, shown, tokenizer, style, names, axis), described(
         ctx, [table], about=(("domain", d),)
