@@ -10,7 +10,7 @@ from generator.models.profile import Metric
 from generator.pages.cells import RUNS_MARK, runs_note
 from generator.pages.columns import Column, Field, Spec, sorted_as, whole
 from generator.pages.tables import Cell, Table
-from generator.pages.text import NBSP, decimals, scale_label
+from generator.pages.text import NBSP, decimals, scale_label, shown_as
 from generator.score.results import Difference, ScopeResult
 
 
@@ -107,7 +107,7 @@ def differences_table(
     if outcome is not None and (outcome.scale or outcome.direction == "lower"):
         scale = outcome.scale or 1.0
         label = scale_label(outcome.scale, outcome.bounds.high, outcome.bounds.low)
-        shown = f", shown {'on ' if label.startswith('0') else ''}{label}" if label else ""
+        shown = f", {shown_as(label)}" if label else ""
         favours = "a negative" if outcome.direction == "lower" else "a positive"
         note += (
             f" Differences of {outcome.title}{shown}: {outcome.direction} is better, so "

@@ -11,7 +11,7 @@ from typing import Any
 
 from generator.models import Release, Task
 from generator.models.profile import Metric
-from generator.pages.text import scale_label, spelled
+from generator.pages.text import scale_label, shown_as, spelled
 
 
 def _metric(m: Metric) -> str:
@@ -21,7 +21,7 @@ def _metric(m: Metric) -> str:
         said.append(f"in {m.unit}")
     shown = scale_label(m.scale, m.bounds.high, m.bounds.low)
     if shown:
-        said.append(f"shown {'on ' if shown[0] == '0' else ''}{shown}")
+        said.append(shown_as(shown))
     if m.bounds.signed:
         said.append("can be negative")
     return f"{m.title} ({', '.join(said)})"

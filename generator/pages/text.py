@@ -156,3 +156,10 @@ def scale_label(scale: float | None, high: float | None = None, low: float | Non
     if scale < 1 and low == 0 and high is not None:
         return f"0–{high / scale:g}"
     return scale_text(scale)
+
+
+def shown_as(label: str) -> str:
+    """A scale label in a sentence: "shown on 0–10", "shown ×10⁴"; empty without one."""
+    if not label:
+        return ""
+    return f"shown on {label}" if label.startswith("0") else f"shown {label}"

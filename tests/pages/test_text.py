@@ -206,3 +206,12 @@ def test_a_scale_label_says_a_zero_to_ten_score_as_such(
 def test_a_float_that_is_no_number_shows_as_none(shown: Any) -> None:
     assert shown(float("nan")) == "—"
     assert shown(None) == "—"
+
+
+@pytest.mark.parametrize(
+    ("label", "text"), [("", ""), ("0–10", "shown on 0–10"), ("×10⁴", "shown ×10⁴")]
+)
+def test_a_scale_in_a_sentence(label: str, text: str) -> None:
+    from generator.pages.text import shown_as
+
+    assert shown_as(label) == text
