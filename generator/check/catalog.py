@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from generator.check.channels import check_task_channels
 from generator.check.profile import check_task_profile
 from generator.check.release import repeated
 from generator.errors import Problem, Severity, did_you_mean
@@ -69,6 +70,7 @@ def check_catalog(loaded_release: Loaded[Release], loaded: Loaded[Catalog]) -> I
         for rule in TASK_RULES:
             yield from rule(one)
         yield from check_task_profile(release, task, src, i)
+        yield from check_task_channels(release, task, src, i)
     yield from _group_counts(loaded_release, catalog)
     yield from _families_used(loaded)
 

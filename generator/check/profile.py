@@ -101,6 +101,7 @@ def _profile_ids(release: Release, src: Source) -> Iterator[Problem]:
         (("tags",), [t.id for t in profile.tags]),
         (("dimensions",), [d.id for d in profile.dimensions]),
         (("rule_classes",), [c.id for c in profile.rule_classes]),
+        (("channels",), [c.id for c in profile.channels]),
         (("views",), [v.id for v in profile.views]),
     ]
     lists += [

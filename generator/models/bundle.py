@@ -185,3 +185,8 @@ class Bundle(Versioned):
         "playbooks, prompt evolution); null: every run is independent (§4.2(3)). Such a bundle "
         "is labelled everywhere and its reliability@k is withheld, where the release allows it.",
     )
+    channels: dict[Id, Evaluator] = Field(
+        default_factory=dict,
+        description="The evaluator of each Judge channel the release declares (e.g. text, "
+        "visual), by channel id; needed for every channel when the release declares any.",
+    )

@@ -99,6 +99,11 @@ class JudgeItem(Contract):
         description="The item's weight in J: J is the weighted mean of g/G over the Judge "
         "items (e.g. a composite of weighted dimensions); 1 each by default (§4.3(2)).",
     )
+    channel: Id | None = Field(
+        default=None,
+        description="The release's Judge channel that judges the item (e.g. text or visual); "
+        "needed when the release declares channels.",
+    )
     overall: Bool = Field(
         default=False,
         description="A holistic item judged on its own: kept as a figure of its own, out of "

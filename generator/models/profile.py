@@ -197,6 +197,14 @@ class Dimension(Contract):
     description: Text | None = Field(default=None, description="What it assesses.")
 
 
+class Channel(Contract):
+    """A Judge channel, e.g. a text or a visual route, with its own evaluator in each bundle."""
+
+    id: Id
+    title: Text = Field(description="Display name of the channel, e.g. 'Visual'.")
+    description: Text | None = Field(default=None, description="What the channel judges.")
+
+
 class Cells(Contract):
     """A domain score as the equal-weight mean over cells instead of over tasks (§4.2)."""
 
@@ -312,6 +320,12 @@ class Profile(Contract):
     rule_classes: tuple[EnumValue, ...] = Field(
         default=(),
         description="Classes of rule items (e.g. file type, renders), each with its pass rate.",
+    )
+    channels: tuple[Channel, ...] = Field(
+        default=(),
+        description="Judge channels (e.g. text and visual): every Judge item names one, every "
+        "bundle names each channel's evaluator, and each channel's score and coverage is shown "
+        "beside any score that combines them.",
     )
     continuous_levels: Bool = Field(
         default=False,
