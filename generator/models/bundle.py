@@ -137,6 +137,9 @@ class NotCovered(Contract):
         default=None, description="The sub-division not covered; none: the whole domain."
     )
     reason: Text = Field(description="Why it was not evaluated.")
+    task_set: Id | None = Field(
+        default=None, description="The domain's task set not covered; none: every set."
+    )
 
 
 class Pricing(Contract):
@@ -147,6 +150,25 @@ class Pricing(Contract):
     )
     source: Text = Field(description="Where the prices come from, e.g. a provider's price list.")
     date: dt.date = Field(description="The date the prices held (YYYY-MM-DD).")
+
+
+class Condition(Contract):
+    """The condition of a treatment bundle in one of the release's experiments."""
+
+    experiment: Id = Field(description="The release's experiment.")
+    level: Id = Field(description="One of the experiment's levels, e.g. the skill's creator.")
+
+
+class Rater(Contract):
+    """A second rater of some runs' Judge items (another judge, or humans), for agreement."""
+
+    id: Id
+    title: Text = Field(description="Who rated, e.g. 'Human experts' or 'GPT-5.4 judge'.")
+    kind: Literal["judge", "human"] = Field(description="'judge' (a model) or 'human'.")
+    verdicts: RelativeFile = Field(
+        description="Its verdicts (JSON Lines, relative to the bundle folder): a header line, "
+        'then one line per rated run: {"task", "run", "judge": [{"id", "level"}]}.'
+    )
 
 
 class Bundle(Versioned):
@@ -189,4 +211,12 @@ class Bundle(Versioned):
         default_factory=dict,
         description="The evaluator of each Judge channel the release declares (e.g. text, "
         "visual), by channel id; needed for every channel when the release declares any.",
+    )
+    condition: Condition | None = Field(
+        default=None,
+        description="The experiment condition of a treatment bundle; null: an ordinary bundle "
+        "(an experiment's baseline where it sits at the same place on the axes).",
+    )
+    raters: tuple[Rater, ...] = Field(
+        default=(), description="Second raters of some of the runs' Judge items."
     )

@@ -288,10 +288,16 @@ class Task(Contract):
     source: Text | None = Field(default=None, description="Where the task comes from.")
     licence: Text | None = Field(default=None, description="Licence of the task and its assets.")
     card: TaskCard | None = Field(default=None, description="The task card (§2.4.3).")
-    facets: dict[Id, Id] = Field(
+    facets: dict[Id, Id | tuple[Id, ...]] = Field(
         default_factory=dict,
         description="Facet id → value, for every facet of the release that cuts the task's "
-        "domain (each value one of the facet's).",
+        "domain (each value one of the facet's); a list of values for a facet that allows "
+        "several.",
+    )
+    sets: tuple[Id, ...] = Field(
+        default=(),
+        description="The task sets of its domain the task belongs to (e.g. [lite, full]); "
+        "needed when the domain declares sets.",
     )
 
 

@@ -12,6 +12,9 @@ from typing import Annotated, Literal, get_args
 from pydantic import Field, model_validator
 
 from generator.models.base import Bool, Contract, Float, Id, Text
+from generator.models.views import Board, Dimensions, Grid, Resources, Slice, View
+
+__all__ = ["Board", "Dimensions", "Grid", "Resources", "Slice", "View"]
 
 #: Metrics the scoring engine computes from the item verdicts and run fields (§4.2).
 KNOWN_METRICS: tuple[str, ...] = (
@@ -180,6 +183,11 @@ class Facet(Contract):
     title: Text = Field(description="Display name of the facet, e.g. 'Difficulty'.")
     values: tuple[EnumValue, ...] = Field(min_length=1, description="Its closed values.")
     description: Text | None = Field(default=None, description="What the facet describes.")
+    multi: Bool = Field(
+        default=False,
+        description="true: a task may hold several values (e.g. the deliverable types it "
+        "asks for) and counts in each; its values overlap, so they are never summed.",
+    )
 
 
 class Axis(Contract):
@@ -205,6 +213,37 @@ class Channel(Contract):
     description: Text | None = Field(default=None, description="What the channel judges.")
 
 
+class TaskSet(Contract):
+    """A set of a domain's tasks published as a board of its own, e.g. a human-audited Lite
+    set and a Full set: every figure lies within one set, and sets are compared, never pooled."""
+
+    id: Id
+    title: Text = Field(description="Display name of the set, e.g. 'Lite'.")
+    description: Text | None = Field(default=None, description="How the set was built.")
+
+
+class Experiment(Contract):
+    """A controlled experiment: bundles that differ from a baseline bundle only in one
+    condition (e.g. a skill injected, by its creator), measured on target tasks held apart from
+    the source tasks the condition was made from."""
+
+    id: Id
+    title: Text = Field(description="Title of the experiment, e.g. 'Skill transfer'.")
+    description: Text | None = Field(default=None, description="What was done, in short.")
+    domain: Id = Field(description="The domain of its source and target tasks.")
+    factor: Text = Field(description="What the conditions vary, e.g. 'Skill creator'.")
+    baseline: Text = Field(description="The baseline condition, e.g. 'no skill'.")
+    levels: tuple[EnumValue, ...] = Field(
+        min_length=1, description="The treatment conditions, e.g. one per skill creator."
+    )
+    sources: tuple[Id, ...] = Field(
+        min_length=1, description="Tasks the condition was made from; never measured on."
+    )
+    targets: tuple[Id, ...] = Field(
+        min_length=1, description="Tasks the change is measured on; disjoint from the sources."
+    )
+
+
 class Cells(Contract):
     """A domain score as the equal-weight mean over cells instead of over tasks (§4.2)."""
 
@@ -224,75 +263,6 @@ class Cells(Contract):
         if (self.over == "cells") != bool(self.facets):
             raise ValueError("'over: cells' needs one or two facets, and only it does")
         return self
-
-
-class Slice(Contract):
-    """A board row: one domain, optionally cut to facet values."""
-
-    domain: Id = Field(description="The domain of the row.")
-    facets: dict[Id, Id] = Field(
-        default_factory=dict, description="Facet id → value the row keeps; empty: all tasks."
-    )
-    title: Text | None = Field(default=None, description="Row label; default from the values.")
-
-
-class Board(Contract):
-    """Scopes of several domains juxtaposed, never totalled, one table per value of an axis."""
-
-    kind: Literal["board"] = Field(description="The kind of view: 'board'.")
-    id: Id
-    title: Text = Field(description="Title of the board, e.g. 'Results by backbone'.")
-    per: Id = Field(description="The axis whose every value gets a board of its own.")
-    columns: Id = Field(description="The axis whose values are the board's columns.")
-    rows: tuple[Slice, ...] = Field(min_length=1, description="The rows, each in its own metric.")
-    total: Bool = Field(
-        default=False,
-        description="Always false: a board juxtaposes domains in their own units and "
-        "directions and never totals them (§4.2, §5.3).",
-    )
-
-    @model_validator(mode="after")
-    def _no_total(self) -> Board:
-        if self.total:
-            raise ValueError(
-                "a board never has a total row or column: its rows are different domains, "
-                "units and directions, and no number combines domains (§4.2, §5.3)"
-            )
-        return self
-
-
-class Grid(Contract):
-    """One metric of one domain over two axes; a cell without a combination is 'not evaluated'."""
-
-    kind: Literal["grid"] = Field(description="The kind of view: 'grid'.")
-    id: Id
-    title: Text = Field(description="Title of the grid.")
-    domain: Id = Field(description="The domain whose scores fill the grid.")
-    metric: Id = Field(default="task_score", description="The metric in the cells.")
-    rows: Id = Field(description="The axis of the rows.")
-    columns: Id = Field(description="The axis of the columns.")
-
-
-class Dimensions(Contract):
-    """The judged dimensions of one domain per combination, and a judged overall apart."""
-
-    kind: Literal["dimensions"] = Field(description="The kind of view: 'dimensions'.")
-    id: Id
-    title: Text = Field(description="Title of the view.")
-    domain: Id = Field(description="The domain whose Judge items are shown by dimension.")
-
-
-class Resources(Contract):
-    """Resource measures per combination (calls, tokens per task, overhead)."""
-
-    kind: Literal["resources"] = Field(description="The kind of view: 'resources'.")
-    id: Id
-    title: Text = Field(description="Title of the view.")
-    domain: Id = Field(description="The domain whose runs are counted.")
-    metrics: tuple[Id, ...] = Field(min_length=1, description="The resource metrics shown.")
-
-
-View = Annotated[Board | Grid | Dimensions | Resources, Field(discriminator="kind")]
 
 
 class Profile(Contract):
@@ -326,6 +296,11 @@ class Profile(Contract):
         description="Judge channels (e.g. text and visual): every Judge item names one, every "
         "bundle names each channel's evaluator, and each channel's score and coverage is shown "
         "beside any score that combines them.",
+    )
+    experiments: tuple[Experiment, ...] = Field(
+        default=(),
+        description="Experiments whose treatment bundles are compared with their baseline "
+        "bundles, and are shown only there.",
     )
     continuous_levels: Bool = Field(
         default=False,

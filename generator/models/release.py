@@ -23,7 +23,7 @@ from generator.models.base import (
     Versioned,
     VersionString,
 )
-from generator.models.profile import KNOWN_METRICS, Cells, EnumValue, Metric, Profile
+from generator.models.profile import KNOWN_METRICS, Cells, EnumValue, Metric, Profile, TaskSet
 
 __all__ = ["KNOWN_METRICS", "Metric", "Release"]
 
@@ -84,6 +84,12 @@ class Domain(Contract):
     aggregate: Cells = Field(
         default_factory=Cells,
         description="How the domain score averages: over tasks (default) or over cells.",
+    )
+
+    task_sets: tuple[TaskSet, ...] = Field(
+        default=(),
+        description="Sets of the domain's tasks, each published on its own (e.g. Lite and "
+        "Full): every task names the sets it belongs to, and no figure pools two sets.",
     )
 
     @model_validator(mode="after")

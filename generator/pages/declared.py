@@ -3,7 +3,7 @@ kind, each built from the domains' reports. A release that declares none has non
 
 from __future__ import annotations
 
-from generator.models.profile import Board, Dimensions, Grid, View
+from generator.models.profile import Board, Dimensions, Grid, Resources, View
 from generator.pages.boards import board_page
 from generator.pages.context import VersionContext
 from generator.pages.dimensions import dimensions_page
@@ -23,7 +23,9 @@ def view_page(ctx: VersionContext, view: View) -> Page:
         return grid_page(ctx, view)
     if isinstance(view, Dimensions):
         return dimensions_page(ctx, view)
-    return resources_page(ctx, view)
+    if isinstance(view, Resources):
+        return resources_page(ctx, view)
+    raise NotImplementedError(f"no page for views of kind {view.kind!r} yet")
 
 
 def view_pages(ctx: VersionContext) -> list[Page]:

@@ -10,7 +10,6 @@ from generator.models.profile import (
     LINGEE_TASK_FIELDS,
     RUN_FIELDS,
     TOKEN_METRICS,
-    Board,
     Cells,
     Metric,
     Profile,
@@ -57,35 +56,6 @@ def test_a_measured_metric_declares_its_own() -> None:
 def test_a_range_is_ordered() -> None:
     with pytest.raises(ValidationError, match="is not above low"):
         Range(low=1.0, high=0.5)
-
-
-def test_a_board_never_totals() -> None:
-    row = {"domain": "qa"}
-    board = {"kind": "board", "id": "b", "title": "B", "per": "m", "columns": "x", "rows": [row]}
-    assert not Board.model_validate(board).total
-    with pytest.raises(ValidationError, match="never has a total row or column"):
-        Board.model_validate({**board, "total": True})
-
-
-def test_views_are_told_apart_by_kind() -> None:
-    profile = Profile.model_validate(
-        {
-            "views": [
-                {
-                    "kind": "grid",
-                    "id": "g",
-                    "title": "G",
-                    "domain": "qa",
-                    "rows": "a",
-                    "columns": "b",
-                },
-                {"kind": "dimensions", "id": "d", "title": "D", "domain": "c"},
-            ]
-        }
-    )
-    assert [type(v).__name__ for v in profile.views] == ["Grid", "Dimensions"]
-    with pytest.raises(ValidationError):
-        Profile.model_validate({"views": [{"kind": "pie", "id": "p", "title": "P"}]})
 
 
 @pytest.mark.parametrize(("over", "facets"), [("cells", ()), ("tasks", ("difficulty",))])
