@@ -12,7 +12,7 @@ from generator.models.harnesscard import Disclosed, Layer, Withheld
 from generator.pages.cells import STATUS_TEXT, estimate_cell, judge_cell
 from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, pairs, sorted_as
 from generator.pages.context import VersionContext
-from generator.pages.outcome import outcome_of
+from generator.pages.outcome import channel_fields, outcome_of
 from generator.pages.tables import Cell, Table
 from generator.pages.text import NBSP, kilo, one_decimal
 from generator.score.results import CombinationScores, Efficiency, Reliability, Report, ScopeResult
@@ -58,6 +58,19 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
     def outcome_cell(p: Placed) -> Cell:
         return outcome_of(ctx, p.domain).labelled(p.scores.task_score)
 
+    def channel(channel: str, title: str) -> Column[Placed]:
+        """A Judge channel's score beside the Task Score that combines the channels, with
+        the tasks it judged."""
+
+        def show(p: Placed) -> Cell:
+            e = p.scores.channels.get(channel)
+            if e is None:
+                return Cell("—")
+            cell = outcome_of(ctx, p.domain).cell(e)
+            return cell._replace(text=f"{cell.text} · {e.tasks}")
+
+        return Column(f"{title} judge · tasks", lambda p: p, show)
+
     return Spec(
         (
             Column("Scope", lambda p: p.scope.title),
@@ -65,6 +78,7 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
             Column(f"Task Score [{confidence:.0%} CI]", lambda p: p, outcome_cell),
             Column("Rule score", _scores("rule_score"), estimate_cell),
             Column("Judge score", attrgetter("scores"), judge_cell),
+            *(channel(c.id, c.title) for c in ctx.release.profile.channels),
             Column("Success rate", _scores("success_rate"), estimate_cell),
         ),
         (
@@ -79,6 +93,7 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
                 for name in ("task_score", "rule_score", "judge_score", "success_rate")
                 for f in estimate_fields(name, _scores(name))
             ),
+            *channel_fields(ctx, attrgetter("scores")),
         ),
     )
 

@@ -30,7 +30,13 @@ from generator.pages.cells import (
 from generator.pages.charts import embedded, style_of
 from generator.pages.columns import Column, Field, Spec, estimate_fields, only
 from generator.pages.context import VersionContext
-from generator.pages.outcome import Outcome, cells_column, outcome_of
+from generator.pages.outcome import (
+    Outcome,
+    cells_column,
+    channel_columns,
+    channel_fields,
+    outcome_of,
+)
 from generator.pages.tables import RANK, Cell, Table
 from generator.pages.text import attr, escape_html, spelled
 from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
@@ -170,6 +176,7 @@ def leaderboard_spec(ctx: VersionContext, confidence: float, domain: str) -> Spe
             Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 0)),
             Column(outcome.header(confidence), lambda s: s, _score_cell(outcome)),
             *cells_column(ctx, domain, confidence, lambda s: s.scores),
+            *channel_columns(ctx, domain, confidence, lambda s: s.scores),
             Column("Tasks", lambda s: s, _tasks_cell),
         ),
         (
@@ -184,6 +191,7 @@ def leaderboard_spec(ctx: VersionContext, confidence: float, domain: str) -> Spe
                 lambda s: s.scores.cell_mean is not None,
                 estimate_fields("cell_mean", lambda s: s.scores.cell_mean),
             ),
+            *channel_fields(ctx, lambda s: s.scores),
             Field("tasks", attrgetter("tasks"), "integer"),
             Field("domain_tasks", attrgetter("scope_tasks"), "integer"),
         ),

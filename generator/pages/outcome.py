@@ -16,7 +16,7 @@ from typing import Any
 
 from generator.models.profile import Metric
 from generator.pages.cells import RUNS_MARK, estimate_cell
-from generator.pages.columns import Column, best_first
+from generator.pages.columns import Column, Field, best_first, estimate_fields, only
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell
 from generator.pages.text import NBSP, estimate, scale_label
@@ -117,6 +117,65 @@ def cells_column(
         return outcome.cell(c.cell_mean) if c.cell_mean else Cell("—")
 
     return (Column(header, scores, show, first=best_first(ctx.release, outcome.metric.id)),)
+
+
+def channel_columns(
+    ctx: VersionContext,
+    domain: str,
+    confidence: float,
+    scores: Callable[[Any], CombinationScores] = lambda c: c,
+) -> tuple[Column[Any], ...]:
+    """Each Judge channel that judges some task of the domain, beside the score that combines
+    the channels: the channel's score on the outcome's display scale with its interval, and
+    the tasks it judged (its coverage) — never the combined score alone, since channels can
+    agree with human raters very differently (e.g. text and visual judges)."""
+    used = {
+        j.channel
+        for t in ctx.catalog.tasks
+        if t.domain == domain
+        for j in t.scoring.judge_items
+        if j.channel is not None
+    }
+    outcome = outcome_of(ctx, domain)
+    first = best_first(ctx.release, outcome.metric.id)
+
+    def column(channel: str, title: str) -> Column[Any]:
+        def show(c: CombinationScores) -> Cell:
+            e = c.channels.get(channel)
+            if e is None:
+                return Cell("—")
+            cell = outcome.cell(e)
+            return cell._replace(text=f"{cell.text} · {e.tasks}")
+
+        header = f"{title} judge [{confidence:.0%}{NBSP}CI] · tasks"
+        return Column(header, scores, show, first=first)
+
+    return tuple(column(c.id, c.title) for c in ctx.release.profile.channels if c.id in used)
+
+
+def channel_fields(
+    ctx: VersionContext, scores: Callable[[Any], CombinationScores] = lambda c: c
+) -> tuple[Field[Any], ...]:
+    """The download fields of each Judge channel of the release: its estimate and the tasks
+    it judged, in rows that have it."""
+
+    def get(channel: str) -> Callable[[Any], Estimate | None]:
+        return lambda r: scores(r).channels.get(channel)
+
+    def tasks(channel: str) -> Callable[[Any], int | None]:
+        return lambda r: None if (e := get(channel)(r)) is None else e.tasks
+
+    return tuple(
+        f
+        for c in ctx.release.profile.channels
+        for f in only(
+            lambda r, c=c: get(c.id)(r) is not None,  # type: ignore[misc]
+            (
+                *estimate_fields(f"channel_{c.id}", get(c.id)),
+                Field(f"channel_{c.id}_tasks", tasks(c.id), "integer"),
+            ),
+        )
+    )
 
 
 def outcome_of(ctx: VersionContext, domain: str) -> Outcome:

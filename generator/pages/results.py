@@ -36,7 +36,13 @@ from generator.pages.columns import (
 )
 from generator.pages.context import VersionContext
 from generator.pages.downloads import judge_fields
-from generator.pages.outcome import Outcome, cells_column, outcome_of
+from generator.pages.outcome import (
+    Outcome,
+    cells_column,
+    channel_columns,
+    channel_fields,
+    outcome_of,
+)
 from generator.pages.tables import RANK, Cell, Table
 from generator.pages.text import (
     NBSP,
@@ -196,6 +202,7 @@ def _score_columns(
             else ()
         ),
         scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),
+        *channel_columns(ctx, scope.scope.domain if scope else "", release.statistics.confidence),
         scored("Success rate", attrgetter("success_rate"), estimate_cell, "success_rate"),
         scored("Coverage", _coverage_text(ctx), plain, ""),
     )
@@ -293,6 +300,7 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
                 *only(_has("overall"), estimate_fields("overall", attrgetter("overall"))),
                 *estimate_fields("rule_score", attrgetter("rule_score")),
                 *estimate_fields("judge_score", attrgetter("judge_score")),
+                *channel_fields(ctx),
                 *judge_fields(),
                 *estimate_fields("success_rate", attrgetter("success_rate")),
                 *(

@@ -181,17 +181,24 @@ def _credit(items: Items, verdicts: Verdicts) -> np.ndarray:
     return out
 
 
-def group_credit(items: Items, verdicts: Verdicts, group: np.ndarray, groups: int) -> np.ndarray:
+def group_credit(
+    items: Items, verdicts: Verdicts, group: np.ndarray, groups: int, weighted: bool = False
+) -> np.ndarray:
     """Credit per run and group of items (runs × groups; ``group``: each item's group code,
     -1 for none): the sum of its items' credit in the run — g/G of a Judge item of a judged
-    dimension, 1/0 of a rule item of a rule class — 0 in a failed module. Divided by the
-    task's items of the group, it is the group's score (a dimension's, averaged like J,
-    §4.3(2)) or pass rate (a rule class's). A judged overall item belongs to none."""
+    dimension or channel, 1/0 of a rule item of a rule class — 0 in a failed module; each
+    times the item's weight when ``weighted``. Divided by the task's items of the group (their
+    weights when weighted), it is the group's score (a dimension's or a channel's, the weighted
+    mean like J, §4.3(2)) or pass rate (a rule class's, a share of items). A judged overall
+    item belongs to none."""
     code = group[verdicts.item]
     mine = code >= 0
     if items.overall is not None:
         mine &= ~items.overall[verdicts.item]
-    credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))[mine]
+    credit = np.where(verdicts.failed, 0.0, _credit(items, verdicts))
+    if weighted and items.weight is not None:
+        credit = credit * items.weight[verdicts.item]
+    credit = credit[mine]
     key = verdicts.row[mine].astype(np.int64) * groups + code[mine]
     sums = np.bincount(key, weights=credit, minlength=verdicts.runs * groups)
     return sums.reshape(verdicts.runs, groups)

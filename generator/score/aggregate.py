@@ -31,6 +31,7 @@ from generator.score.results import (
     Reliability,
     ScopeResult,
 )
+from generator.score.runs import GROUP_PREFIXES
 from generator.score.stats import seed_for
 from generator.score.table import ScopeView, TaskTable
 
@@ -125,11 +126,12 @@ def score_combination(
         cell_mean=estimate("cells") if "cells" in figs else None,
         overall=estimate("extra:overall") if "extra:overall" in figs else None,
         dimensions=extra("extra:dimension:"),
+        channels=extra("extra:channel:"),
         rule_classes=extra("extra:rule_class:"),
         measures={
             name: e
             for name, e in extra("extra:").items()
-            if name != "overall" and not name.startswith(("dimension:", "rule_class:"))
+            if name != "overall" and not name.startswith(GROUP_PREFIXES)
         },
     )
 

@@ -161,16 +161,17 @@ def _items(catalog: Catalog) -> pd.DataFrame:
         for i in t.scoring.rule_items:
             kind = KIND_FATAL if i.fatal else KIND_RULE
             rule = (t.id, i.id, kind, i.module or "", 1, 1, False, "", i.rule_class or "")
-            rows.append((*rule, i.weight))
+            rows.append((*rule, i.weight, ""))
         for j in t.scoring.judge_items:
             level = j.passing_level
             judged = (j.overall, j.dimension or "")
             judge = (t.id, j.id, KIND_JUDGE, j.module or "", j.max_level, level, *judged, "")
-            rows.append((*judge, j.weight))
+            rows.append((*judge, j.weight, j.channel or ""))
     columns = [
         *("task", "item_id", "kind", "module", "max_level", "pass_level", "overall", "dimension"),
         "rule_class",
         "weight",
+        "channel",
     ]
     frame = pd.DataFrame(rows, columns=columns)
     frame.index.name = "item"

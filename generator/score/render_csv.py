@@ -182,11 +182,13 @@ def _rate(name: str, r: Rate | None) -> list[MetricRow]:
 
 def _declared_rows(c: CombinationScores) -> list[MetricRow]:
     """What a declared profile adds: the mean over cells, the judged overall, each judged
-    dimension and each measured resource (none in Lingee's reports)."""
+    dimension, each Judge channel (its tasks, its coverage), each rule class and each measured
+    resource (none in Lingee's reports)."""
     return [
         *_estimate("cell_mean", c.cell_mean, "equal-weight mean over the declared cells"),
         *_estimate("overall", c.overall, "judged on its own"),
         *(row for d, e in c.dimensions.items() for row in _estimate(f"dimension:{d}", e)),
+        *(row for ch, e in c.channels.items() for row in _estimate(f"channel:{ch}", e)),
         *(row for r, e in c.rule_classes.items() for row in _estimate(f"rule_class:{r}", e)),
         *(row for m, e in c.measures.items() for row in _estimate(f"measure:{m}", e)),
     ]

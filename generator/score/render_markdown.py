@@ -205,19 +205,22 @@ def _declared(combos: list[CombinationScores]) -> list[str]:
     each judged dimension and each measured resource; nothing when no combination has any."""
     names = ["cell_mean", "overall"]
     dims = sorted({d for c in combos for d in c.dimensions})
+    channels = sorted({ch for c in combos for ch in c.channels})
     classes = sorted({r for c in combos for r in c.rule_classes})
     measures = sorted({m for c in combos for m in c.measures})
     shown = [n for n in names if any(getattr(c, n) is not None for c in combos)]
-    if not (shown or dims or classes or measures):
+    if not (shown or dims or channels or classes or measures):
         return []
     head = ["combination", *(f"{n.replace('_', ' ')} [CI]" for n in shown)]
-    head += [f"{d} [CI]" for d in dims] + [f"{r} passed [CI]" for r in classes]
+    head += [f"{d} [CI]" for d in dims] + [f"{ch} channel [CI] (tasks)" for ch in channels]
+    head += [f"{r} passed [CI]" for r in classes]
     head += [f"{m} [CI]" for m in measures]
     rows = [
         [
             c.combination,
             *(_ci(getattr(c, n)) for n in shown),
             *(_ci(c.dimensions.get(d)) for d in dims),
+            *(_judged_on(c.channels.get(ch)) for ch in channels),
             *(_ci(c.rule_classes.get(r)) for r in classes),
             *(_ci(c.measures.get(m)) for m in measures),
         ]
@@ -225,6 +228,11 @@ def _declared(combos: list[CombinationScores]) -> list[str]:
         if c.status == "scored"
     ]
     return _table(head, rows)
+
+
+def _judged_on(e: Estimate | None) -> str:
+    """A channel's score with its interval and the tasks it judged (its coverage)."""
+    return _ci(e) if e is None else f"{_ci(e)} ({e.tasks})"
 
 
 def _differences(s: ScopeResult) -> list[str]:

@@ -31,7 +31,7 @@ from generator.score.results import (
     Settings,
     TaskRow,
 )
-from generator.score.runs import score_runs
+from generator.score.runs import GROUP_PREFIXES, score_runs
 from generator.score.scope import GROUPS, Scope, withheld_scopes
 from generator.score.stats import t_value
 from generator.score.table import (
@@ -174,11 +174,7 @@ def _plans(
 def _extra(runs: pd.DataFrame, release: Release) -> list[str]:
     """The run columns averaged beside the channels: a judged overall and judged dimensions
     where any run has them, and the release's measured resource metrics."""
-    judged = [
-        c
-        for c in runs.columns
-        if c == "overall" or str(c).startswith(("dimension:", "rule_class:"))
-    ]
+    judged = [c for c in runs.columns if c == "overall" or str(c).startswith(GROUP_PREFIXES)]
     resources = [m.id for m in release.metrics if m.measured and m.kind == "resource"]
     return [c for c in judged if runs[c].notna().any()] + [m for m in resources if m in runs]
 

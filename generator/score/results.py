@@ -196,6 +196,13 @@ class CombinationScores(Result):
         exclude_if=_nothing,
         description="Per judged dimension of the release, the mean over tasks of its items' g/G.",
     )
+    channels: dict[str, Estimate] = Field(
+        default_factory=dict,
+        exclude_if=_nothing,
+        description="Per Judge channel of the release (e.g. text, visual), the mean over the "
+        "tasks it judges of their items' weighted g/G on it: shown beside the Task Score that "
+        "combines the channels, its tasks the channel's coverage.",
+    )
     rule_classes: dict[str, Estimate] = Field(
         default_factory=dict,
         exclude_if=_nothing,

@@ -54,8 +54,8 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     runs["overall"] = out.overall
     judged = ~np.isnan(out.judge)  # a valid run with its Judge channel scored
     valid = ~np.isnan(out.score)
-    for name, values in grouped.items():  # a dimension where judged, a rule class where valid
-        runs[name] = np.where(judged if name.startswith("dimension:") else valid, values, np.nan)
+    for name, values in grouped.items():  # judged groups where judged, a rule class where valid
+        runs[name] = np.where(judged if name.startswith(JUDGED) else valid, values, np.nan)
     runs["rule"] = out.rule
     runs["judge"] = out.judge
     runs["score"] = out.score
@@ -125,7 +125,9 @@ def _tallies(
         overall[span] = overall_credit(declared, verdicts, failed)
         for column, names in groups.items():
             if names:
-                sums[column][span] = group_credit(declared, verdicts, codes[column], len(names))
+                sums[column][span] = group_credit(
+                    declared, verdicts, codes[column], len(names), column in JUDGED_GROUPS
+                )
     shares = {
         f"{column}:{name}": values
         for column, names in groups.items()
@@ -134,20 +136,27 @@ def _tallies(
     return passed, credit, overall, shares
 
 
-#: Item groups scored per run: the judged dimensions (``dimension:<id>``, mean g/G) and the
-#: rule classes (``rule_class:<id>``, share of its rule items passed).
-GROUPED = ("dimension", "rule_class")
+#: Item groups scored per run: the judged dimensions (``dimension:<id>``) and channels
+#: (``channel:<id>``), each the weighted mean g/G of its items like J, and the rule classes
+#: (``rule_class:<id>``, share of its rule items passed).
+GROUPED = ("dimension", "channel", "rule_class")
+#: The groups of Judge items: weighted like J, and scored where the Judge result is valid.
+JUDGED_GROUPS = ("dimension", "channel")
+JUDGED = tuple(f"{g}:" for g in JUDGED_GROUPS)
+#: The run columns of the item groups (``dimension:``, ``channel:``, ``rule_class:``).
+GROUP_PREFIXES = tuple(f"{g}:" for g in GROUPED)
 
 
 def _per_group(
     frame: VersionFrame, column: str, names: list[str], sums: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """Each group's per-run score: its items' credit over the run's task's items of it (NaN
-    where the task has none)."""
+    """Each group's per-run score: its items' credit over the run's task's items of it, or
+    their weights for a group of Judge items (NaN where the task has none)."""
     if not names:
         return {}
     grouped = frame.items[(frame.items[column] != "") & ~frame.items["overall"]]
-    per_task = grouped.groupby(["task", column]).size().unstack(fill_value=0)
+    by = grouped.groupby(["task", column])
+    per_task = (by["weight"].sum() if column in JUDGED_GROUPS else by.size()).unstack(fill_value=0)
     counts = per_task.reindex(index=frame.tasks.index, columns=names, fill_value=0).to_numpy()
     at = frame.tasks.index.get_indexer(pd.Index(frame.runs["task"]))
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -65,3 +65,70 @@ def test_the_order_of_a_scope_reads_the_direction() -> None:
     assert [c.combination for c in sorted(found, key=cost.order)] == ["cheap", "dear", "none"]
     score = Outcome(Metric(id="task_score", title="Task Score", direction="higher"))
     assert [c.combination for c in sorted(found, key=score.order)] == ["dear", "cheap", "none"]
+
+
+def test_channels_stand_beside_the_score_that_combines_them() -> None:
+    """Where tasks are judged on two channels, the leaderboard, the domain table and the
+    result card show each channel's score with its interval and the tasks it judged, as the
+    report has them; a release without channels shows no such column."""
+    from builders import catalog, release, run, task, version
+    from pagetools import CARD, bundle_with_card
+
+    from generator.load import Loaded
+    from generator.load.source import Source
+    from generator.models import Release
+    from generator.pages import version_context
+    from generator.pages.cardtables import scores_spec
+    from generator.pages.leaderboard import leaderboard_spec, standings
+    from generator.score.version import score_version
+
+    def context(channels: bool):  # type: ignore[no-untyped-def]
+        data = release(groups={"public": 7, "held_out": 0}).model_dump(
+            mode="json", exclude_none=True
+        )
+        if channels:
+            data["profile"] = {
+                "channels": [{"id": "text", "title": "Text"}, {"id": "visual", "title": "Visual"}]
+            }
+        tasks = [task(f"t{i}", judge=(4, 4)) for i in range(6)] + [task("e", "erp", "x")]
+        for i, t in enumerate(tasks[:6]):
+            for item in t["scoring"]["judge_items"]:
+                if channels:
+                    item["channel"] = "text" if i < 4 else "visual"
+        runs = {
+            "p": [
+                run(t["id"], r, judge=((i + r) % 5, 3) if t["id"] != "e" else ())
+                for i, t in enumerate(tasks)
+                for r in (1, 2)
+            ]
+        }
+        b = bundle_with_card("p")
+        if channels:
+            judge = b.evaluator.model_dump(mode="json")
+            b = bundle_with_card("p", channels={"text": judge, "visual": judge})
+        loaded = version(Release.model_validate(data), catalog(tasks), runs, {"p": b})
+        cards = {CARD.id: Loaded(CARD, Source("card.yaml"))}
+        return version_context(score_version(loaded), cards)
+
+    ctx = context(True)
+    scope = ctx.reports["office"].scopes[0]
+    (c,) = scope.combinations
+    spec = leaderboard_spec(ctx, 0.95, "office")
+    headers = [col.header for col in spec.columns]
+    assert "Text judge [95%\u00a0CI] · tasks" in headers
+    assert "Visual judge [95%\u00a0CI] · tasks" in headers
+    for channel, tasks in (("text", 4), ("visual", 2)):
+        e = c.channels[channel]
+        assert e.tasks == tasks
+        shown = Outcome(ctx.release.outcome("office")).cell(e).text
+        title = channel.capitalize()
+        column = next(col for col in spec.columns if col.header.startswith(title))
+        (row,) = standings(ctx, scope)
+        assert column.cell(row).text == f"{shown} · {tasks}"
+    card_headers = [col.header for col in scores_spec(ctx, 0.95).columns]
+    assert "Text judge · tasks" in card_headers
+    plain = context(False)
+    assert not any(
+        "judge [" in col.header for col in leaderboard_spec(plain, 0.95, "office").columns
+    )
+    assert not any(col.header.endswith("judge · tasks") for col in scores_spec(plain, 0.95).columns)

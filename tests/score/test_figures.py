@@ -188,3 +188,57 @@ def test_a_rule_class_s_pass_rate_is_the_mean_over_tasks_of_its_share() -> None:
         assert e.low is not None
         assert e.high is not None
         assert e.low <= e.value <= e.high
+
+
+def test_a_channel_s_score_is_the_weighted_judge_mean_over_the_tasks_it_judges() -> None:
+    """Two Judge channels over six tasks (text on four, visual on two), items weighted: each
+    channel's figure is the mean over its tasks of the weighted mean g/G of the task's items on
+    it, its task count the channel's coverage; a weighted dimension alike. Computed here from
+    the runs."""
+    from generator.models import Release
+    from generator.score.report import build_report
+
+    data = release().model_dump(mode="json", exclude_none=True)
+    data["profile"] = {
+        "channels": [{"id": "text", "title": "Text"}, {"id": "visual", "title": "Visual"}],
+        "dimensions": [{"id": "acc", "title": "Accuracy"}, {"id": "form", "title": "Form"}],
+    }
+    rel = Release.model_validate(data)
+    weights, dims = (3.0, 1.0, 2.0), ("acc", "acc", "form")
+    channel_of = {f"t{i}": "text" if i < 4 else "visual" for i in range(6)}
+    tasks = []
+    for tid, channel in channel_of.items():
+        t = task(tid, judge=(4, 4, 10))
+        for item, w, d in zip(t["scoring"]["judge_items"], weights, dims, strict=True):
+            item |= {"weight": w, "channel": channel, "dimension": d}
+        tasks.append(t)
+    runs = [
+        run(tid, r, judge=((i + r) % 5, (2 * i + r) % 5, (3 * i + r) % 11))
+        for i, tid in enumerate(channel_of)
+        for r in (1, 2)
+    ]
+    report = build_report(version(rel, catalog(tasks), {"p": runs}), "office")
+    scope = next(s for s in report.scopes if s.scope.whole and s.scope.group == "all")
+    (c,) = scope.combinations
+
+    def task_mean(tid: str, keep: tuple[bool, ...]) -> float:
+        per_run = []
+        for r in (x for x in runs if x.task == tid):
+            g = [v.level / m for v, m in zip(r.judge, (4, 4, 10), strict=True)]
+            mass = sum(w for w, k in zip(weights, keep, strict=True) if k)
+            per_run.append(sum(w * x for w, x, k in zip(weights, g, keep, strict=True) if k) / mass)
+        return sum(per_run) / len(per_run)
+
+    for channel in ("text", "visual"):
+        mine = [t for t, ch in channel_of.items() if ch == channel]
+        e = c.channels[channel]
+        assert e.tasks == len(mine)
+        assert e.value == pytest.approx(sum(task_mean(t, (True,) * 3) for t in mine) / len(mine))
+        assert e.low is not None
+        assert e.high is not None
+        assert e.low <= e.value <= e.high
+    acc = [task_mean(t, (True, True, False)) for t in channel_of]
+    assert c.dimensions["acc"].value == pytest.approx(sum(acc) / len(acc))
+    assert c.judge_score is not None
+    all_j = [task_mean(t, (True,) * 3) for t in channel_of]
+    assert c.judge_score.value == pytest.approx(sum(all_j) / len(all_j))
