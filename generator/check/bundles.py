@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 
 from generator.check.channels import check_bundle_channels
+from generator.check.facets import check_sets_left_out
 from generator.check.profile import check_bundle_profile
 from generator.check.release import repeated
 from generator.disclosure import below_floor
@@ -52,6 +53,7 @@ def check_bundle(
         yield from rule(release, loaded)
     yield from check_bundle_profile(release, loaded)
     yield from check_bundle_channels(release, loaded)
+    yield from check_sets_left_out(release, loaded)
 
 
 def _in_its_release(release: Release, loaded: LoadedBundle) -> Iterator[Problem]:

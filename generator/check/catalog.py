@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from generator.check.channels import check_task_channels
+from generator.check.facets import check_task_facets_and_sets
 from generator.check.profile import check_task_profile
 from generator.check.release import repeated
 from generator.errors import Problem, Severity, did_you_mean
@@ -71,6 +72,7 @@ def check_catalog(loaded_release: Loaded[Release], loaded: Loaded[Catalog]) -> I
             yield from rule(one)
         yield from check_task_profile(release, task, src, i)
         yield from check_task_channels(release, task, src, i)
+        yield from check_task_facets_and_sets(release, task, src, i)
     yield from _group_counts(loaded_release, catalog)
     yield from _families_used(loaded)
 

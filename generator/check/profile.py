@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from generator.check.facets import check_overlapping_facets, check_sets_declared
 from generator.check.release import repeated
 from generator.errors import Problem, did_you_mean
 from generator.load import Loaded, LoadedBundle
@@ -44,6 +45,8 @@ def check_profile(loaded: Loaded[Release]) -> Iterator[Problem]:
     yield from _metrics(release, src)
     yield from _profile_ids(release, src)
     yield from _domains(release, src)
+    yield from check_overlapping_facets(release, src)
+    yield from check_sets_declared(release, src)
     yield from _enumerations_for_fields(release, src)
     for i, view in enumerate(release.profile.views):
         for where, message in _view(release, view):
@@ -246,10 +249,12 @@ def check_task_profile(release: Release, task: Task, src: Source, index: int) ->
                 "facets",
                 f"no value for {facet!r}, which cuts {domain.id}; expected one of {allowed}",
             )
-        elif facet in facets and value not in allowed:
-            yield problem(
-                "facets", f"{value!r} is not a value of {facet!r}; expected one of {allowed}"
-            )
+        elif facet in facets:
+            for one in (value,) if isinstance(value, str) else value:
+                if one not in allowed:
+                    yield problem(
+                        "facets", f"{one!r} is not a value of {facet!r}; expected one of {allowed}"
+                    )
     for facet in sorted(set(task.facets) - set(domain.facets)):
         yield problem(
             "facets", f"{facet!r} does not cut {domain.id}; its facets: {list(domain.facets)}"

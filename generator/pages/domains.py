@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from generator.models.release import Domain
+from generator.models.release import Domain, Release
 from generator.pages.cells import display_name, elsewhere_link, release_notice
 from generator.pages.context import VersionContext
 from generator.pages.differences import differences_table
@@ -153,10 +153,14 @@ def _group_lead(scope: ScopeResult) -> str:
     return "Every public task also has a page of its own, under Public tasks."
 
 
-def _cuts(domain: Domain, report: Report) -> list[tuple[str, str, list[ScopeResult]]]:
+def _cuts(
+    domain: Domain, report: Report, release: Release
+) -> list[tuple[str, str, list[ScopeResult]]]:
     """The domain's parts shown on a page each, in report order: (title, lead, scopes) of
-    each sub-division, then of each facet value or pair of them (§4.2)."""
+    each sub-division, then of each facet value or pair of them (§4.2); a value of a facet
+    whose values overlap says that a task counts in each of its values."""
     subs = {s.id: s for s in domain.subdivisions}
+    multi = {f.id: f.title.lower() for f in release.profile.facets if f.multi}
     grouped: dict[str, list[ScopeResult]] = {}
     for scope in report.scopes:
         if scope.scope.cut is not None:
@@ -172,6 +176,13 @@ def _cuts(domain: Domain, report: Report) -> list[tuple[str, str, list[ScopeResu
         else:
             title = scopes[0].title.rsplit(" — ", 1)[0]
             lead = f"The {domain.title} tasks of {title}."
+            for facet, _ in scopes[0].scope.facets:
+                if facet in multi:
+                    lead += (
+                        f" A task counts in each of its values of {multi[facet]}, so these "
+                        "tasks overlap those of its other values, and the values are never "
+                        "summed."
+                    )
         out.append((title, lead, scopes))
     return out
 
@@ -211,7 +222,7 @@ def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
             ctx, domain, stem, f"{domain.title} — {label.lower()}", [part], _group_lead(scope)
         )
         add(label, page, _tasks(scope.tasks))
-    for title, lead, scopes in _cuts(domain, report):
+    for title, lead, scopes in _cuts(domain, report, ctx.release):
         shown = [s for s in scopes if not s.withheld]
         if not shown:
             links.append({"label": title, "path": "", "summary": scopes[0].withheld})

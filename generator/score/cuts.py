@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
+import numpy as np
 import pandas as pd
 
 from generator.models import Release
@@ -27,6 +28,7 @@ class Cut:
     value: str | None
     fields: Mapping[str, object]  # the Scope's fields beyond version, domain and group
     title: str
+    multi: bool = False  # a value of a facet whose values overlap (a task holds several)
 
 
 def domain_cuts(domain: Domain, release: Release) -> list[Cut]:
@@ -53,9 +55,9 @@ def domain_cuts(domain: Domain, release: Release) -> list[Cut]:
             title = " · ".join(t for *_, t in combo)
             if len(names) == 1:
                 title += f" ({facets[names[0]].title.lower()})"
-            cuts.append(
-                Cut(cut_column(names), ",".join(v for _, v in pairs), {"facets": pairs}, title)
-            )
+            multi = len(names) == 1 and facets[names[0]].multi
+            value = ",".join(v for _, v in pairs)
+            cuts.append(Cut(cut_column(names), value, {"facets": pairs}, title, multi))
     return cuts
 
 
@@ -66,8 +68,9 @@ def held_out_partition(cuts: Sequence[Cut]) -> str | None:
     together are not: the held-out mean of a capability less that of one of its
     capability × difficulty cells gives the rest of the capability's held-out tasks, which
     may be a single task. So the parts of every other partition publish public tasks only
-    (§4.4, §7.2)."""
-    return next((c.column for c in cuts if c.column is not None), None)
+    (§4.4, §7.2). A facet whose values overlap is no partition: its values are withheld
+    against the published sets instead (:func:`generator.score.scope.overlap_withheld`)."""
+    return next((c.column for c in cuts if c.column is not None and not c.multi), None)
 
 
 def partition_name(domain: Domain, release: Release, column: str | None) -> str:
@@ -85,6 +88,17 @@ OTHER_PARTITION = (
     "with a second, a held-out task could be isolated by subtraction (§4.4, §7.2) — its "
     "public group is shown"
 )
+
+
+def holds(column: np.ndarray | pd.Series, value: str) -> np.ndarray:
+    """Which tasks hold ``value`` in a column of the task table: the value itself, or among
+    the values of a facet that allows several (a tuple)."""
+    out: np.ndarray = np.fromiter(
+        (x == value or (isinstance(x, tuple) and value in x) for x in column),
+        dtype=bool,
+        count=len(column),
+    )
+    return out
 
 
 def cut_column(facets: Sequence[str]) -> str:

@@ -116,8 +116,17 @@ def _concat(arrays: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(arrays) if arrays else np.empty(0, np.int64)
 
 
+def _facet_value(value: str | tuple[str, ...], multi: bool) -> str | tuple[str, ...]:
+    """A task's value of a facet as its column holds it: the value, or for a facet that
+    allows several, the tuple of the task's values (one value given alone included)."""
+    if multi:
+        return (value,) if isinstance(value, str) else tuple(value)
+    return value
+
+
 def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
     weights = {r.id: r.weight for r in release.enumerations.risk_levels}
+    multi = {f.id for f in release.profile.facets if f.multi}
     rows = []
     for t in catalog.tasks:
         s = t.scoring
@@ -135,7 +144,7 @@ def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
                 "chain": t.key_process_chain or "",
                 "boundary": t.functional_boundary,
                 "measure": s.measure or "",
-                **{f"facet:{f}": v for f, v in t.facets.items()},
+                **{f"facet:{f}": _facet_value(v, f in multi) for f, v in t.facets.items()},
             }
         )
     out = pd.DataFrame(rows).set_index("task")

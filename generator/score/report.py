@@ -13,9 +13,11 @@ from generator.models.release import Domain
 from generator.score.aggregate import aggregate_scope, scope_weights
 from generator.score.cuts import (
     OTHER_PARTITION,
+    Cut,
     cut_columns,
     domain_cuts,
     held_out_partition,
+    holds,
     partition_name,
 )
 from generator.score.frame import VersionFrame, build_frame
@@ -32,7 +34,7 @@ from generator.score.results import (
     TaskRow,
 )
 from generator.score.runs import GROUP_PREFIXES, score_runs
-from generator.score.scope import GROUPS, Scope, withheld_scopes
+from generator.score.scope import GROUPS, Scope, overlap_withheld, withheld_scopes
 from generator.score.stats import t_value
 from generator.score.table import (
     CHANNELS,
@@ -114,14 +116,15 @@ def _scopes_shown(
     minimum = release.groups.min_held_out_aggregate
     withheld = {
         column: withheld_scopes(tasks, minimum, column or "subdivision")
-        for column in dict.fromkeys(c.column for c in cuts)
+        for column in dict.fromkeys(c.column for c in cuts if not c.multi)
     }
     partition = held_out_partition(cuts)
     named = partition_name(domain, release, partition)
+    withheld.update(_overlapping(tasks, cuts, withheld, partition, minimum))
     for cut in cuts:
-        part = tasks if cut.column is None else tasks[tasks[cut.column] == cut.value]
+        part = tasks if cut.column is None else tasks[holds(tasks[cut.column], str(cut.value))]
         all_public = not (part["group"] == "held-out").any()
-        other = cut.column not in (None, partition) and not all_public
+        other = cut.column not in (None, partition) and not all_public and not cut.multi
         for group in GROUPS:
             if all_public and group == "public":
                 continue  # the same tasks as "all tasks": shown once
@@ -142,6 +145,37 @@ def _scopes_shown(
             )
             shown.append(entry)
     return shown
+
+
+def _overlapping(
+    tasks: pd.DataFrame,
+    cuts: list[Cut],
+    withheld: Mapping[str | None, Mapping[tuple[str | None, str], str]],
+    partition: str | None,
+    minimum: int,
+) -> dict[str | None, dict[tuple[str | None, str], str]]:
+    """What the values of facets whose values overlap withhold, per column: each value is
+    checked against the held-out sets already shown — the domain's and its partition's parts
+    (:func:`~generator.score.scope.overlap_withheld`)."""
+    multi = [c for c in cuts if c.multi and c.column is not None]
+    if not multi:
+        return {}
+    shown = [np.ones(len(tasks), dtype=bool)] if (None, "held-out") not in withheld[None] else []
+    if partition is not None and shown:
+        shown += [
+            holds(tasks[partition], str(c.value))
+            for c in cuts
+            if c.column == partition and (c.value, "held-out") not in withheld[partition]
+        ]
+    candidates = {f"{c.column}={c.value}": holds(tasks[str(c.column)], str(c.value)) for c in multi}
+    found = overlap_withheld((tasks["group"] == "held-out").to_numpy(), shown, candidates, minimum)
+    out: dict[str | None, dict[tuple[str | None, str], str]] = {c.column: {} for c in multi}
+    for c in multi:
+        for group in ("held-out", "all"):
+            reason = found.get((f"{c.column}={c.value}", group))
+            if reason is not None:
+                out[c.column][(c.value, group)] = reason
+    return out
 
 
 def _aggregate_scopes(

@@ -7,8 +7,10 @@ the type cannot say it, and :func:`guard` refuses any runs that would.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
+import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -138,4 +140,50 @@ def withheld_scopes(
             "derived by subtraction (§4.4, §7.2)"
         )
         out[(sub, "held-out")] = out[(sub, "all")] = reason
+    return out
+
+
+#: Why a value of a facet whose values overlap shows no held-out figure.
+OVERLAP = (
+    "withheld: this value's held-out tasks overlap those of the figures already shown, and "
+    "with them a group of fewer than {} held-out tasks could be isolated by subtraction "
+    "(§4.4, §7.2) — its public group is shown"
+)
+
+
+def overlap_withheld(
+    held: np.ndarray,
+    published: Sequence[np.ndarray],
+    candidates: Mapping[str, np.ndarray],
+    minimum: int,
+) -> dict[tuple[str, str], str]:
+    """The values of facets whose values overlap (a task holds several) whose held-out
+    figures would expose a small group, against the held-out sets already published.
+
+    ``held``: each task of the domain is held-out; ``published``: the task sets whose held-out
+    figures are shown (the domain, the parts of its one held-out partition); ``candidates``:
+    each value's tasks, in the order shown. Figures are sums over tasks, so whatever can be
+    derived from the published sets is constant on their atoms (the tasks that lie in exactly
+    the same published sets); a value is added only when every atom then holds 0 or at least
+    ``minimum`` held-out tasks, else its held-out and all-tasks groups are withheld (§4.4,
+    §7.2). Keys are (value, group) as in :func:`withheld_scopes`.
+    """
+    held_mask = np.asarray(held, dtype=bool)
+    family = [np.asarray(s, dtype=bool)[held_mask] for s in published]
+    out: dict[tuple[str, str], str] = {}
+
+    def safe(sets: list[np.ndarray]) -> bool:
+        if not sets:
+            return True
+        atoms = np.unique(np.column_stack(sets), axis=0, return_counts=True)[1]
+        return bool(((atoms == 0) | (atoms >= minimum)).all())
+
+    for value, tasks in candidates.items():
+        mine = np.asarray(tasks, dtype=bool)[held_mask]
+        if not mine.any():
+            continue
+        if family and safe([*family, mine]):
+            family.append(mine)
+            continue
+        out[(value, "held-out")] = out[(value, "all")] = OVERLAP.format(minimum)
     return out

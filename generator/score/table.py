@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from generator.models import Bundle
+from generator.score.cuts import holds
 from generator.score.scope import Scope, guard
 from generator.score.stats import seed_for
 
@@ -141,7 +142,7 @@ def scope_view(table: TaskTable, scope: Scope) -> ScopeView:
     if scope.group != "all":
         mask &= table.columns["group"] == scope.group
     for facet, value in scope.facets:
-        mask &= table.columns[f"facet:{facet}"] == value
+        mask &= holds(table.columns[f"facet:{facet}"], value)
     rows = np.flatnonzero(mask)
     columns = {name: column[rows] for name, column in table.columns.items()}
     # Seeded by the task set, not the scope's name: two scopes over the same tasks (a

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from builders import catalog, profiled, run, task, version
 
 from generator.score.cuts import cut_column, cut_columns, domain_cuts
@@ -79,3 +80,57 @@ def test_each_facet_value_is_a_scope_and_held_out_figures_come_from_one_partitio
     scored = by_key[(hard, "public")].combinations[0]
     assert scored.task_score is not None
     assert scored.task_score.tasks == 2
+
+
+def test_a_task_counts_in_each_of_its_values_of_a_multi_valued_facet() -> None:
+    """Twelve tasks, ten held out, of deliverable types that overlap: a type's scope holds
+    every task of that type whatever its other types, its figure is their mean (computed here
+    from the runs); the held-out figure of a type is shown where no group of fewer than the
+    minimum could be isolated with the domain's, and withheld where it could."""
+    from generator.models import Release
+
+    types = {
+        "id": "types",
+        "title": "Deliverable type",
+        "multi": True,
+        "values": [{"id": v, "title": v.upper()} for v in ("html", "pdf", "doc")],
+    }
+    data = profiled().model_dump(mode="json", exclude_none=True)
+    data["profile"]["facets"] = [*data["profile"]["facets"], types]
+    qa = next(d for d in data["domains"] if d["id"] == "qa")
+    qa["facets"] = ["capability", "difficulty", "types"]
+    data["groups"] = {"public": 2, "held_out": 10, "min_held_out_aggregate": 3}
+    layout = ["html"] * 5 + [["html", "pdf"]] * 3 + ["pdf"] * 2 + [["pdf", "doc"]] * 2
+    tasks = []
+    for i, held in enumerate(layout):
+        t = _qa(f"t{i:02}", "ie", "easy", "public" if i in (0, 8) else "held-out")
+        t["facets"]["types"] = held
+        tasks.append(t)
+    runs = [run(t["id"], r, passed=(i + r) % 3) for i, t in enumerate(tasks) for r in (1, 2)]
+    report = build_report(version(Release.model_validate(data), catalog(tasks), {"p": runs}), "qa")
+    by_key = {(s.scope.facets, s.scope.group): s for s in report.scopes}
+
+    def holds(t: dict[str, Any], v: str) -> bool:
+        value = t["facets"]["types"]
+        return v == value or (isinstance(value, list) and v in value)
+
+    for v in ("html", "pdf"):
+        scope = by_key[((("types", v),), "all")]
+        mine = [t["id"] for t in tasks if holds(t, v)]
+        assert scope.withheld is None
+        (c,) = scope.combinations
+        assert c.task_score is not None
+        assert c.task_score.tasks == len(mine)
+        per_task = [
+            sum(min(r.rules[0].passed + r.rules[1].passed, 2) / 2 for r in runs if r.task == i) / 2
+            for i in mine
+        ]
+        assert c.task_score.value == pytest.approx(sum(per_task) / len(per_task))
+    # html: 7 held-out tasks, the rest of the domain 3 — atoms of 7 and 3, shown
+    assert by_key[((("types", "html"),), "held-out")].withheld is None
+    # pdf after html: atoms {html only: 4}, {html and pdf: 3}, {pdf only: 3} — shown
+    assert by_key[((("types", "pdf"),), "held-out")].withheld is None
+    # doc: its 2 held-out tasks are a group smaller than the minimum
+    doc = by_key[((("types", "doc"),), "held-out")].withheld or ""
+    assert "fewer than 3 held-out tasks could be isolated" in doc
+    assert ((("types", "doc"),), "public") not in by_key  # doc has no public task

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 from builders import catalog, release, run, task, version
@@ -101,3 +102,64 @@ def test_complement_is_withheld_so_no_small_group_is_derivable() -> None:
 
 def test_nothing_withheld_when_groups_are_large_or_empty() -> None:
     assert withheld_scopes(_tasks({"a": (3, 5), "b": (3, 0)}), minimum=5) == {}
+
+
+def _derivable(published: list[np.ndarray], size: int) -> list[tuple[int, ...]]:
+    """Every set of ``size`` held-out tasks whose sum the published sums give, found by
+    brute force: its indicator lies in the span of the published sets' indicators."""
+    from itertools import combinations
+
+    basis = np.array(published, dtype=float)
+    rank = np.linalg.matrix_rank(basis)
+    n = basis.shape[1]
+    found = []
+    for chosen in combinations(range(n), size):
+        v = np.zeros(n)
+        v[list(chosen)] = 1.0
+        if np.linalg.matrix_rank(np.vstack([basis, v])) == rank:
+            found.append(chosen)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_overlapping_values_never_let_a_small_held_out_group_be_derived(seed: int) -> None:
+    """Random layouts of sixteen held-out tasks, a partition of them published and values
+    of a facet whose values overlap: once :func:`overlap_withheld` has withheld what it
+    withholds, no set of 1..minimum−1 held-out tasks lies in the span of what is shown
+    (brute force over every such set); every value with held-out tasks is kept or withheld."""
+    from generator.score.scope import overlap_withheld
+
+    rng = np.random.default_rng(seed)
+    n, minimum = 16, 3
+    held = np.ones(n, dtype=bool)
+    block = np.repeat(np.arange(5), [3, 3, 3, 3, 4])[rng.permutation(n)]
+    shown = [held.copy(), block < 2, block >= 2]
+
+    def value() -> np.ndarray:  # a union of blocks, now and then one task more or less
+        out = np.isin(block, rng.choice(5, size=int(rng.integers(1, 4)), replace=False))
+        if rng.random() < 0.4:
+            out[rng.integers(n)] ^= True
+        return out
+
+    candidates = {f"v{i}": value() for i in range(5)}
+    withheld = overlap_withheld(held, shown, candidates, minimum)
+    kept = [m for v, m in candidates.items() if (v, "held-out") not in withheld]
+    published = shown + kept
+    for size in range(1, minimum):
+        assert _derivable(published, size) == []
+    assert len(kept) + len({v for v, _ in withheld}) == sum(m.any() for m in candidates.values())
+
+
+def test_a_value_is_kept_when_its_atoms_are_large_and_withheld_when_one_is_small() -> None:
+    from generator.score.scope import overlap_withheld
+
+    held = np.ones(10, dtype=bool)
+    domain = [held.copy()]
+    first = np.arange(10) < 5
+    one_off = np.arange(10) < 6  # differs from `first` by one task
+    withheld = overlap_withheld(held, domain, {"a": first, "b": one_off}, 3)
+    assert _derivable([*domain, first, one_off], 1) == [(5,)]  # why b is withheld
+    assert ("a", "held-out") not in withheld
+    assert withheld[("b", "held-out")].startswith("withheld: this value's held-out tasks overlap")
+    assert withheld[("b", "all")] == withheld[("b", "held-out")]
+    assert overlap_withheld(held, [], {"a": first}, 3)[("a", "held-out")]
