@@ -136,6 +136,8 @@ def channel_columns(
         for j in t.scoring.judge_items
         if j.channel is not None
     }
+    if not used:
+        return ()
     outcome = outcome_of(ctx, domain)
     first = best_first(ctx.release, outcome.metric.id)
 

@@ -33,9 +33,13 @@ class Cut:
 
 def domain_cuts(domain: Domain, release: Release) -> list[Cut]:
     """The parts of the domain shown as scopes, in order: the whole domain, its sub-divisions,
-    each value of each facet that cuts it, its cells (two facets' value pairs) and any other
-    facet values a view's rows name (§4.2)."""
-    cuts = [Cut(None, None, {}, domain.title)]
+    each value of each facet that cuts it, its cells (two facets' value pairs), any other
+    facet values a view's rows name (§4.2) — all within its first task set where it publishes
+    sets — and then each further task set, whole."""
+    title = domain.title
+    if domain.task_sets:
+        title = f"{domain.title}, {domain.task_sets[0].title} set"
+    cuts = [Cut(None, None, {}, title)]
     cuts += [
         Cut("subdivision", s.id, {"subdivision": s.id}, f"{s.title} ({domain.subdivision_label})")
         for s in domain.subdivisions
@@ -58,7 +62,17 @@ def domain_cuts(domain: Domain, release: Release) -> list[Cut]:
             multi = len(names) == 1 and facets[names[0]].multi
             value = ",".join(v for _, v in pairs)
             cuts.append(Cut(cut_column(names), value, {"facets": pairs}, title, multi))
+    cuts += [
+        Cut(f"set:{s.id}", s.id, {"task_set": s.id}, f"{domain.title}, {s.title} set", True)
+        for s in domain.task_sets[1:]
+    ]
     return cuts
+
+
+def is_set(cut: Cut) -> bool:
+    """Whether the cut is a task set after the domain's first (its own tasks, not a part of
+    the first set's)."""
+    return bool(cut.column and cut.column.startswith("set:"))
 
 
 def held_out_partition(cuts: Sequence[Cut]) -> str | None:

@@ -127,6 +127,7 @@ def _facet_value(value: str | tuple[str, ...], multi: bool) -> str | tuple[str, 
 def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
     weights = {r.id: r.weight for r in release.enumerations.risk_levels}
     multi = {f.id for f in release.profile.facets if f.multi}
+    sets = {d.id: [s.id for s in d.task_sets] for d in release.domains}
     rows = []
     for t in catalog.tasks:
         s = t.scoring
@@ -145,6 +146,7 @@ def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
                 "boundary": t.functional_boundary,
                 "measure": s.measure or "",
                 **{f"facet:{f}": _facet_value(v, f in multi) for f, v in t.facets.items()},
+                **{f"set:{s}": s if s in t.sets else "" for s in sets.get(t.domain, ())},
             }
         )
     out = pd.DataFrame(rows).set_index("task")

@@ -32,7 +32,9 @@ def plan_combination(
 ) -> Plan:
     """Coverage and status of combination ``k`` of the table in ``view`` (§4.2, §4.4)."""
     combo, n = table.combos[k], release.runs_per_task
-    covered, notes = not_covered(bundle, view.scope, view.columns)
+    covered, notes = not_covered(
+        bundle, view.scope, view.columns, view.scope.task_set or table.primary_set
+    )
     valid = table.valid[k, view.rows]
     data = covered & (valid > 0)
     complete = data & (valid >= n)

@@ -9,17 +9,7 @@ import pandas as pd
 
 from generator.load import LoadedRelease
 from generator.models import Release
-from generator.models.release import Domain
 from generator.score.aggregate import aggregate_scope, scope_weights
-from generator.score.cuts import (
-    OTHER_PARTITION,
-    Cut,
-    cut_columns,
-    domain_cuts,
-    held_out_partition,
-    holds,
-    partition_name,
-)
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
@@ -34,18 +24,16 @@ from generator.score.results import (
     TaskRow,
 )
 from generator.score.runs import GROUP_PREFIXES, score_runs
-from generator.score.scope import GROUPS, Scope, overlap_withheld, withheld_scopes
+from generator.score.scope import Scope, withheld_scopes
+from generator.score.shown import scopes_shown
 from generator.score.stats import t_value
 from generator.score.table import (
     CHANNELS,
     ScopeView,
     TaskTable,
     not_covered,
-    scope_view,
     task_table,
 )
-
-GROUP_TITLES = {"all": "all tasks", "public": "public group", "held-out": "held-out group"}
 
 
 def published_frame(version: LoadedRelease) -> VersionFrame:
@@ -84,9 +72,12 @@ def build_report(
     domain = next(d for d in release.domains if d.id == domain_id)
     runs = score_runs(frame) if runs is None else runs
     whole = Scope(version=frame.version, domain=domain_id)
-    table = task_table(frame.tasks, runs, sorted(frame.bundles), whole, _extra(runs, release))
+    primary = domain.task_sets[0].id if domain.task_sets else None
+    table = task_table(
+        frame.tasks, runs, sorted(frame.bundles), whole, _extra(runs, release), primary
+    )
     withheld = withheld_scopes(table.tasks, release.groups.min_held_out_aggregate)
-    scopes, by_key = _aggregate_scopes(table, _scopes_shown(table, domain, release), frame)
+    scopes, by_key = _aggregate_scopes(table, scopes_shown(table, domain, release), frame)
     return Report(
         version=frame.version,
         domain=domain_id,
@@ -100,82 +91,6 @@ def build_report(
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
         contamination_note=_contamination_note(by_key, table, withheld),
     )
-
-
-def _scopes_shown(
-    table: TaskTable, domain: Domain, release: Release
-) -> list[ScopeResult | tuple[ScopeView, str]]:
-    """The scopes of the domain in the order shown, each group of each cut
-    (:func:`domain_cuts`; §4.2, §4.4): a withheld scope as its result, the others as (view,
-    title) to aggregate. A scope without tasks is left out; where all tasks are public, its
-    public group is the same as all its tasks and is shown once. Held-out groups too small
-    to show are withheld partition by partition (:func:`withheld_scopes`)."""
-    version, shown = table.domain.version, []
-    cuts = domain_cuts(domain, release)
-    tasks = cut_columns(table.tasks, cuts)
-    minimum = release.groups.min_held_out_aggregate
-    withheld = {
-        column: withheld_scopes(tasks, minimum, column or "subdivision")
-        for column in dict.fromkeys(c.column for c in cuts if not c.multi)
-    }
-    partition = held_out_partition(cuts)
-    named = partition_name(domain, release, partition)
-    withheld.update(_overlapping(tasks, cuts, withheld, partition, minimum))
-    for cut in cuts:
-        part = tasks if cut.column is None else tasks[holds(tasks[cut.column], str(cut.value))]
-        all_public = not (part["group"] == "held-out").any()
-        other = cut.column not in (None, partition) and not all_public and not cut.multi
-        for group in GROUPS:
-            if all_public and group == "public":
-                continue  # the same tasks as "all tasks": shown once
-            scope = Scope(version=version, domain=domain.id, group=group, **cut.fields)
-            label = f"{cut.title} — {GROUP_TITLES[group]}"
-            if all_public and group == "all":
-                label += " (all public)"
-            view = scope_view(table, scope)
-            if not len(view.rows):
-                continue
-            reason = withheld[cut.column].get((cut.value, group))
-            if other and group != "public":
-                reason = OTHER_PARTITION.format(named)
-            entry = (
-                (view, label)
-                if reason is None
-                else ScopeResult(scope=scope, title=label, withheld=reason, tasks=len(view.rows))
-            )
-            shown.append(entry)
-    return shown
-
-
-def _overlapping(
-    tasks: pd.DataFrame,
-    cuts: list[Cut],
-    withheld: Mapping[str | None, Mapping[tuple[str | None, str], str]],
-    partition: str | None,
-    minimum: int,
-) -> dict[str | None, dict[tuple[str | None, str], str]]:
-    """What the values of facets whose values overlap withhold, per column: each value is
-    checked against the held-out sets already shown — the domain's and its partition's parts
-    (:func:`~generator.score.scope.overlap_withheld`)."""
-    multi = [c for c in cuts if c.multi and c.column is not None]
-    if not multi:
-        return {}
-    shown = [np.ones(len(tasks), dtype=bool)] if (None, "held-out") not in withheld[None] else []
-    if partition is not None and shown:
-        shown += [
-            holds(tasks[partition], str(c.value))
-            for c in cuts
-            if c.column == partition and (c.value, "held-out") not in withheld[partition]
-        ]
-    candidates = {f"{c.column}={c.value}": holds(tasks[str(c.column)], str(c.value)) for c in multi}
-    found = overlap_withheld((tasks["group"] == "held-out").to_numpy(), shown, candidates, minimum)
-    out: dict[str | None, dict[tuple[str | None, str], str]] = {c.column: {} for c in multi}
-    for c in multi:
-        for group in ("held-out", "all"):
-            reason = found.get((f"{c.column}={c.value}", group))
-            if reason is not None:
-                out[c.column][(c.value, group)] = reason
-    return out
 
 
 def _aggregate_scopes(

@@ -52,6 +52,12 @@ class Scope(BaseModel):
         description="(facet, value) pairs the scope keeps, in the release's facet order; "
         "absent: every value.",
     )
+    task_set: str | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="Where the domain publishes task sets: a set other than its first, whose "
+        "tasks the scope keeps; absent: the first set (or, without sets, every task).",
+    )
 
     @property
     def key(self) -> str:
@@ -60,13 +66,15 @@ class Scope(BaseModel):
         parts = [self.version, self.domain, self.subdivision or "*", self.group]
         if self.facets:
             parts.append(",".join(f"{f}={v}" for f, v in self.facets))
+        if self.task_set:
+            parts.append(f"set={self.task_set}")
         return "/".join(parts)
 
     @property
     def whole(self) -> bool:
         """Whether the scope is its whole domain (or one group of it): no sub-division, no
         facet value."""
-        return self.subdivision is None and not self.facets
+        return self.subdivision is None and not self.facets and self.task_set is None
 
     @property
     def slug(self) -> str | None:
@@ -74,6 +82,8 @@ class Scope(BaseModel):
         ``capability-ie.difficulty-easy`` for facet values); None for the whole domain."""
         if self.facets:
             return ".".join(f"{f}-{v}" for f, v in self.facets)
+        if self.task_set:
+            return f"set-{self.task_set}"
         return self.subdivision
 
     @property
@@ -82,6 +92,8 @@ class Scope(BaseModel):
         sub-division or its facet values; None for the whole domain."""
         if self.facets:
             return ",".join(f"{f}={v}" for f, v in self.facets)
+        if self.task_set:
+            return f"set={self.task_set}"
         return self.subdivision
 
 

@@ -52,6 +52,7 @@ class TaskTable:
     counts: Mapping[str, np.ndarray]
     spread: Mapping[str, np.ndarray]
     extra: tuple[str, ...] = ()
+    primary_set: str | None = None  # the domain's first task set: its scopes without a set
 
 
 def task_table(
@@ -60,6 +61,7 @@ def task_table(
     combos: Sequence[str],
     domain: Scope,
     extra: Sequence[str] = (),
+    primary_set: str | None = None,
 ) -> TaskTable:
     """The table of ``domain`` (a whole-domain scope) from a version's tasks and scored runs;
     ``extra``: further run columns averaged per task like the channels."""
@@ -106,12 +108,14 @@ def task_table(
         counts={c: spread(f"{c}_runs", 0).astype(np.int64) for c in counted},
         spread={c: spread(f"{c}_var", NAN) for c in ("score", *extra)},
         extra=tuple(extra),
+        primary_set=primary_set,
     )
 
 
 def facet_columns(tasks: pd.DataFrame) -> list[str]:
-    """The task table's facet columns (``facet:<id>``), one per facet of the release."""
-    return [str(c) for c in tasks.columns if str(c).startswith("facet:")]
+    """The task table's facet columns (``facet:<id>``), one per facet of the release, and
+    task-set columns (``set:<id>``: the set's id where the task belongs to it, else "")."""
+    return [str(c) for c in tasks.columns if str(c).startswith(("facet:", "set:"))]
 
 
 def _tally(runs: pd.DataFrame, column: str, shape: tuple[int, int]) -> dict[str, np.ndarray]:
@@ -143,6 +147,9 @@ def scope_view(table: TaskTable, scope: Scope) -> ScopeView:
         mask &= table.columns["group"] == scope.group
     for facet, value in scope.facets:
         mask &= holds(table.columns[f"facet:{facet}"], value)
+    task_set = scope.task_set or table.primary_set
+    if task_set is not None:  # one set: no figure pools a domain's task sets
+        mask &= table.columns[f"set:{task_set}"] == task_set
     rows = np.flatnonzero(mask)
     columns = {name: column[rows] for name, column in table.columns.items()}
     # Seeded by the task set, not the scope's name: two scopes over the same tasks (a
@@ -151,13 +158,18 @@ def scope_view(table: TaskTable, scope: Scope) -> ScopeView:
 
 
 def not_covered(
-    bundle: Bundle, scope: Scope, columns: Mapping[str, np.ndarray]
+    bundle: Bundle, scope: Scope, columns: Mapping[str, np.ndarray], task_set: str | None = None
 ) -> tuple[np.ndarray, list[str]]:
     """Which tasks (their ``domain`` and ``subdivision`` columns) the bundle covers in
-    ``scope``, and the declarations that remove the others."""
+    ``scope`` (of the domain's ``task_set``, where it publishes sets), and the declarations
+    that remove the others."""
     notes, removed = [], np.zeros(len(columns["domain"]), dtype=bool)
     for nc in bundle.not_covered:
-        if nc.domain != scope.domain:
+        if nc.domain != scope.domain or nc.task_set not in (None, task_set):
+            continue
+        if nc.task_set is not None:
+            removed |= columns["domain"] == nc.domain
+            notes.append(f"{nc.domain} ({nc.task_set} set): {nc.reason}")
             continue
         if nc.subdivision is None or scope.subdivision in (None, nc.subdivision):
             hit = columns["domain"] == nc.domain
