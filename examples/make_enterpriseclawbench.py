@@ -276,7 +276,7 @@ SOURCES = (
 TARGETS = ("release-notes-page", "status-page", "careers-page", "membership-badges", "newsletter")
 #: Creator model -> (mean change of the consumer's judged quality, its spread over tasks, the
 #: factor on the consumer's chance of not delivering: a working page template helps it deliver).
-CREATORS = {"gpt-5.5": (0.075, 0.05, 0.3), "haiku-4.5": (-0.10, 0.07, 1.5)}
+CREATORS = {"gpt-5.5": (0.09, 0.05, 0.3), "haiku-4.5": (-0.10, 0.07, 1.5)}
 CONSUMERS = (("deepagents", "haiku-4.5"), ("codex", "gpt-5.5"))
 
 #: Bundles whose run 1 of every Lite task human experts rated again (text and visual items).
@@ -333,7 +333,10 @@ RULE_PASS = {
     "placeholders": 0.88,
     "renders": 0.9,
 }
-INCOMPLETE = 0.015
+#: Chance that a run of a public task is lost to a technical failure (disclosed, not scored).
+#: A run lost on a held-out task was run again: a held-out task short of its runs would
+#: withhold its combination's figures over the whole held-out group (§4.4).
+INCOMPLETE = 0.04
 
 
 def combinations() -> list[tuple[str, str, str]]:
@@ -763,19 +766,27 @@ def _quality(harness: str, model: str, task: dict[str, Any]) -> float:
     )
 
 
+def _missed(key: str, slots: list[tuple[str, int]], rate: float) -> set[tuple[str, int]]:
+    """The (task, run) slots that deliver nothing: that share of them, drawn without
+    replacement, so that a combination's delivery rate is its design's."""
+    return set(_draw(f"missed:{key}").sample(slots, round(len(slots) * min(1.0, rate))))
+
+
 def _run(
     rng: random.Random,
     harness: str,
     model: str,
     task: dict[str, Any],
-    skill: tuple[float, float] = (0.0, 1.0),
+    delivered: bool,
+    shift: float = 0.0,
+    lost: bool = True,
 ) -> dict[str, Any]:
-    """The body of one run: status, delivery, rule and Judge verdicts, usage; ``skill`` the
-    change of judged quality and the factor on the chance of not delivering a skill brings."""
-    shift, misses = skill
+    """The body of one run: status, delivery, rule and Judge verdicts, usage; ``shift`` moves
+    its judged quality (a skill's effect); ``lost``: whether the run may be lost to a
+    technical failure."""
     usage = _usage(rng, harness, model)
     rule_ids = [i["id"] for i in task["scoring"]["rule_items"]]
-    if rng.random() < INCOMPLETE:
+    if lost and task["group"] == "public" and rng.random() < INCOMPLETE:
         cause = rng.choice(["provider-error", "timeout"])
         return {
             "status": "incomplete",
@@ -790,8 +801,7 @@ def _run(
             if cause == "provider-error"
             else "No deliverable within the time limit after 2 retries.",
         }
-    delivers = DELIVERS.get(harness, {}).get(model, DELIVERS_DEFAULT)
-    if rng.random() < (1.0 - delivers) * misses:
+    if not delivered:
         blocked = harness == "hermes"
         return {
             "status": "valid",
@@ -841,23 +851,32 @@ def covered(harness: str, task: dict[str, Any]) -> bool:
     return harness == FULL_SET_HARNESS or "lite" in task["sets"]
 
 
+def _slots(tasks: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    return [(str(t["id"]), run) for t in tasks for run in range(1, RUNS_PER_TASK + 1)]
+
+
+def _misses(harness: str, model: str) -> float:
+    """The share of a combination's runs that deliver nothing."""
+    return 1.0 - DELIVERS.get(harness, {}).get(model, DELIVERS_DEFAULT)
+
+
 def runs(combo: str, harness: str, model: str, tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rng = _draw(f"runs:{combo}")
+    mine = [t for t in tasks if covered(harness, t)]
+    missed = _missed(combo, _slots(mine), _misses(harness, model))
     out = []
-    for task in tasks:
-        if not covered(harness, task):
-            continue
+    for task in mine:
         for run in range(1, RUNS_PER_TASK + 1):
             head = {"task": task["id"], "run": run, "seed": rng.randrange(2**31)}
-            out.append({**head, **_run(rng, harness, model, task)})
+            delivered = (task["id"], run) not in missed
+            out.append({**head, **_run(rng, harness, model, task, delivered)})
     return out
 
 
-def skill_effect(creator: str, harness: str, model: str, slug: str) -> tuple[float, float]:
-    """How a creator's skill moves a consumer on one target task: the change of its judged
-    quality, and the factor on its chance of not delivering."""
-    mean, spread, misses = CREATORS[creator]
-    return _draw(f"skill:{creator}:{harness}-{model}:{slug}").gauss(mean, spread), misses
+def skill_effect(creator: str, harness: str, model: str, slug: str) -> float:
+    """How a creator's skill moves a consumer's judged quality on one target task."""
+    mean, spread, _ = CREATORS[creator]
+    return _draw(f"skill:{creator}:{harness}-{model}:{slug}").gauss(mean, spread)
 
 
 def treatment_runs(
@@ -865,16 +884,16 @@ def treatment_runs(
 ) -> list[dict[str, Any]]:
     """Runs of a consumer with a creator's skill injected, on the target tasks only."""
     rng = _draw(f"runs:{combo}")
+    mine = [t for t in tasks if t["id"] in TARGETS]
+    factor = CREATORS[creator][2]
+    missed = _missed(combo, _slots(mine), _misses(harness, model) * factor)
     out = []
-    for task in tasks:
-        if task["id"] not in TARGETS:
-            continue
-        skill = skill_effect(creator, harness, model, str(task["id"]))
+    for task in mine:
+        shift = skill_effect(creator, harness, model, str(task["id"]))
         for run in range(1, RUNS_PER_TASK + 1):
             head = {"task": task["id"], "run": run, "seed": rng.randrange(2**31)}
-            body = _run(rng, harness, model, task, skill)
-            while body["status"] != "valid":  # a treatment's lost run was run again
-                body = _run(rng, harness, model, task, skill)
+            delivered = (task["id"], run) not in missed
+            body = _run(rng, harness, model, task, delivered, shift, lost=False)
             out.append({**head, **body})
     return out
 
