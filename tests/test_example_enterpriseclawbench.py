@@ -21,10 +21,12 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any, TypeVar
 
+import pandas as pd
 import pytest
 import yaml
 from pydantic import BaseModel
 
+from generator.build import build
 from generator.check import check_inputs
 from generator.disclosure.fingerprint import fingerprint
 from generator.load import load_inputs
@@ -480,6 +482,17 @@ def test_the_root_loads_and_checks_clean(report: Report) -> None:
     assert report.domain == "workplace"
 
 
+def test_the_site_builds_a_page_per_view(
+    read_root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    out = tmp_path_factory.mktemp("ecb-site") / "site"
+    build(read_root, out, progress=lambda _: None)
+    release = load_root(read_root).release
+    assert release.profile.views
+    for view in release.profile.views:
+        assert (out / release.version / "views" / f"{view.id}.html").is_file(), view.id
+
+
 def _credit(task: Task, run: RunRecord) -> dict[str, float]:
     """What one valid run scores, from its verdicts: S, R, J, each dimension's g/G and each rule
     class's share passed (a run without its deliverable scores 0, its Judge items 0)."""
@@ -589,3 +602,98 @@ def test_no_held_out_task_is_reported_one_by_one(read_root: Path, report: Report
             continue
         expected = _recomputed(root, row.combination, [root.tasks[row.task]])
         assert abs(row.score - expected["task_score"]) <= CLOSE, (row.task, row.combination)
+
+
+# ---------------------------------------------------------------------------- the shapes
+
+
+def _lite(root: Root) -> list[Task]:
+    return [t for t in root.catalog.tasks if "lite" in t.sets]
+
+
+def _composites(root: Root, tasks: list[Task]) -> dict[tuple[str, str], float]:
+    """(harness, model) → composite of its baseline bundle over the tasks, from the runs."""
+    return {
+        (b.combination.axes["harness"], b.combination.axes["model"]): _recomputed(
+            root, folder, tasks
+        )["task_score"]
+        for folder, b in root.baselines().items()
+    }
+
+
+def test_the_runs_show_the_summarys_harness_and_model_shapes(root: Root) -> None:
+    """Codex × GPT-5.5 leads on Lite; each Anthropic model scores lowest under Hermes, well
+    below its other harnesses; Hermes × Sonnet costs most."""
+    lite = _lite(root)
+    scores = _composites(root, lite)
+    assert max(scores, key=scores.__getitem__) == ("Codex", "GPT-5.5")
+    anthropic = {b.combination.model.name for b in root.bundles.values()} - {"GPT-5.5"}
+    for model in anthropic:
+        others = [s for (h, m), s in scores.items() if m == model and h != "Hermes"]
+        assert scores[("Hermes", model)] < min(others) - 0.1, model
+    costs = {
+        (b.combination.axes["harness"], b.combination.axes["model"]): _recomputed(
+            root, folder, lite
+        )["measure:cost_cny"]
+        for folder, b in root.baselines().items()
+    }
+    assert max(costs, key=costs.__getitem__) == ("Hermes", "Sonnet 4.6")
+
+
+def test_the_runs_show_the_summarys_role_and_dimension_shapes(root: Root) -> None:
+    """Marketing and finance/operations are the hardest role classes; grounded accuracy is the
+    weakest dimension and communication the strongest (means over the baseline bundles)."""
+    by_role: dict[str, list[float]] = defaultdict(list)
+    dimensions: dict[str, list[float]] = defaultdict(list)
+    for folder in root.baselines():
+        covered = [root.tasks[t] for t in {r.task for r in root.runs[folder]}]
+        for role in {str(t.facets["role"]) for t in covered}:
+            tasks = [t for t in covered if t.facets["role"] == role]
+            by_role[role].append(_recomputed(root, folder, tasks)["task_score"])
+        figures = _recomputed(root, folder, covered)
+        for d in root.release.profile.dimensions:
+            dimensions[d.id].append(figures[f"dimension:{d.id}"])
+    roles = sorted(by_role, key=lambda r: fmean(by_role[r]))
+    assert set(roles[:2]) == {"marketing", "finance-ops"}
+    order = sorted(dimensions, key=lambda d: fmean(dimensions[d]))
+    assert (order[0], order[-1]) == ("grounded-accuracy", "communication")
+
+
+def test_the_runs_show_the_summarys_skill_and_rater_shapes(root: Root) -> None:
+    """Skills by GPT-5.5 raise the consumers' composite on the targets on average, skills by
+    Haiku 4.5 lower it; human experts score the visual channel above the Judge, out of its
+    order, and the text channel close to it."""
+    (experiment,) = root.release.profile.experiments
+    targets = [root.tasks[t] for t in experiment.targets]
+    places = {tuple(b.combination.axes.items()): f for f, b in root.baselines().items()}
+    change: dict[str, list[float]] = defaultdict(list)
+    for folder, bundle in root.treatments().items():
+        assert bundle.condition is not None
+        baseline = places[tuple(bundle.combination.axes.items())]
+        treated = _recomputed(root, folder, targets)["task_score"]
+        change[bundle.condition.level].append(
+            treated - _recomputed(root, baseline, targets)["task_score"]
+        )
+    assert fmean(change["gpt-5.5"]) > 0 > fmean(change["haiku-4.5"])
+    pairs: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for (folder, rater), lines in root.verdicts.items():
+        if rater != "human-experts":
+            continue
+        runs = {(r.task, r.run): r for r in root.runs[folder]}
+        for line in lines:
+            task = root.tasks[line["task"]]
+            run = runs[(task.id, line["run"])]
+            verdicts = tuple(JudgeVerdict.model_validate(v) for v in line["judge"])
+            rated = run.model_copy(update={"judge": verdicts})
+            judged = _credit(task, run)["judge_score"]
+            pairs[_channel(task)].append((judged, _credit(task, rated)["judge_score"]))
+    bias = {c: fmean(h - j for j, h in p) for c, p in pairs.items()}
+    rho = {c: _spearman(p) for c, p in pairs.items()}
+    assert bias["visual"] > bias["text"] + 0.1
+    assert rho["text"] > 0.5 > 0 > rho["visual"]
+
+
+def _spearman(pairs: list[tuple[float, float]]) -> float:
+    """Spearman's rank correlation: Pearson's of the ranks (ties at their mean rank)."""
+    ranks = pd.DataFrame(pairs, columns=["a", "b"]).rank()
+    return float(ranks["a"].corr(ranks["b"]))
