@@ -431,7 +431,7 @@ def views() -> list[dict[str, Any]]:
         {
             "kind": "grid",
             "id": "cost-grid",
-            "title": "Cost per task, harness × model",
+            "title": "Cost per run, harness × model",
             "domain": DOMAIN,
             "metric": "cost_cny",
             "rows": "harness",
