@@ -299,7 +299,7 @@ QUALITY = {
     ("hermes", "gpt-5.5"): 0.54,
     ("hermes", "sonnet-4.6"): 0.555,
     ("hermes", "haiku-4.5"): 0.53,
-    ("deepagents", "gpt-5.5"): 0.6,
+    ("deepagents", "gpt-5.5"): 0.615,
     ("deepagents", "sonnet-4.6"): 0.565,
     ("deepagents", "haiku-4.5"): 0.545,
 }

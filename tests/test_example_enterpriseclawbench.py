@@ -623,7 +623,8 @@ def _composites(root: Root, tasks: list[Task]) -> dict[tuple[str, str], float]:
 
 def test_the_runs_show_the_summarys_harness_and_model_shapes(root: Root) -> None:
     """Codex × GPT-5.5 leads on Lite; each Anthropic model scores lowest under Hermes, well
-    below its other harnesses; Hermes × Sonnet costs most."""
+    below its other harnesses; Hermes × Sonnet costs most (on Lite, the set every combination
+    ran)."""
     lite = _lite(root)
     scores = _composites(root, lite)
     assert max(scores, key=scores.__getitem__) == ("Codex", "GPT-5.5")
@@ -638,6 +639,17 @@ def test_the_runs_show_the_summarys_harness_and_model_shapes(root: Root) -> None
         for folder, b in root.baselines().items()
     }
     assert max(costs, key=costs.__getitem__) == ("Hermes", "Sonnet 4.6")
+
+
+def test_the_full_set_orders_the_combinations_it_holds_as_lite_does(root: Root) -> None:
+    lite, full = _composites(root, _lite(root)), _composites(root, list(root.catalog.tasks))
+    both = [
+        (b.combination.axes["harness"], b.combination.axes["model"])
+        for b in root.baselines().values()
+        if not b.not_covered
+    ]
+    assert len(both) >= 3
+    assert sorted(both, key=lite.__getitem__) == sorted(both, key=full.__getitem__)
 
 
 def test_the_runs_show_the_summarys_role_and_dimension_shapes(root: Root) -> None:
