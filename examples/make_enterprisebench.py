@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import math
 import random
 from pathlib import Path
 from typing import Any
 
-import yaml
+from _common import disclosed, enum_values, header, jsonl, yaml_text
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE / "enterprisebench"
@@ -328,17 +327,6 @@ COMPONENTS = {
 }
 
 
-def _values(table: dict[str, Any]) -> list[dict[str, str]]:
-    out = []
-    for vid, value in table.items():
-        title, description = value if isinstance(value, tuple) else (value, None)
-        entry = {"id": vid, "title": title}
-        if description:
-            entry["description"] = description
-        out.append(entry)
-    return out
-
-
 def _cell_title(capability: str, difficulty: str) -> str:
     level = "All" if difficulty == "unsplit" else difficulty.capitalize()
     return f"{CAPABILITIES[capability]} — {level}"
@@ -412,7 +400,7 @@ def profile() -> dict[str, Any]:
                 "id": "capability",
                 "title": "Capability",
                 "description": "The foundational capability a QA sample tests (paper, §2.2).",
-                "values": _values(CAPABILITIES),
+                "values": enum_values(CAPABILITIES),
             },
             {
                 "id": "difficulty",
@@ -420,12 +408,12 @@ def profile() -> dict[str, Any]:
                 "description": "The 0–10 difficulty score bucketed as in the paper's §2.2; "
                 "Information Extraction and Complex Reasoning are reported unsplit, as in its "
                 "Table 1.",
-                "values": _values(DIFFICULTIES),
+                "values": enum_values(DIFFICULTIES),
             },
         ],
         "axes": [{"id": "method", "title": "Method"}, {"id": "backbone", "title": "Backbone"}],
-        "tags": _values(TAGS),
-        "dimensions": _values(DIMENSIONS),
+        "tags": enum_values(TAGS),
+        "dimensions": enum_values(DIMENSIONS),
         "continuous_levels": True,
         "carried_state": "labelled",
         "views": [
@@ -531,7 +519,7 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
             },
         ],
         "enumerations": {
-            "failure_types": _values(
+            "failure_types": enum_values(
                 {
                     "wrong-answer": "Answer does not match the reference",
                     "no-answer": "No answer in the expected format",
@@ -539,7 +527,7 @@ def release_manifest(tasks: list[dict[str, Any]]) -> dict[str, Any]:
                     "episode-aborted": "Simulation episode aborted",
                 }
             ),
-            "incomplete_causes": _values(
+            "incomplete_causes": enum_values(
                 {
                     "provider-error": "Model provider error",
                     "timeout": "Run timed out",
@@ -1045,10 +1033,6 @@ def card_id(method: str) -> str:
     return f"eb-{method}-1.0"
 
 
-def _v(value: Any) -> dict[str, Any]:
-    return {"value": value}
-
-
 def harnesscard(method: str) -> dict[str, Any]:
     title, _, carried = METHODS[method]
     loop = {
@@ -1075,65 +1059,71 @@ def harnesscard(method: str) -> dict[str, Any]:
         "card_date": dt.date(2026, 9, 28),
         "layers": {
             "execution": {
-                "runtime_substrate": _v("Python process per run; simulators in-process"),
-                "sandboxing": _v("Process isolation"),
-                "filesystem_access": _v("None"),
-                "network_access": _v("Model provider API only"),
-                "task_timeout": _v("1,800 s per run"),
-                "step_timeout": _v("120 s per model call"),
-                "max_steps": _v(60),
-                "evaluation_entry_point": _v("Benchmark runner scores each run on completion"),
+                "runtime_substrate": disclosed("Python process per run; simulators in-process"),
+                "sandboxing": disclosed("Process isolation"),
+                "filesystem_access": disclosed("None"),
+                "network_access": disclosed("Model provider API only"),
+                "task_timeout": disclosed("1,800 s per run"),
+                "step_timeout": disclosed("120 s per model call"),
+                "max_steps": disclosed(60),
+                "evaluation_entry_point": disclosed(
+                    "Benchmark runner scores each run on completion"
+                ),
             },
             "tool": {
-                "tool_list": _v(["Beer Game order tool", "EDT strategy tool"]),
-                "schema_style": _v("MCP tools with JSON Schema"),
-                "tool_selection_policy": _v("Fixed per task: QA and Consulting take no tools"),
-                "error_format": _v("Tool error text returned to the model"),
-                "retryable_error_classes": _v(["provider error", "timeout"]),
-                "tool_visibility": _v("All tools visible to the model"),
+                "tool_list": disclosed(["Beer Game order tool", "EDT strategy tool"]),
+                "schema_style": disclosed("MCP tools with JSON Schema"),
+                "tool_selection_policy": disclosed(
+                    "Fixed per task: QA and Consulting take no tools"
+                ),
+                "error_format": disclosed("Tool error text returned to the model"),
+                "retryable_error_classes": disclosed(["provider error", "timeout"]),
+                "tool_visibility": disclosed("All tools visible to the model"),
             },
             "context": {
-                "context_cap": _v("The backbone's context window"),
-                "ordering_policy": _v("Instructions, retrieved state, then the task"),
-                "summarization_policy": _v("None"),
-                "retrieval_method": _v(
+                "context_cap": disclosed("The backbone's context window"),
+                "ordering_policy": disclosed("Instructions, retrieved state, then the task"),
+                "summarization_policy": disclosed("None"),
+                "retrieval_method": disclosed(
                     "Embedding search over stored memories" if method == "amem" else "None"
                 ),
-                "persistent_memory": _v(memory),
-                "cache_policy": _v("None"),
+                "persistent_memory": disclosed(memory),
+                "cache_policy": disclosed("None"),
             },
             "scheduling": {
-                "agent_loop": _v(loop),
-                "stopping_rule": _v("Final answer, end of episode, or budget"),
-                "retry_policy": _v("Provider errors and timeouts retried up to twice"),
-                "escalation_behaviour": _v("None"),
-                "delegation_policy": _v("No sub-agents"),
-                "rollback_behaviour": _v("None"),
+                "agent_loop": disclosed(loop),
+                "stopping_rule": disclosed("Final answer, end of episode, or budget"),
+                "retry_policy": disclosed("Provider errors and timeouts retried up to twice"),
+                "escalation_behaviour": disclosed("None"),
+                "delegation_policy": disclosed("No sub-agents"),
+                "rollback_behaviour": disclosed("None"),
             },
             "observability": {
-                "logged_artifacts": _v(["prompts", "responses", "tool calls"]),
-                "trajectory_format": _v("JSON Lines per run"),
-                "checkpoints": _v(
+                "logged_artifacts": disclosed(["prompts", "responses", "tool calls"]),
+                "trajectory_format": disclosed("JSON Lines per run"),
+                "checkpoints": disclosed(
                     "Evolved prompt after each mini-batch" if method == "gepa" else "None"
                 ),
-                "traces": _v("Every model call with its token counts"),
-                "validation_logs": _v("Scorer logs kept with the run"),
-                "auditable_after_run": _v(True),
+                "traces": disclosed("Every model call with its token counts"),
+                "validation_logs": disclosed("Scorer logs kept with the run"),
+                "auditable_after_run": disclosed(True),
             },
             "verification": {
-                "output_parser": _v("Answer-format parser of the benchmark"),
-                "schema_validation": _v("Tool arguments checked against their schemas"),
-                "self_checking": _v("Self-reflection" if method == "reflexion" else "None"),
-                "test_execution": _v("None"),
-                "anomaly_detection": _v("None"),
-                "final_output_validation": _v("Scorer-side only"),
+                "output_parser": disclosed("Answer-format parser of the benchmark"),
+                "schema_validation": disclosed("Tool arguments checked against their schemas"),
+                "self_checking": disclosed("Self-reflection" if method == "reflexion" else "None"),
+                "test_execution": disclosed("None"),
+                "anomaly_detection": disclosed("None"),
+                "final_output_validation": disclosed("Scorer-side only"),
             },
             "governance": {
-                "permission_model": _v("Benchmark tools only"),
-                "allow_deny_rules": _v("None beyond the tool list"),
-                "side_effect_boundaries": _v("Simulated environments only"),
-                "secret_handling": _v("Provider key held by the runner, never shown to the model"),
-                "human_approval_points": _v("None"),
+                "permission_model": disclosed("Benchmark tools only"),
+                "allow_deny_rules": disclosed("None beyond the tool list"),
+                "side_effect_boundaries": disclosed("Simulated environments only"),
+                "secret_handling": disclosed(
+                    "Provider key held by the runner, never shown to the model"
+                ),
+                "human_approval_points": disclosed("None"),
             },
         },
         "notes": "Illustrative HarnessCard for the EnterpriseBench-shaped example."
@@ -1144,28 +1134,7 @@ def harnesscard(method: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- writing
 
 
-class _Dumper(yaml.SafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:
-        return True  # every value written out, no YAML anchors
-
-
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _str)
-HEADER = "# Illustrative example; generated by examples/make_enterprisebench.py — do not edit.\n"
-
-
-def _yaml(data: dict[str, Any]) -> str:
-    return HEADER + yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
-
-
-def _jsonl(records: list[dict[str, Any]]) -> str:
-    lines = [json.dumps({"format_version": 1})]
-    lines += [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
-    return "\n".join(lines) + "\n"
+HEADER = header("make_enterprisebench.py")
 
 
 def all_files() -> dict[str, str]:
@@ -1173,15 +1142,17 @@ def all_files() -> dict[str, str]:
     cat = catalog()
     base = f"results/{VERSION}"
     out = {
-        f"{base}/release.yaml": _yaml(release_manifest(cat["tasks"])),
-        f"{base}/tasks.yaml": _yaml(cat),
+        f"{base}/release.yaml": yaml_text(release_manifest(cat["tasks"]), HEADER),
+        f"{base}/tasks.yaml": yaml_text(cat, HEADER),
     }
     for combo, method, backbone in combinations():
         records = runs(combo, method, backbone, cat["tasks"])
-        out[f"{base}/bundles/{combo}/bundle.yaml"] = _yaml(bundle(combo, method, backbone, records))
-        out[f"{base}/bundles/{combo}/runs.jsonl"] = _jsonl(records)
+        out[f"{base}/bundles/{combo}/bundle.yaml"] = yaml_text(
+            bundle(combo, method, backbone, records), HEADER
+        )
+        out[f"{base}/bundles/{combo}/runs.jsonl"] = jsonl(records)
     for method in METHODS:
-        out[f"harnesscards/{card_id(method)}.yaml"] = _yaml(harnesscard(method))
+        out[f"harnesscards/{card_id(method)}.yaml"] = yaml_text(harnesscard(method), HEADER)
     return out
 
 
