@@ -395,33 +395,11 @@ def _bundle_files(root: Path) -> Iterator[Path]:
     yield from sorted((_release(root) / "bundles").glob("*/bundle.yaml"))
 
 
-def _one_deliverable_type(root: Path) -> None:
-    """Multi-valued facets: each task keeps its primary deliverable type only."""
-
-    def first(data: dict[str, Any]) -> None:
-        for task in data["tasks"]:
-            value = task["facets"]["deliverable"]
-            task["facets"]["deliverable"] = value[0] if isinstance(value, list) else value
-
-    _edit_yaml(_release(root) / "tasks.yaml", first)
-
-
 def _no_treatment_bundles(root: Path) -> None:
     """Experiments: the treatment bundles (a bundle's condition) are left out."""
     for path in _bundle_files(root):
         if yaml.safe_load(path.read_text(encoding="utf-8")).get("condition"):
             shutil.rmtree(path.parent)
-
-
-def _sets_as_incomplete(root: Path) -> None:
-    """Task sets: a bundle not covering the Full set reads as incomplete over every task."""
-
-    def incomplete(data: dict[str, Any]) -> None:
-        if data.pop("not_covered", None):
-            data["evaluation"] = "incomplete"
-
-    for path in _bundle_files(root):
-        _edit_yaml(path, incomplete)
 
 
 def _no_second_raters(root: Path) -> None:
@@ -450,9 +428,7 @@ def _no_pageless_views(root: Path) -> None:
 
 #: Declarations of the root the engine does not read yet, each with how a copy does without.
 UNREAD: tuple[Callable[[Path], None], ...] = (
-    _one_deliverable_type,
     _no_treatment_bundles,
-    _sets_as_incomplete,
     _no_second_raters,
     _no_pageless_views,
 )
@@ -511,6 +487,11 @@ def _credit(task: Task, run: RunRecord) -> dict[str, float]:
         "judge_score": j,
     }
     out |= {f"dimension:{i.dimension}": g[i.id] for i in items}
+    for channel in {str(i.channel) for i in items}:  # the weighted mean on each channel
+        mine = [i for i in items if i.channel == channel]
+        out[f"channel:{channel}"] = sum(i.weight * g[i.id] for i in mine) / sum(
+            i.weight for i in mine
+        )
     by_class: dict[str, list[bool]] = defaultdict(list)
     for i in rules:
         by_class[str(i.rule_class)].append(passed[i.id])
@@ -537,15 +518,21 @@ def _recomputed(root: Root, folder: str, tasks: list[Task]) -> dict[str, float]:
         credits = [_credit(task, r) for r in runs]
         per_task.append({k: fmean(c[k] for c in credits) for k in credits[0]})
         successes += [c["success"] for c in credits]
-    out = {k: fmean(t[k] for t in per_task) for k in per_task[0]}
+    keys = dict.fromkeys(k for t in per_task for k in t)  # a channel: over the tasks it judges
+    out = {k: fmean(t[k] for t in per_task if k in t) for k in keys}
     out["success"] = fmean(successes)
     return out
 
 
 def _in_scope(task: Task, scope: ScopeResult) -> bool:
+    """Whether the task lies in the scope: its group, its facet values, and its task set (the
+    domain's first set, Lite, unless the scope names another)."""
     group = scope.scope.group
-    return (group == "all" or task.group == group) and all(
-        value in _values(task, facet) for facet, value in scope.scope.facets
+    in_set = (scope.scope.task_set or "lite") in task.sets
+    return (
+        in_set
+        and (group == "all" or task.group == group)
+        and all(value in _values(task, facet) for facet, value in scope.scope.facets)
     )
 
 
@@ -564,6 +551,7 @@ def _reported(scores: CombinationScores) -> dict[str, float]:
         "duration_s": scores.efficiency.duration_s,
     }
     out |= {f"dimension:{d}": e.value for d, e in scores.dimensions.items()}
+    out |= {f"channel:{c}": e.value for c, e in scores.channels.items()}
     out |= {f"class:{c}": e.value for c, e in scores.rule_classes.items()}
     out |= {f"measure:{m}": e.value for m, e in scores.measures.items()}
     return out
@@ -584,6 +572,10 @@ def test_the_engines_figures_are_those_of_the_run_records(read_root: Path, repor
             reported, recomputed = _reported(scores), _recomputed(root, scores.combination, tasks)
             assert set(reported) <= set(recomputed)
             assert {k.split(":")[0] for k in reported} >= {"dimension", "class", "measure"}
+            if scope.scope.whole:
+                assert {k for k in reported if k.startswith("channel:")} == {
+                    f"channel:{c.id}" for c in root.release.profile.channels
+                }
             for figure, value in reported.items():
                 tolerance = CLOSE * max(1.0, abs(value))
                 assert abs(value - recomputed[figure]) <= tolerance, (scope.title, figure)

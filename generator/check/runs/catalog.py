@@ -23,7 +23,7 @@ class CatalogItems:
     run outcome needs of them (:mod:`generator.protocol.outcome`); ``module_items``: the item
     keys of each (task code, module id); ``designates``: per item, it designates evidence;
     ``local``: per item, its rank among its task's items, below ``width``; ``scopes``: per
-    task, its (domain, subdivision); ``modes``: per task, its scoring mode; ``measure``: per
+    task, its (domain, subdivision), and ``sets`` the task sets it belongs to; ``modes``: per task, its scoring mode; ``measure``: per
     task, the measured metric a measure task scores in (None for the other modes) and
     ``failure_value``, what its failed runs score.
 
@@ -39,6 +39,7 @@ class CatalogItems:
     local: np.ndarray
     width: int
     scopes: list[tuple[str, str | None]]
+    sets: list[tuple[str, ...]]  # per task, the task sets of its domain it belongs to
     modes: list[str]
     measure: list[str | None]
     failure_value: list[float | None]
@@ -58,6 +59,7 @@ def catalog_items(catalog: Catalog) -> CatalogItems:
         local=local,
         width=int(local.max(initial=0)) + 1,
         scopes=[(t.domain, t.subdivision) for t in catalog.tasks],
+        sets=[tuple(t.sets) for t in catalog.tasks],
         modes=[t.scoring.mode for t in catalog.tasks],
         measure=[t.scoring.measure for t in catalog.tasks],
         failure_value=[t.scoring.failure_value for t in catalog.tasks],

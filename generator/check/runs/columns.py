@@ -148,9 +148,17 @@ class RunChecks:
 def run_checks(release: Release, catalog: CatalogItems, loaded: LoadedBundle) -> RunChecks:
     """The bundle's columns, named, with each verdict's declared item."""
     records = _records(catalog, loaded.runs.runs)
-    excluded = {(s.domain, s.subdivision) for s in loaded.bundle.model.not_covered}
+    left = loaded.bundle.model.not_covered
+    excluded = {(s.domain, s.subdivision) for s in left if s.task_set is None}
+    sets_left = {(s.domain, s.task_set) for s in left if s.task_set is not None}
     uncovered = np.array(
-        [(d, None) in excluded or (d, s) in excluded for d, s in catalog.scopes], dtype=bool
+        [
+            (d, None) in excluded
+            or (d, s) in excluded
+            or (bool(sets) and all((d, one) in sets_left for one in sets))
+            for (d, s), sets in zip(catalog.scopes, catalog.sets, strict=True)
+        ],
+        dtype=bool,
     )
     verdicts = _verdicts(catalog, loaded.runs.runs, loaded.runs.verdicts, records)
     measures = loaded.runs.measures
