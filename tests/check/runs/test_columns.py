@@ -125,3 +125,18 @@ def test_each_measure_keeps_its_record_position_and_value(profiled: Any) -> None
     assert [(int(r), int(p), measures.id[i], float(v)) for r, p, i, v in got] == expected
     counts = profiled.checks(records).records.counts
     assert np.isnan(counts["input_tokens"]).all()  # the profiled records leave them out
+
+
+def test_a_task_set_left_out_marks_only_the_tasks_of_no_other_set(small: Any) -> None:
+    """A bundle that leaves the Full set out still covers the tasks that are in Lite too."""
+    tasks = tuple(
+        t.model_copy(update={"sets": ("lite", "full") if i % 2 == 0 else ("full",)})
+        for i, t in enumerate(small.catalog.tasks)
+    )
+    catalog = small.catalog.model_copy(update={"tasks": tasks})
+    left = [{"domain": "office", "task_set": "full", "reason": "Lite only"}]
+    runs = run_checks(small.release, catalog_items(catalog), small.loaded([], not_covered=left))
+    expected = [t.domain == "office" and t.sets == ("full",) for t in tasks]
+    assert runs.uncovered.tolist() == expected
+    assert any(expected)
+    assert not all(expected)
