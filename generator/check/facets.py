@@ -15,7 +15,7 @@ from generator.errors import Problem, did_you_mean
 from generator.load import LoadedBundle
 from generator.load.source import Source
 from generator.models import Release, Task
-from generator.models.views import Board
+from generator.models.views import Board, Sets
 
 
 def check_overlapping_facets(release: Release, src: Source) -> Iterator[Problem]:
@@ -105,7 +105,22 @@ def check_sets_left_out(release: Release, loaded: LoadedBundle) -> Iterator[Prob
 
 
 def check_sets_declared(release: Release, src: Source) -> Iterator[Problem]:
-    """Each domain declares each of its task sets once."""
+    """Each domain declares each of its task sets once; a sets view compares a domain that
+    publishes two sets or more."""
+    domains = {d.id: d for d in release.domains}
+    for i, view in enumerate(release.profile.views):
+        if (
+            isinstance(view, Sets)
+            and view.domain in domains
+            and len(domains[view.domain].task_sets) < 2
+        ):
+            yield Problem(
+                src.path,
+                src.line("profile", "views", i, "domain"),
+                f"profile.views[{i}].domain",
+                f"{view.domain} publishes fewer than two task sets; a sets view compares a "
+                "domain's task sets",
+            )
     for i, domain in enumerate(release.domains):
         twice = repeated(s.id for s in domain.task_sets)
         if twice:

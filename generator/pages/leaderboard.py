@@ -220,9 +220,13 @@ def leaderboard_table(ctx: VersionContext, report: Report) -> Table:
         notes.append(runs_note(stats.min_tasks_to_resample))
     fewer = {r.combination: r.tasks for r in rows if r.fewer}
     notes += [fewer_note(ctx, fewer, scope.tasks, report.domain), _unscored_note(ctx, scope)]
+    domain = next(d for d in ctx.release.domains if d.id == report.domain)
+    over = f"its {spelled(scope.tasks)} tasks"
+    if domain.task_sets:  # the first set's: no figure pools the sets
+        over = f"the {spelled(scope.tasks)} tasks of its {domain.task_sets[0].title} set"
     return leaderboard_spec(ctx, stats.confidence, report.domain).table(
         f"{report.domain}-leaderboard",
-        f"{report.domain_title}: leaderboard over its {spelled(scope.tasks)} tasks",
+        f"{report.domain_title}: leaderboard over {over}",
         rows,
         " ".join(n for n in notes if n),
     )

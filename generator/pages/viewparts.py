@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from markupsafe import Markup
 
-from generator.models.profile import Board, Dimensions, Grid, Resources
+from generator.models.views import View
 from generator.pages.cells import CARRIED, release_notice, runs_note
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
@@ -100,7 +100,7 @@ def rank_text(best: int, worst: int) -> str:
 
 def view_page(
     ctx: VersionContext,
-    view: Board | Grid | Dimensions | Resources,
+    view: View,
     lead: str,
     tables: list[Table],
     headings: Sequence[str],
@@ -108,8 +108,9 @@ def view_page(
     """The view's page (views/<id>.md): its lead, then a section per table, each table's
     downloads named by the view and their records saying which view (and domain)."""
     about: tuple[tuple[str, str], ...] = (("view", view.id),)
-    if not isinstance(view, Board):
-        about += (("domain", view.domain),)
+    domain = getattr(view, "domain", None)
+    if domain is not None:
+        about += (("domain", domain),)
     tables = described(ctx, tables, ("views",), about)
     sections = [
         {"heading": h, "lead": "", "table": t.id} for h, t in zip(headings, tables, strict=True)

@@ -25,6 +25,7 @@ from generator.score.results import (
 )
 from generator.score.runs import GROUP_PREFIXES, score_runs
 from generator.score.scope import Scope, withheld_scopes
+from generator.score.sets import compare_sets
 from generator.score.shown import scopes_shown
 from generator.score.stats import t_value
 from generator.score.table import (
@@ -78,6 +79,7 @@ def build_report(
     )
     withheld = withheld_scopes(table.tasks, release.groups.min_held_out_aggregate)
     scopes, by_key = _aggregate_scopes(table, scopes_shown(table, domain, release), frame)
+    sets = compare_sets(table, scopes, domain, release)
     return Report(
         version=frame.version,
         domain=domain_id,
@@ -90,6 +92,7 @@ def build_report(
         tasks=_task_rows(frame, table),
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
         contamination_note=_contamination_note(by_key, table, withheld),
+        sets=sets,
     )
 
 

@@ -332,6 +332,30 @@ class Settings(Result):
     )
 
 
+class SetRank(Result):
+    """One combination's figure and rank range in each of two task sets."""
+
+    combination: str = Field(description="Combination id.")
+    first: Estimate = Field(description="Its figure on the first set.")
+    second: Estimate = Field(description="Its figure on the other set.")
+    first_rank: int = Field(description="Its rank among these combinations on the first set.")
+    second_rank: int = Field(description="Its rank among these combinations on the other set.")
+
+
+class SetComparison(Result):
+    """Two task sets of a domain compared, never pooled: the combinations evaluated on both,
+    and the agreement of their orders (Spearman's rank correlation of their figures)."""
+
+    first: str = Field(description="The domain's first task set (its own scopes).")
+    second: str = Field(description="The other task set.")
+    rows: list[SetRank] = Field(description="The combinations scored on both sets, best first.")
+    rho: float | None = Field(default=None, description="Spearman's ρ of the two orders.")
+    low: float | None = Field(default=None, description="Low end of ρ's interval.")
+    high: float | None = Field(default=None, description="High end of ρ's interval.")
+    tasks: int = Field(description="Tasks in either set, resampled for the interval.")
+    withheld: str | None = Field(default=None, description="Why no comparison is shown.")
+
+
 class Report(Result):
     """Every aggregate of one (version, domain): the content of ``report``."""
 
@@ -354,4 +378,10 @@ class Report(Result):
     )
     contamination_note: str | None = Field(
         default=None, description="Why the gaps are not shown, if they are not."
+    )
+    sets: list[SetComparison] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="Where the domain publishes task sets: its first set compared with each "
+        "other, never pooled.",
     )

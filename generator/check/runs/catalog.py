@@ -19,13 +19,13 @@ JUDGED = ("dual-channel", "judge-only")
 class CatalogItems:
     """A catalog's declared items for the run checks.
 
-    ``index``: the items as arrays (:class:`ItemIndex`); ``items`` and ``tasks``: what the
-    run outcome needs of them (:mod:`generator.protocol.outcome`); ``module_items``: the item
-    keys of each (task code, module id); ``designates``: per item, it designates evidence;
-    ``local``: per item, its rank among its task's items, below ``width``; ``scopes``: per
-    task, its (domain, subdivision), and ``sets`` the task sets it belongs to; ``modes``: per task, its scoring mode; ``measure``: per
-    task, the measured metric a measure task scores in (None for the other modes) and
-    ``failure_value``, what its failed runs score.
+    ``index``: the items as arrays (:class:`ItemIndex`); ``items`` and ``tasks``: what the run
+    outcome needs of them (:mod:`generator.protocol.outcome`); ``module_items``: the item keys
+    of each (task code, module id); ``designates``: per item, it designates evidence; ``local``:
+    per item, its rank among its task's items, below ``width``; ``scopes``: per task, its
+    (domain, subdivision), and ``sets`` the task sets it belongs to; ``modes``: per task, its
+    scoring mode; ``measure``: per task, the measured metric a measure task scores in (None for
+    the other modes) and ``failure_value``, what its failed runs score.
 
     ``tasks.dual`` marks the tasks with a Judge channel (dual-channel and judge-only): their
     runs need a valid Judge result, and succeed only with every Judge item at its pass level.
