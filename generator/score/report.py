@@ -11,6 +11,7 @@ from generator.load import LoadedRelease
 from generator.models import Release
 from generator.models.release import Domain
 from generator.score.aggregate import aggregate_scope, scope_weights
+from generator.score.changes import ExperimentResult
 from generator.score.cuts import (
     OTHER_PARTITION,
     cut_columns,
@@ -18,6 +19,7 @@ from generator.score.cuts import (
     held_out_partition,
     partition_name,
 )
+from generator.score.experiments import experiment_results
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
@@ -47,8 +49,10 @@ GROUP_TITLES = {"all": "all tasks", "public": "public group", "held-out": "held-
 
 
 def published_frame(version: LoadedRelease) -> VersionFrame:
-    """The version's columns without bundles that lack publication consent (§7.2)."""
-    return build_frame(version, consented_only=True)
+    """The version's columns without bundles that lack publication consent (§7.2), and
+    without the treatment bundles of experiments: every board, table and download rests on
+    this frame, and a treatment is shown only in its experiment's results."""
+    return build_frame(version, consented_only=True, treatments=False)
 
 
 def _settings(release: Release) -> Settings:
@@ -70,12 +74,14 @@ def build_report(
     domain_id: str,
     frame: VersionFrame | None = None,
     runs: pd.DataFrame | None = None,
+    experiments: Sequence[ExperimentResult] | None = None,
 ) -> Report:
     """Every number the site shows for one domain of one version: the task table → the
     scopes it is cut into → each scope's aggregates → the public tasks and the contamination
     signal.
 
-    ``frame`` and its scored ``runs`` may be passed in when already computed for the version.
+    ``frame`` and its scored ``runs`` may be passed in when already computed for the version,
+    and so may the domain's ``experiments`` (:func:`experiment_results`).
     """
     frame = published_frame(version) if frame is None else frame
     release = frame.release
@@ -97,6 +103,9 @@ def build_report(
         tasks=_task_rows(frame, table),
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
         contamination_note=_contamination_note(by_key, table, withheld),
+        experiments=list(
+            experiment_results(version).get(domain_id, []) if experiments is None else experiments
+        ),
     )
 
 

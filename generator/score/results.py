@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from generator.score.changes import ExperimentResult
 from generator.score.scope import Scope
 
 # What an interval covers, said beside every interval.
@@ -347,4 +348,9 @@ class Report(Result):
     )
     contamination_note: str | None = Field(
         default=None, description="Why the gaps are not shown, if they are not."
+    )
+    experiments: list[ExperimentResult] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="The domain's experiments: treatment against baseline, paired changes.",
     )
