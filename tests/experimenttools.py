@@ -4,9 +4,13 @@ run records, independently of the engine."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
-from builders import catalog, release, run, task, version
+import yaml
+from builders import FIXTURES, catalog, release, run, task, version
+from pydantic import BaseModel
 from pagetools import CARD
 
 from generator.load import Loaded, LoadedRelease
@@ -43,7 +47,7 @@ def passed(combo: str, tid: str, index: int) -> int:
 
 
 def experiment_release(experiment: dict[str, Any] | None = None, **extra: Any) -> Release:
-    data = release(groups={"public": 6, "held_out": 5, "min_held_out_aggregate": 5}).model_dump(
+    data = release(groups={"public": 7, "held_out": 5, "min_held_out_aggregate": 5}).model_dump(
         mode="json", exclude_none=True
     )
     data["profile"] = {"experiments": [experiment or EXPERIMENT], "views": [VIEW]}
@@ -55,6 +59,7 @@ def tasks() -> list[dict[str, Any]]:
     return [
         *(task(t) for t in (*SOURCES, *PUBLIC_TARGETS, *OTHER)),
         *(task(t, group="held-out") for t in HELD_TARGETS),
+        task("e1", "erp", "x"),  # the other domain's task: every domain has one
     ]
 
 
@@ -64,6 +69,7 @@ def make_bundle(combo: str, model: str, level: str | None = None, **extra: Any) 
 
     data = bundle(combo).model_dump(mode="json", exclude_none=True)
     data["combination"]["harnesscard"] = CARD.id
+    data["combination"]["harness_mode"] = "fast"
     data["combination"]["model"]["name"] = model
     data["combination"]["title"] = f"Card × {model}"
     if level is not None:
@@ -72,11 +78,17 @@ def make_bundle(combo: str, model: str, level: str | None = None, **extra: Any) 
 
 
 def runs_of(combo: str, tids: list[str]) -> list[RunRecord]:
-    return [run(t, i, passed=passed(combo, t, i)) for t in tids for i in (1, 2)]
+    out = []
+    for t in tids:
+        for i in (1, 2):
+            n = passed(combo, t, i)
+            out.append(run(t, i, passed=n, failure=None if n == 2 else "wrong"))
+    return out
 
 
-def experiment_version(rel: Release | None = None) -> LoadedRelease:
-    """Baselines run every task; each treatment runs the targets only."""
+def experiment_inputs() -> tuple[dict[str, list[RunRecord]], dict[str, Bundle]]:
+    """Each combination's run records and bundle: baselines run every task, each treatment
+    the targets only."""
     every = [t["id"] for t in tasks()]
     runs: dict[str, list[RunRecord]] = {}
     bundles: dict[str, Bundle] = {}
@@ -87,6 +99,15 @@ def experiment_version(rel: Release | None = None) -> LoadedRelease:
             combo = treatment_id(level, consumer)
             runs[combo] = runs_of(combo, TARGETS)
             bundles[combo] = make_bundle(combo, model, level)
+    return runs, bundles
+
+
+def experiment_version(
+    rel: Release | None = None,
+    inputs: tuple[dict[str, list[RunRecord]], dict[str, Bundle]] | None = None,
+) -> LoadedRelease:
+    """The version of :func:`experiment_inputs` (or of ``inputs``)."""
+    runs, bundles = inputs or experiment_inputs()
     return version(rel or experiment_release(), catalog(tasks()), runs, bundles)
 
 
@@ -102,3 +123,34 @@ def expected_change(level: str, consumer: str, tids: list[str]) -> float:
 
 def cards() -> dict[str, Loaded[HarnessCard]]:
     return {CARD.id: Loaded(CARD, Source("card.yaml"))}
+
+
+def write_root(
+    root: Path,
+    rel: Release | None = None,
+    inputs: tuple[dict[str, list[RunRecord]], dict[str, Bundle]] | None = None,
+) -> Path:
+    """The version as input files under ``root`` (results/ and harnesscards/), for the
+    checks' file locations, the build and the browser."""
+    runs, bundles = inputs or experiment_inputs()
+    rel = rel or experiment_release()
+    folder = root / "results" / rel.version
+    (root / "harnesscards").mkdir(parents=True, exist_ok=True)
+    card = FIXTURES / "harnesscard" / "valid-mixed.yaml"
+    (root / "harnesscards" / f"{CARD.id}.yaml").write_text(card.read_text(encoding="utf-8"))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "release.yaml").write_text(_yaml(rel), encoding="utf-8")
+    (folder / "tasks.yaml").write_text(_yaml(catalog(tasks())), encoding="utf-8")
+    for combo, b in bundles.items():
+        where = folder / "bundles" / combo
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "bundle.yaml").write_text(_yaml(b), encoding="utf-8")
+        lines = [json.dumps({"format_version": 1})]
+        lines += [json.dumps(r.model_dump(mode="json", exclude_none=True)) for r in runs[combo]]
+        (where / "runs.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+def _yaml(model: BaseModel) -> str:
+    data = model.model_dump(mode="json", exclude_none=True, by_alias=True)
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
