@@ -176,8 +176,22 @@ def lead(ctx: VersionContext, experiment: Experiment, result: ExperimentResult) 
 
 
 def withheld_text(result: ExperimentResult, minimum: int) -> str:
-    """What is withheld and why: held-out targets' per-task changes, small held-out sums."""
-    said = [result.tasks_withheld] if result.tasks_withheld else []
+    """What is withheld and why: the held-out targets' per-task changes, every per-task
+    change when the held-out targets are too few to hide in a sum, small held-out changes."""
+    held = result.held_out_targets
+    said = []
+    if held and not result.tasks and 0 < held < minimum:
+        said.append(
+            f"No per-task change is shown: the targets hold {spelled(held)} held-out "
+            f"task{'s' if held > 1 else ''}, fewer than {spelled(minimum)}, so a change over "
+            "the targets less the public tasks' changes would give their sum (§4.4)."
+        )
+    elif held:
+        said.append(
+            f"The per-task changes of the {spelled(held)} held-out target "
+            f"task{'s' if held > 1 else ''} are withheld: a held-out task never appears on "
+            "its own (§4.4), whatever the experiment calls its targets."
+        )
     if any(c.withheld for c in (*result.cells, *result.level_means)):
         said.append(
             "A change marked withheld is not shown for the reason given in its cell (a "
@@ -216,7 +230,7 @@ def transfer_page(ctx: VersionContext, view: Transfer) -> Page:
         if result.tasks:
             note = (
                 "Task means over valid runs; the change's interval (†) is the run-to-run noise of "
-                "the two sides on that task. " + (result.tasks_withheld or "")
+                "the two sides on that task. Held-out targets have no row (§4.4)."
             )
             caption = f"{view.title}: change per public target task"
             tables.append(
@@ -236,6 +250,7 @@ def transfer_page(ctx: VersionContext, view: Transfer) -> Page:
         notice=release_notice(ctx),
         lead=Markup(text),
         matrix=tables[0].id if tables else None,
+        heading=f"Change by {found[0].factor.lower()} and consumer" if found else "",
         details=tables[1].id if len(tables) > 1 else None,
         summary=f"Change per public target task ({len(found[0].tasks) if found else 0} rows)",
         withheld=withheld,
