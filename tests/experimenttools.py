@@ -10,8 +10,8 @@ from typing import Any
 
 import yaml
 from builders import FIXTURES, catalog, release, run, task, version
-from pydantic import BaseModel
 from pagetools import CARD
+from pydantic import BaseModel
 
 from generator.load import Loaded, LoadedRelease
 from generator.load.source import Source

@@ -47,7 +47,8 @@ def test_each_cell_is_the_mean_paired_change_over_the_targets() -> None:
         assert c.tasks == len(TARGETS)
         assert c.held_out == len(HELD_TARGETS)
         assert c.interval == "tasks"  # seven targets, at least min_tasks_to_resample
-        assert c.low is not None and c.high is not None
+        assert c.low is not None
+        assert c.high is not None
         assert c.low <= c.value <= c.high
     values = {round(c.value or 0, 9) for c in result.cells}
     assert len(values) > 1  # the fixture varies: a cell cannot pass by being a constant
@@ -59,7 +60,8 @@ def test_a_level_s_mean_averages_its_consumers_on_the_same_tasks() -> None:
         mine = [_change(mean.level, c, TARGETS) for c in CONSUMERS]
         assert mean.value == pytest.approx(sum(mine) / len(mine))
         assert mean.consumer is None
-        assert mean.low is not None and mean.high is not None
+        assert mean.low is not None
+        assert mean.high is not None
         assert mean.low <= mean.value <= mean.high
 
 
@@ -97,8 +99,11 @@ def test_few_held_out_targets_withhold_their_changes_and_every_per_task_change()
     assert result.tasks == []
     assert result.tasks_withheld is not None
     for c in (*result.cells, *result.level_means):
-        assert c.value is None and c.low is None and c.high is None
-        assert c.withheld is not None and "held-out" in c.withheld
+        assert c.value is None
+        assert c.low is None
+        assert c.high is None
+        assert c.withheld is not None
+        assert "held-out" in c.withheld
 
 
 def test_a_public_only_experiment_over_few_targets_takes_the_run_noise() -> None:
@@ -163,7 +168,8 @@ def test_an_interval_over_tasks_is_as_wide_as_the_tasks_spread() -> None:
         treated = treatment_id(c.level, str(c.consumer))
         gaps = [task_mean(treated, t) - task_mean(str(c.consumer), t) for t in TARGETS]
         half = t_value(confidence, len(gaps) - 1) * stdev(gaps) / len(gaps) ** 0.5
-        assert c.low is not None and c.high is not None
+        assert c.low is not None
+        assert c.high is not None
         assert (c.high - c.low) / 2 == pytest.approx(half, rel=0.35)
 
 
