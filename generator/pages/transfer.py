@@ -156,20 +156,22 @@ def lead(ctx: VersionContext, experiment: Experiment, result: ExperimentResult) 
     shared = len(set(experiment.sources) & set(experiment.targets))
     said = "disjoint" if not shared else f"not disjoint ({spelled(shared)} shared)"
     better = "positive" if result.higher else "negative"
+    levels = len(result.levels)
     parts = [
         escape(experiment.description or ""),
-        f"Each **treatment** is a consumer — a combination of the [{escape(domain)}]"
-        f"(../{escape(experiment.domain)}/index.md) domain — run with one "
-        f"{escape(result.factor.lower())} ({spelled(len(result.levels))} levels); its "
-        f"**baseline** is the same combination with {escape(result.baseline)}: the same "
+        f"Each **treatment** runs a consumer — a combination of the [{escape(domain)}]"
+        f"(../{escape(experiment.domain)}/index.md) domain — with the condition of one "
+        f"{escape(result.factor.lower())} ({spelled(levels)} level{'s' if levels != 1 else ''}); "
+        f"its **baseline** is the same combination with {escape(result.baseline)}: the same "
         "configuration fingerprint, checked when the site is built, so the two differ only in "
         "the condition.",
         f"A change is the mean over the target tasks of the treatment's task mean minus the "
         f"baseline's, in {escape(result.metric)}; a {better} change is better. The "
         f"{spelled(result.sources)} source tasks the condition was made from and the "
-        f"{spelled(result.targets)} target tasks it is measured on are {said}; "
+        f"{spelled(result.targets)} target tasks it is measured on are {said}. That split is "
+        "the experiment's own, not the confidentiality groups: "
         f"{spelled(result.public_targets)} of the targets are public and "
-        f"{spelled(result.held_out_targets)} held-out.",
+        f"{spelled(result.held_out_targets)} held-out (§4.4).",
         "Treatment bundles appear only here: on no board, table or download of the domain.",
     ]
     return " ".join(p for p in parts if p)
@@ -190,7 +192,7 @@ def withheld_text(result: ExperimentResult, minimum: int) -> str:
         said.append(
             f"The per-task changes of the {spelled(held)} held-out target "
             f"task{'s' if held > 1 else ''} are withheld: a held-out task never appears on "
-            "its own (§4.4), whatever the experiment calls its targets."
+            "its own (§4.4)."
         )
     if any(c.withheld for c in (*result.cells, *result.level_means)):
         said.append(
@@ -210,7 +212,7 @@ def transfer_page(ctx: VersionContext, view: Transfer) -> Page:
     stats = ctx.release.statistics
     tables: list[Table] = []
     text = withheld = ""
-    if found:
+    if found and found[0].cells:
         result = found[0]
         runs = any(
             c.interval == "runs" and c.value is not None for c in result.cells + result.level_means
@@ -250,9 +252,9 @@ def transfer_page(ctx: VersionContext, view: Transfer) -> Page:
         notice=release_notice(ctx),
         lead=Markup(text),
         matrix=tables[0].id if tables else None,
-        heading=f"Change by {found[0].factor.lower()} and consumer" if found else "",
+        heading=f"Change by {found[0].factor.lower()} and consumer" if tables else "",
         details=tables[1].id if len(tables) > 1 else None,
-        summary=f"Change per public target task ({len(found[0].tasks) if found else 0} rows)",
+        summary=f"Change per public target task ({len(found[0].tasks) if tables else 0} rows)",
         withheld=withheld,
         tables=tables_html(tables, view.id),
     )

@@ -132,3 +132,15 @@ def test_the_declared_view_s_page_is_the_transfer_page() -> None:
     page = view_page(ctx, Transfer.model_validate(VIEW))
     assert page.path == f"views/{VIEW['id']}.md"
     assert page.markdown == transfer_page(ctx, Transfer.model_validate(VIEW)).markdown
+
+
+def test_without_a_published_treatment_the_page_says_so_and_shows_no_table() -> None:
+    from experimenttools import experiment_inputs
+
+    runs, bundles = experiment_inputs()
+    plain = {k: b for k, b in bundles.items() if b.condition is None}
+    loaded = experiment_version(None, ({k: runs[k] for k in plain}, plain))
+    ctx = version_context(score_version(loaded), cards())
+    page = transfer_page(ctx, Transfer.model_validate(VIEW))
+    assert page.tables == ()
+    assert "No treatment of this experiment is published" in page.markdown
