@@ -18,7 +18,7 @@ public tasks' changes would be its sum).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -74,12 +74,21 @@ def experiment_results(version: LoadedRelease) -> dict[str, list[ExperimentResul
     release = version.release.model
     if not release.profile.experiments:
         return {}
-    frame = build_frame(version, consented_only=True)
+    frame = build_frame(_compared(version, release), consented_only=True)
     runs = score_runs(frame)
     out: dict[str, list[ExperimentResult]] = {}
     for experiment in release.profile.experiments:
         out.setdefault(experiment.domain, []).append(experiment_result(frame, runs, experiment))
     return out
+
+
+def _compared(version: LoadedRelease, release: Release) -> LoadedRelease:
+    """The version with only its treatment bundles and their baselines: the others are
+    scored for the boards already, and play no part in an experiment."""
+    found = baselines(release, [b.bundle.model for b in version.bundles])
+    kept = {c.combination.id for candidates in found.values() for c in candidates} | set(found)
+    chosen = tuple(b for b in version.bundles if b.bundle.model.combination.id in kept)
+    return replace(version, bundles=chosen)
 
 
 @dataclass(frozen=True)
