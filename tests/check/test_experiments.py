@@ -10,6 +10,7 @@ from experimenttools import (
     HELD_TARGETS,
     SOURCES,
     TARGETS,
+    VIEW,
     cards,
     experiment_inputs,
     experiment_release,
@@ -168,3 +169,30 @@ def test_treatment_targets_and_baselines_follow_the_conditions() -> None:
     assert {k: [b.combination.id for b in v] for k, v in found.items()} == {
         c: [c.rsplit("-", 1)[0]] for c in bundles if bundles[c].condition is not None
     }
+
+
+def test_a_transfer_view_names_a_declared_experiment() -> None:
+    from generator.check.profile import check_profile
+    from generator.load import Loaded
+    from generator.load.source import Source
+
+    wrong = {**VIEW, "experiment": "skill"}
+    rel = experiment_release(profile={"experiments": [EXPERIMENT], "views": [wrong]})
+    loaded = experiment_version(rel)
+    assert loaded.release is not None
+    problems = list(check_experiments(loaded.release, loaded.catalog, loaded.bundles, cards()))
+    (problem,) = problems
+    assert problem.field == "profile.views[0].experiment"
+    assert "did you mean 'skills'" in problem.message
+    # the profile's own view rules leave a transfer view (it names no domain) to these
+    assert list(check_profile(Loaded(experiment_release(), Source("release.yaml")))) == []
+
+
+def test_two_treatments_of_one_level_at_one_place_are_an_error() -> None:
+    runs, bundles = experiment_inputs()
+    twin = "base-a-gpt-2"
+    runs[twin] = runs[treatment_id("gpt", "base-a")]
+    bundles[twin] = make_bundle(twin, "Model A", "gpt")
+    (problem,) = _problems(inputs=(runs, bundles))
+    assert problem.field == "condition"
+    assert "one treatment per level" in problem.message
