@@ -395,13 +395,6 @@ def _bundle_files(root: Path) -> Iterator[Path]:
     yield from sorted((_release(root) / "bundles").glob("*/bundle.yaml"))
 
 
-def _no_treatment_bundles(root: Path) -> None:
-    """Experiments: the treatment bundles (a bundle's condition) are left out."""
-    for path in _bundle_files(root):
-        if yaml.safe_load(path.read_text(encoding="utf-8")).get("condition"):
-            shutil.rmtree(path.parent)
-
-
 def _no_second_raters(root: Path) -> None:
     """Second raters: their verdict files and declarations are left out."""
 
@@ -418,9 +411,7 @@ def _no_pageless_views(root: Path) -> None:
     def keep(data: dict[str, Any]) -> None:
         views = data["profile"]["views"]
         data["profile"]["views"] = [
-            v
-            for v in views
-            if v["kind"] not in ("scatter", "effect", "transfer", "agreement", "sets")
+            v for v in views if v["kind"] not in ("scatter", "effect", "agreement")
         ]
 
     _edit_yaml(_release(root) / "release.yaml", keep)
@@ -428,7 +419,6 @@ def _no_pageless_views(root: Path) -> None:
 
 #: Declarations of the root the engine does not read yet, each with how a copy does without.
 UNREAD: tuple[Callable[[Path], None], ...] = (
-    _no_treatment_bundles,
     _no_second_raters,
     _no_pageless_views,
 )
@@ -580,7 +570,7 @@ def test_the_engines_figures_are_those_of_the_run_records(read_root: Path, repor
                 tolerance = CLOSE * max(1.0, abs(value))
                 assert abs(value - recomputed[figure]) <= tolerance, (scope.title, figure)
             compared[scores.combination].add(scope.scope.group)
-    assert set(compared) == set(root.bundles)
+    assert set(compared) == set(root.baselines())  # treatments: in their experiment only
     assert any("all" in groups for groups in compared.values())
 
 
@@ -701,3 +691,42 @@ def _spearman(pairs: list[tuple[float, float]]) -> float:
     """Spearman's rank correlation: Pearson's of the ranks (ties at their mean rank)."""
     ranks = pd.DataFrame(pairs, columns=["a", "b"]).rank()
     return float(ranks["a"].corr(ranks["b"]))
+
+
+def test_the_skill_changes_are_those_of_the_run_records(read_root: Path, report: Report) -> None:
+    """Each creator × consumer change is the mean over the targets of the treatment's task
+    mean less its baseline's, recomputed from the run records; no held-out target has a
+    per-task change; each change shown has its interval."""
+    root = load_root(read_root)
+    (experiment,) = root.release.profile.experiments
+    (result,) = report.experiments
+    assert result.targets == len(experiment.targets)
+    assert set(experiment.sources).isdisjoint(experiment.targets)
+    targets = [root.tasks[t] for t in experiment.targets]
+    baselines = {
+        (b.combination.axes["harness"], b.combination.axes["model"]): k
+        for k, b in root.baselines().items()
+    }
+    shown = 0
+    for cell in result.cells:
+        if cell.withheld is not None:
+            continue
+        treatment = root.bundles[str(cell.treatment)]
+        assert treatment.condition is not None
+        assert treatment.condition.level == cell.level
+        axes = treatment.combination.axes
+        base = baselines[(axes["harness"], axes["model"])]
+        assert cell.consumer == base
+        diffs = [
+            _recomputed(root, str(cell.treatment), [t])["task_score"]
+            - _recomputed(root, base, [t])["task_score"]
+            for t in targets
+        ]
+        assert cell.value is not None
+        assert abs(cell.value - fmean(diffs)) <= CLOSE
+        assert cell.low is not None
+        assert cell.high is not None
+        assert cell.low <= cell.value <= cell.high
+        shown += 1
+    assert shown == len(experiment.levels) * len({c.consumer for c in result.cells})
+    assert {t.task for t in result.tasks} <= {t.id for t in targets if t.group == "public"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generator.check.bundles import check_bundle, check_card
 from generator.check.catalog import check_catalog, check_deep_dives
+from generator.check.experiments import check_experiments
 from generator.check.factors import check_factors
 from generator.check.profile import check_axes_once, check_profile
 from generator.check.release import check_one_benchmark, check_release
@@ -43,6 +44,7 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
         if release is not None:
             problems += check_factors(release, version.bundles)
             problems += check_axes_once(release.model, version.bundles)
+            problems += check_experiments(release, catalog, version.bundles, inputs.cards)
         items = catalog_items(catalog.model) if catalog is not None and version.bundles else None
         for bundle in version.bundles:
             if release is None:

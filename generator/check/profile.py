@@ -27,6 +27,7 @@ from generator.models.profile import (
     Grid,
     Resources,
 )
+from generator.models.views import Transfer
 
 Say = Callable[[str, str], Problem]
 
@@ -171,6 +172,8 @@ def _enumerations_for_fields(release: Release, src: Source) -> Iterator[Problem]
 
 def _view(release: Release, view: object) -> Iterator[tuple[str, str]]:
     """(field, message) for each reference of a view to something not declared."""
+    if isinstance(view, Transfer):
+        return  # its experiment is checked with the experiments (check/experiments.py)
     axes = {a.id for a in release.profile.axes} or {"harness", "model"}
     domains = {d.id: d for d in release.domains}
     metrics = {m.id: m for m in release.metrics}
@@ -361,13 +364,16 @@ def check_bundle_profile(release: Release, loaded: LoadedBundle) -> Iterator[Pro
 
 
 def check_axes_once(release: Release, bundles: Sequence[LoadedBundle]) -> Iterator[Problem]:
-    """Two combinations never share a place on the release's axes (a grid cell holds one)."""
+    """Two combinations never share a place on the release's axes (a grid cell holds one);
+    a treatment bundle's place includes its condition, so it shares its baseline's axes."""
     if not release.profile.axes:
         return
     seen: dict[tuple[str, ...], str] = {}
     for loaded in sorted(bundles, key=lambda b: b.bundle.model.combination.id):
         combo = loaded.bundle.model.combination
+        condition = loaded.bundle.model.condition
         key = tuple(combo.axes.get(a.id, "") for a in release.profile.axes)
+        key += () if condition is None else (condition.experiment, condition.level)
         if key in seen:
             src = loaded.bundle.source
             yield Problem(

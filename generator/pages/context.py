@@ -88,10 +88,13 @@ Cited = dict[str, dict[tuple[str, str], list[str]]]
 
 
 def cited_evidence(loaded: LoadedRelease) -> Cited:
-    """The evidence ids the valid runs of published bundles cite (§7.2: consent), by task,
-    then (combination, Judge item); tasks, keys and ids sorted."""
+    """The evidence ids the valid runs of published bundles cite (§7.2: consent; an
+    experiment's treatment bundles are shown only in its results), by task, then
+    (combination, Judge item); tasks, keys and ids sorted."""
     published = {
-        b.bundle.model.combination.id for b in loaded.bundles if b.bundle.model.consent.granted
+        b.bundle.model.combination.id
+        for b in loaded.bundles
+        if b.bundle.model.consent.granted and b.bundle.model.condition is None
     }
     return _cited(loaded, published)
 

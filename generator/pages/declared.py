@@ -4,7 +4,7 @@ kind, each built from the domains' reports. A release that declares none has non
 from __future__ import annotations
 
 from generator.models.profile import Board, Dimensions, Grid, Resources, View
-from generator.models.views import Sets
+from generator.models.views import Sets, Transfer
 from generator.pages.boards import board_page
 from generator.pages.context import VersionContext
 from generator.pages.dimensions import dimensions_page
@@ -12,6 +12,7 @@ from generator.pages.grids import grid_page
 from generator.pages.render import Page
 from generator.pages.resources import resources_page
 from generator.pages.sets import sets_page
+from generator.pages.transfer import transfer_page
 
 #: The nav section that lists the views' pages.
 SECTION = "Views"
@@ -29,6 +30,8 @@ def view_page(ctx: VersionContext, view: View) -> Page:
         return resources_page(ctx, view)
     if isinstance(view, Sets):
         return sets_page(ctx, view)
+    if isinstance(view, Transfer):
+        return transfer_page(ctx, view)
     raise NotImplementedError(f"no page for views of kind {view.kind!r} yet")
 
 

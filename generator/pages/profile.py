@@ -119,6 +119,15 @@ def declared_lines(
             "(§4.2(3)). Their other intervals resample tasks as if independent, which state "
             "carried from task to task makes them only approximately."
         )
+    for e in profile.experiments:
+        out.append(
+            f"Experiment **{e.title}** ({e.factor.lower()}, {spelled(len(e.levels))} "
+            f"level{'s' if len(e.levels) != 1 else ''} against {e.baseline}): measured on "
+            f"{spelled(len(set(e.targets)))} target tasks, disjoint from the "
+            f"{spelled(len(set(e.sources)))} source tasks. Its treatment bundles are compared "
+            "with their baselines (the same configuration fingerprint) only in its view, and "
+            "are on no board."
+        )
     if any(release.outcome(d.id).measured for d in release.domains):
         out += measured_lines(coverage)
     money = [

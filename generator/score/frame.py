@@ -189,18 +189,22 @@ def _items(catalog: Catalog) -> pd.DataFrame:
     return frame
 
 
-def build_frame(version: LoadedRelease, consented_only: bool = False) -> VersionFrame:
+def build_frame(
+    version: LoadedRelease, consented_only: bool = False, treatments: bool = True
+) -> VersionFrame:
     """Columns of a loaded, checked version (release, catalog and bundles all present).
 
-    With ``consented_only``, bundles without publication consent are left out (§7.2). The
-    memory of the temporaries (each bundle's runs columns) goes back to the system.
+    With ``consented_only``, bundles without publication consent are left out (§7.2);
+    without ``treatments``, the treatment bundles of experiments (those with a condition),
+    which are shown only beside their baselines. The memory of the temporaries (each
+    bundle's runs columns) goes back to the system.
     """
-    frame = _build_frame(version, consented_only)
+    frame = _build_frame(version, consented_only, treatments)
     release_unused_memory()
     return frame
 
 
-def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
+def _build_frame(version: LoadedRelease, consented_only: bool, treatments: bool) -> VersionFrame:
     """Each bundle's part of the columns, one after another, then the version's tables."""
     assert version.release is not None
     assert version.catalog is not None
@@ -216,6 +220,8 @@ def _build_frame(version: LoadedRelease, consented_only: bool) -> VersionFrame:
     for loaded in version.bundles:
         bundle = loaded.bundle.model
         if consented_only and not bundle.consent.granted:
+            continue
+        if not treatments and bundle.condition is not None:
             continue
         rid = sum(p.runs for p in parts)
         bundles[bundle.combination.id] = bundle

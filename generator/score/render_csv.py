@@ -69,6 +69,7 @@ def to_csv(report: Report) -> str:
         writer.writerows(_scope_rows(s))
     writer.writerows(_task_rows(report))
     writer.writerows(_contamination_rows(report))
+    writer.writerows(_experiment_rows(report))
     return out.getvalue()
 
 
@@ -140,6 +141,38 @@ def _contamination_rows(report: Report) -> Iterator[list[Any]]:
                 low=_num(e.low),
                 high=_num(e.high),
                 n=e.tasks,
+            )
+
+
+def _experiment_rows(report: Report) -> Iterator[list[Any]]:
+    """Each experiment's changes (treatment − baseline): per level and consumer (the
+    consumer in ``other``), per level (no consumer), then per public target task."""
+    for e in report.experiments:
+        for c in (*e.cells, *e.level_means):
+            yield _row(
+                section="experiment",
+                scope=e.id,
+                combination=c.treatment or "",
+                other=c.consumer or "",
+                metric=f"change:{c.level}",
+                value=_num(c.value),
+                low=_num(c.low),
+                high=_num(c.high),
+                n=c.tasks,
+                note=c.withheld or _basis("", c.interval),
+            )
+        for t in e.tasks:
+            yield _row(
+                section="experiment",
+                scope=e.id,
+                other=t.consumer,
+                task=t.task,
+                metric=f"change:{t.level}",
+                value=_num(t.value),
+                low=_num(t.low),
+                high=_num(t.high),
+                n=1,
+                note=RUNS_BASIS,
             )
 
 

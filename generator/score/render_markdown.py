@@ -7,6 +7,7 @@ differences), the public tasks and the contamination signal.
 
 from __future__ import annotations
 
+from generator.score.changes import Change, ExperimentResult
 from generator.score.results import (
     CombinationScores,
     Estimate,
@@ -68,7 +69,29 @@ def to_markdown(report: Report) -> str:
         lines += scope_markdown(s, st.reliability_k)
     lines += ["## Public tasks", "", *_public_tasks(report), ""]
     lines += ["## Contamination signal (public − held-out)", "", *_contamination(report)]
+    for e in report.experiments:
+        lines += ["", f"## Experiment: {e.title} (treatment − baseline)", "", *_experiment(e)]
     return "\n".join(lines) + "\n"
+
+
+def _experiment(e: ExperimentResult) -> list[str]:
+    """A row per level: its change on each consumer, then its mean over them."""
+    cells = {(c.level, c.consumer): c for c in (*e.cells, *e.level_means)}
+
+    def shown(c: Change | None) -> str:
+        if c is None:
+            return "not evaluated"
+        if c.value is None:
+            return f"withheld: {c.withheld}"
+        mark = " †" if c.interval == "runs" else ""
+        return f"{_f(c.value)} [{_f(c.low)}, {_f(c.high)}]{mark}, {c.tasks} tasks"
+
+    head = [e.factor, *e.consumers.values(), "mean over consumers"]
+    rows = [
+        [title, *(shown(cells.get((level, c))) for c in (*e.consumers, None))]
+        for level, title in e.levels.items()
+    ]
+    return _table(head, rows)
 
 
 def _combinations(report: Report) -> list[str]:

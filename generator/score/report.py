@@ -10,6 +10,8 @@ import pandas as pd
 from generator.load import LoadedRelease
 from generator.models import Release
 from generator.score.aggregate import aggregate_scope, scope_weights
+from generator.score.changes import ExperimentResult
+from generator.score.experiments import experiment_results
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
@@ -38,8 +40,10 @@ from generator.score.table import (
 
 
 def published_frame(version: LoadedRelease) -> VersionFrame:
-    """The version's columns without bundles that lack publication consent (§7.2)."""
-    return build_frame(version, consented_only=True)
+    """The version's columns without bundles that lack publication consent (§7.2), and
+    without the treatment bundles of experiments: every board, table and download rests on
+    this frame, and a treatment is shown only in its experiment's results."""
+    return build_frame(version, consented_only=True, treatments=False)
 
 
 def _settings(release: Release) -> Settings:
@@ -61,12 +65,14 @@ def build_report(
     domain_id: str,
     frame: VersionFrame | None = None,
     runs: pd.DataFrame | None = None,
+    experiments: Sequence[ExperimentResult] | None = None,
 ) -> Report:
     """Every number the site shows for one domain of one version: the task table → the
     scopes it is cut into → each scope's aggregates → the public tasks and the contamination
     signal.
 
-    ``frame`` and its scored ``runs`` may be passed in when already computed for the version.
+    ``frame`` and its scored ``runs`` may be passed in when already computed for the version,
+    and so may the domain's ``experiments`` (:func:`experiment_results`).
     """
     frame = published_frame(version) if frame is None else frame
     release = frame.release
@@ -93,6 +99,9 @@ def build_report(
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
         contamination_note=_contamination_note(by_key, table, withheld),
         sets=sets,
+        experiments=list(
+            experiment_results(version).get(domain_id, []) if experiments is None else experiments
+        ),
     )
 
 

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from generator.score.changes import ExperimentResult
 from generator.score.scope import Scope
 
 # What an interval covers, said beside every interval.
@@ -384,4 +385,9 @@ class Report(Result):
         exclude_if=_nothing,
         description="Where the domain publishes task sets: its first set compared with each "
         "other, never pooled.",
+    )
+    experiments: list[ExperimentResult] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="The domain's experiments: treatment against baseline, paired changes.",
     )

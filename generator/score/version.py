@@ -14,6 +14,7 @@ import pandas as pd
 from generator.load import LoadedRelease
 from generator.memory import release_unused_memory
 from generator.models import Release
+from generator.score.experiments import experiment_results
 from generator.score.frame import VersionFrame
 from generator.score.report import build_report, published_frame
 from generator.score.results import Report
@@ -39,8 +40,10 @@ def score_version(loaded: LoadedRelease) -> ScoredVersion:
     assert loaded.release is not None, "a version is scored only once its release is read"
     frame = published_frame(loaded)
     scored = score_runs(frame)
+    experiments = experiment_results(loaded)  # treatments are in their experiments only
     reports = {}
     for domain in frame.release.domains:
-        reports[domain.id] = build_report(loaded, domain.id, frame, scored)
+        found = experiments.get(domain.id, [])
+        reports[domain.id] = build_report(loaded, domain.id, frame, scored, found)
         release_unused_memory()  # the bootstrap's temporaries
     return ScoredVersion(loaded=loaded, frame=frame, scored=scored, reports=reports)

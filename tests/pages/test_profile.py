@@ -64,3 +64,15 @@ def test_the_measured_coverage_is_read_from_the_bench_s_results() -> None:
     assert set(shown) <= rates
     assert measured_lines(None) == []
     assert measured_lines({"other": 1}) == []
+
+
+def test_an_experiment_is_declared_in_words_with_its_counts() -> None:
+    from experimenttools import EXPERIMENT, SOURCES, TARGETS, experiment_release
+
+    from generator.pages.text import spelled
+
+    (line,) = [x for x in declared_lines(experiment_release()) if "Experiment" in x]
+    assert str(EXPERIMENT["title"]) in line
+    assert f"{spelled(len(TARGETS))} target tasks" in line
+    assert f"{spelled(len(SOURCES))} source tasks" in line
+    assert f"{spelled(len(EXPERIMENT['levels']))} levels" in line

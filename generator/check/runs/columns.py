@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from generator.check.experiments import treatment_targets
 from generator.check.runs.catalog import CatalogItems
 from generator.load import LoadedBundle
 from generator.load.runcolumns import item_table
@@ -160,6 +161,9 @@ def run_checks(release: Release, catalog: CatalogItems, loaded: LoadedBundle) ->
         ],
         dtype=bool,
     )
+    targets = treatment_targets(release, loaded.bundle.model)
+    if targets is not None:  # a treatment bundle covers its experiment's targets only
+        uncovered |= np.array([t not in targets for t in catalog.index.tasks], dtype=bool)
     verdicts = _verdicts(catalog, loaded.runs.runs, loaded.runs.verdicts, records)
     measures = loaded.runs.measures
     recorded = RecordMeasures(

@@ -44,11 +44,15 @@ def check_keys(runs: RunChecks, found: Found, elsewhere: Mapping[str, str] = NOW
     found.add(np.flatnonzero(~known), "task", message)
     dup = known & _report_duplicates(records, found)
     uncovered = known & ~dup & records.per_task(runs.uncovered)
+    treatment = runs.loaded.bundle.model.condition is not None
     found.add(
         np.flatnonzero(uncovered),
         "task",
         lambda r: (
-            f"{task[r]!r} lies in a scope the bundle declares not covered; remove the "
+            f"{task[r]!r} is not a target task of the bundle's experiment; a treatment "
+            "bundle runs only its experiment's targets"
+            if treatment
+            else f"{task[r]!r} lies in a scope the bundle declares not covered; remove the "
             "run or the declaration"
         ),
     )
