@@ -44,8 +44,8 @@ def check_raters(release: Release, catalog: Catalog, loaded: LoadedBundle) -> It
     tasks = {t.id: t for t in catalog.tasks}
     runs = loaded.runs.runs
     known = set(zip(runs["task"].astype(str), runs["run"].astype(int), strict=True))
-    for rater in loaded.raters:
-        yield from _check_lines(release, tasks, rater, known if loaded.runs_clean else None)
+    for rated in loaded.raters:
+        yield from _check_lines(release, tasks, rated, known if loaded.runs_clean else None)
 
 
 def _check_lines(

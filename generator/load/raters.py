@@ -72,11 +72,12 @@ def _parsed(line: bytes, rel: str, number: int) -> object | Problem:
     except UnicodeDecodeError:
         return Problem(rel, number, "", "not UTF-8 text")
     try:
-        return parse_json(text)
+        data: object = parse_json(text)
     except RecursionError:
         return Problem(rel, number, "", "invalid JSON: nested too deeply")
     except ValueError as exc:
         return Problem(rel, number, "", json_error(exc, text))
+    return data
 
 
 def _header(line: bytes, rel: str, number: int) -> list[Problem]:

@@ -11,6 +11,8 @@ from generator.load import LoadedRelease
 from generator.models import Release
 from generator.models.release import Domain
 from generator.score.aggregate import aggregate_scope, scope_weights
+from generator.score.agreement import agreement
+from generator.score.agreement_results import RaterAgreement
 from generator.score.cuts import (
     OTHER_PARTITION,
     cut_columns,
@@ -97,7 +99,15 @@ def build_report(
         tasks=_task_rows(frame, table),
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
         contamination_note=_contamination_note(by_key, table, withheld),
+        agreement=_agreement(version, frame, domain_id),
     )
+
+
+def _agreement(version: LoadedRelease, frame: VersionFrame, domain: str) -> list[RaterAgreement]:
+    """The second raters' agreement with the Judge, where a published bundle has raters."""
+    if version.catalog is None or not any(b.raters for b in version.bundles):
+        return []
+    return agreement(frame, version.catalog.model, version.bundles, domain)
 
 
 def _scopes_shown(

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from generator.score.agreement_results import RaterAgreement
 from generator.score.scope import Scope
 
 # What an interval covers, said beside every interval.
@@ -347,4 +348,10 @@ class Report(Result):
     )
     contamination_note: str | None = Field(
         default=None, description="Why the gaps are not shown, if they are not."
+    )
+    agreement: list[RaterAgreement] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="Each second rater against the Judge, per Judge channel, over the runs "
+        "both rated.",
     )
