@@ -11,7 +11,7 @@ from generator.models.catalog import Catalog, Task
 from generator.models.deepdive import DeepDive
 from generator.models.harnesscard import HarnessCard
 from generator.models.release import KNOWN_METRICS, Release
-from generator.models.runs import RatedRun, RunRecord, RunsHeader
+from generator.models.runs import RunRecord, RunsHeader
 
 #: Every input kind: schema file stem → model. Runs files hold a header line, then records.
 INPUT_MODELS: dict[str, type[BaseModel]] = {
@@ -22,7 +22,6 @@ INPUT_MODELS: dict[str, type[BaseModel]] = {
     "runs-header": RunsHeader,
     "run": RunRecord,
     "deepdive": DeepDive,
-    "rated-run": RatedRun,
 }
 
 __all__ = [
@@ -33,7 +32,6 @@ __all__ = [
     "Catalog",
     "DeepDive",
     "HarnessCard",
-    "RatedRun",
     "Release",
     "RunRecord",
     "RunsHeader",

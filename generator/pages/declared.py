@@ -4,6 +4,8 @@ kind, each built from the domains' reports. A release that declares none has non
 from __future__ import annotations
 
 from generator.models.profile import Board, Dimensions, Grid, Resources, View
+from generator.models.views import Agreement
+from generator.pages.agreement import agreement_page
 from generator.pages.boards import board_page
 from generator.pages.context import VersionContext
 from generator.pages.dimensions import dimensions_page
@@ -25,6 +27,8 @@ def view_page(ctx: VersionContext, view: View) -> Page:
         return dimensions_page(ctx, view)
     if isinstance(view, Resources):
         return resources_page(ctx, view)
+    if isinstance(view, Agreement):
+        return agreement_page(ctx, view)
     raise NotImplementedError(f"no page for views of kind {view.kind!r} yet")
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from markupsafe import Markup
 
 from generator.models.profile import Board, Dimensions, Grid, Resources
+from generator.models.views import Agreement
 from generator.pages.cells import CARRIED, release_notice, runs_note
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
@@ -100,7 +101,7 @@ def rank_text(best: int, worst: int) -> str:
 
 def view_page(
     ctx: VersionContext,
-    view: Board | Grid | Dimensions | Resources,
+    view: Board | Grid | Dimensions | Resources | Agreement,
     lead: str,
     tables: list[Table],
     headings: Sequence[str],
