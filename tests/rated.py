@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from builders import bundle, catalog, profiled, run, task
+from builders import bundle, catalog, release, run, task
 
 from generator.load import Loaded, LoadedBundle, LoadedRelease
 from generator.load.raters import LoadedRater
@@ -29,10 +29,10 @@ ITEMS = (
 )
 
 
-def rated_release(**extra: Any) -> Release:
-    """The builders' profiled release with a text and a visual Judge channel."""
-    model = profiled(channels=CHANNELS)
-    return model.model_copy(update=extra) if extra else model
+def rated_release() -> Release:
+    """The builders' release (domains office and erp) with a text and a visual Judge
+    channel."""
+    return release(profile={"channels": CHANNELS})
 
 
 def judged_task(tid: str, group: str = "public") -> dict[str, Any]:

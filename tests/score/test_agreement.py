@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pandas as pd
 import pytest
-from builders import bundle, catalog, profiled
+from builders import bundle, catalog, release
 from rated import (
     ITEMS,
     channel_score,
@@ -171,7 +171,7 @@ def test_without_channels_one_judge_over_every_item_but_the_overall() -> None:
     records = [judged_run(t["id"], i, rng) for t in tasks for i in (1, 2)]
     lines = {"humans": [rated(r, rng) for r in records]}
     one = loaded_bundle(with_raters(bundle("a"), rater()), records, lines)
-    model = profiled()
+    model = release()
     assert channels(model) == [("judge", "Judge")]
     (judge,) = _agreement(loaded_version(model, catalog(tasks), [one]))
     weights = {i: w for i, _, w, _, o, _ in ITEMS if not o}
