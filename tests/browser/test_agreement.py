@@ -1,6 +1,7 @@
 """The agreement view in a browser, on a copy of the EnterpriseBench-shaped example whose
 bundles carry second raters: a row per rater whose figures are those of the table's JSON
-download, the page no wider than a phone, and its lead saying how the figures are formed."""
+download, the page no wider than a phone and without a serious accessibility violation,
+light or dark, and its lead saying how the figures are formed."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from typing import Any
 
 import pytest
 import yaml
-from playwright.sync_api import Page
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page
 from serve import serve
 
 from generator.build import build_site
@@ -116,3 +118,19 @@ def test_the_page_fits_a_phone(page: Page, rated_server: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{rated_server}/v1.0/views/agreement.html", wait_until="load")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation(
+    browser: Browser, rated_server: str, scheme: str
+) -> None:
+    context = browser.new_context(color_scheme=scheme)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{rated_server}/v1.0/views/agreement.html", wait_until="load")
+    found = [
+        f"{v['id']} ({v['impact']})"
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+    context.close()
+    assert found == []
