@@ -66,8 +66,8 @@ def agreement_spec() -> Spec[RaterAgreement]:
             Column("Rater", lambda a: a.title),
             Column("Kind", lambda a: KINDS[a.kind]),
             Column("Spearman ρ ↑", whole, _figure(rho), first="desc"),
-            Column("MAE ↓ (0–1)", whole, _figure(mae), first="asc"),
-            Column("Mean difference, rater − Judge (0–1)", whole, _figure(difference)),
+            Column("MAE ↓", whole, _figure(mae), first="asc"),
+            Column("Mean difference (rater − Judge)", whole, _figure(difference)),
             Column("Runs rated", lambda a: a.runs, sorted_as(count)),
             Column("Tasks", lambda a: a.tasks, sorted_as(count)),
         ),
@@ -96,8 +96,9 @@ def method(ctx: VersionContext) -> str:
         "on a channel is the weighted mean of g/G over the task's Judge items on that "
         "channel (a judged overall apart), as the Judge score J is formed; the two scores "
         "are compared run by run over all such runs of the domain. Spearman ρ is the rank "
-        "correlation of the two scores, MAE the mean absolute difference, and the mean "
-        "difference is rater minus Judge (negative: the rater scores lower). Each interval "
+        "correlation of the two scores, MAE their mean absolute difference and the mean "
+        "difference is rater minus Judge (negative: the rater scores lower), both on the "
+        "scores' 0–1 scale. Each interval "
         f"is a {stats.confidence:.0%} percentile interval of {stats.bootstrap_samples:,} "
         "seeded bootstrap draws that resample the rated tasks, since the runs of one task "
         "are not independent. Only figures pooled over the domain are shown, never one "
@@ -111,12 +112,16 @@ def _counted(n: int, noun: str) -> str:
 
 
 def _note(rows: list[RaterAgreement]) -> str:
-    """Why a row has no figure or no interval."""
-    notes = [
-        f"{a.title}: {a.withheld or a.interval_note}."
-        for a in rows
-        if a.withheld or a.interval_note
-    ]
+    """Why a row has no figure, no interval, or no rank correlation."""
+    notes = []
+    for a in rows:
+        if a.withheld or a.interval_note:
+            notes.append(f"{a.title}: {a.withheld or a.interval_note}.")
+        elif a.spearman is not None and a.spearman.value is None:
+            notes.append(
+                f"{a.title}: no rank correlation, since one of the two gives every run the "
+                "same score."
+            )
     return " ".join(notes)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from pagetools import CARD, shown
 from rated import rated_release, rated_version
 
@@ -98,3 +99,43 @@ def test_the_spec_downloads_every_figure_and_its_interval() -> None:
             n for n in names if n.split("_")[0] == prefix and n != "held_out_tasks"
         ]
     assert {"rater", "kind", "channel", "runs", "tasks", "withheld"} <= set(names)
+
+
+def test_a_rater_that_scores_every_run_alike_has_no_rank_correlation() -> None:
+    loaded = rated_version(public=5)
+    flat = []
+    for b in loaded.bundles:
+        raters = tuple(
+            r.__class__(
+                **{
+                    **r.__dict__,
+                    "runs": tuple(
+                        line.model_copy(
+                            update={
+                                "judge": tuple(
+                                    v.model_copy(update={"level": 0.0}) for v in line.judge
+                                )
+                            }
+                        )
+                        for line in r.runs
+                    ),
+                }
+            )
+            for r in b.raters
+        )
+        flat.append(b.__class__(**{**b.__dict__, "raters": raters}))
+    ctx = _context(loaded.__class__(**{**loaded.__dict__, "bundles": tuple(flat)}))
+    page = agreement_page(ctx, VIEW)
+    for a in ctx.reports["office"].agreement:
+        assert a.spearman is not None
+        assert a.spearman.value is None
+        assert a.mae is not None
+        assert a.difference is not None
+        assert a.mae.value is not None
+        assert a.difference.value == pytest.approx(-a.mae.value)  # the rater never scores more
+    for table in page.tables:
+        for row in table.rows:
+            assert _text(row.cells[2].text) == "—"
+        assert "no rank correlation, since one of the two gives every run the same score" in (
+            table.note
+        )
