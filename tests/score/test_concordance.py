@@ -11,7 +11,9 @@ import pandas as pd
 import pytest
 
 from generator.score.concordance import (
+    CHUNK,
     compare,
+    replicate_spearman,
     spearman,
     weighted_pearson,
     weighted_ranks,
@@ -95,3 +97,18 @@ def test_compare_is_seeded_and_without_interval_gives_values_only() -> None:
     bare = compare(first, second, task, 200, 5, 0.95, interval=False)
     assert bare.spearman[0] == one.spearman[0]
     assert all(math.isnan(v) for f in (bare.spearman, bare.mae, bare.difference) for v in f[1:])
+
+
+def test_replicates_at_once_equal_one_at_a_time() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, 40).astype(float)
+    y = rng.integers(0, 5, 40).astype(float)
+    weights = rng.integers(0, 3, (CHUNK + 17, 40))
+    weights[0] = 0
+    weights[0, :2] = 1  # a replicate of two runs
+    weights[1] = 0
+    weights[1, np.flatnonzero(x == x[0])] = 1  # a replicate where x does not vary
+    found = replicate_spearman(x, y, weights)
+    expected = np.array([spearman(x, y, w.astype(float)) for w in weights])
+    assert np.isnan(found[1])
+    assert np.allclose(found, expected, equal_nan=True)
