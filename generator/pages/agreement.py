@@ -92,7 +92,8 @@ def method(ctx: VersionContext) -> str:
     """How the figures are computed, in one paragraph (its numbers from the release)."""
     stats = ctx.release.statistics
     return (
-        "For every run that a second rater rated as well as the Judge, each rater's score "
+        "For every run that a second rater rated as well as the Judge (each bundle's own "
+        "evaluator of the channel), each rater's score "
         "on a channel is the weighted mean of g/G over the task's Judge items on that "
         "channel (a judged overall apart), as the Judge score J is formed; the two scores "
         "are compared run by run over all such runs of the domain. Spearman ρ is the rank "
