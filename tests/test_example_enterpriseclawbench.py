@@ -395,16 +395,6 @@ def _bundle_files(root: Path) -> Iterator[Path]:
     yield from sorted((_release(root) / "bundles").glob("*/bundle.yaml"))
 
 
-def _no_second_raters(root: Path) -> None:
-    """Second raters: their verdict files and declarations are left out."""
-
-    for path in _bundle_files(root):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for rater in data.get("raters", []):
-            (path.parent / rater["verdicts"]).unlink()
-        _edit_yaml(path, lambda d: d.pop("raters", None))
-
-
 def _no_pageless_views(root: Path) -> None:
     """Views of the kinds without a page: scatter, effect, transfer, agreement and sets."""
 
@@ -418,10 +408,7 @@ def _no_pageless_views(root: Path) -> None:
 
 
 #: Declarations of the root the engine does not read yet, each with how a copy does without.
-UNREAD: tuple[Callable[[Path], None], ...] = (
-    _no_second_raters,
-    _no_pageless_views,
-)
+UNREAD: tuple[Callable[[Path], None], ...] = (_no_pageless_views,)
 
 
 @pytest.fixture(scope="module")
@@ -730,3 +717,40 @@ def test_the_skill_changes_are_those_of_the_run_records(read_root: Path, report:
         shown += 1
     assert shown == len(experiment.levels) * len({c.consumer for c in result.cells})
     assert {t.task for t in result.tasks} <= {t.id for t in targets if t.group == "public"}
+
+
+def test_rater_agreement_is_that_of_the_verdicts(read_root: Path, report: Report) -> None:
+    """For each second rater and channel, the mean absolute error and the mean difference
+    between its channel score and the Judge's, per run both rated, recomputed from the verdict
+    files and the run records (the weighted mean g/G of the run's items on the channel)."""
+    root = load_root(read_root)
+    assert report.agreement
+    for found in report.agreement:
+        diffs = []
+        for (folder, rater), lines in root.verdicts.items():
+            if rater != found.rater or folder not in root.baselines():
+                continue
+            records = {(r.task, r.run): r for r in root.runs[folder] if r.status == "valid"}
+            for line in lines:
+                record = records.get((line["task"], line["run"]))
+                task = root.tasks[line["task"]]
+                items = [j for j in task.scoring.judge_items if j.channel == found.channel]
+                if record is None or not items or not record.judge_valid:
+                    continue
+                judge = {v.id: v.level for v in record.judge}
+                second = {v["id"]: v["level"] for v in line["judge"]}
+                mass = sum(j.weight for j in items)
+
+                def score(levels: dict[str, float], items: list[Any] = items) -> float:
+                    return sum(j.weight * levels.get(j.id, 0.0) / j.max_level for j in items)
+
+                diffs.append((score(second) - score(judge)) / mass)
+        assert found.runs == len(diffs), (found.rater, found.channel)
+        if found.withheld is not None:
+            continue
+        assert found.mae is not None
+        assert found.difference is not None
+        assert found.mae.value is not None
+        assert found.difference.value is not None
+        assert abs(found.mae.value - fmean(abs(d) for d in diffs)) <= CLOSE
+        assert abs(found.difference.value - fmean(diffs)) <= CLOSE

@@ -7,6 +7,7 @@ from generator.check.catalog import check_catalog, check_deep_dives
 from generator.check.experiments import check_experiments
 from generator.check.factors import check_factors
 from generator.check.profile import check_axes_once, check_profile
+from generator.check.raters import check_rater_names, check_raters
 from generator.check.release import check_one_benchmark, check_release
 from generator.check.runs import catalog_items, check_runs
 from generator.errors import Problem
@@ -53,6 +54,8 @@ def check_inputs(inputs: Inputs) -> list[Problem]:
             if catalog is not None:
                 elsewhere = {t: v for t, v in tasks.items() if v != release.model.version}
                 problems += check_runs(release.model, catalog.model, bundle, items, elsewhere)
+                problems += check_raters(release.model, catalog.model, bundle)
+        problems += check_rater_names(version.bundles)
     return problems
 
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from generator.errors import Problem
 from generator.load.jsonlines import Runs, read_runs
+from generator.load.raters import LoadedRater, read_verdicts
 from generator.load.runcolumns import empty_columns
 from generator.load.source import Source
 from generator.load.validate import validate_as
@@ -57,6 +58,7 @@ class LoadedBundle:
     runs: Runs
     runs_path: str
     runs_clean: bool = True  # False when some lines of the runs file were rejected
+    raters: tuple[LoadedRater, ...] = ()  # second raters' verdicts, as bundle.yaml lists them
 
 
 @dataclass(frozen=True)
@@ -148,22 +150,47 @@ def _load_bundle(root: Path, folder: Path, problems: list[Problem]) -> LoadedBun
     runs_file = folder / loaded.model.runs
     runs_rel = _rel(root, runs_file)
     entries = _visible(root, folder, problems)
+    named = {"bundle.yaml", loaded.model.runs.split("/")[0]}
+    named |= {r.verdicts.split("/")[0] for r in loaded.model.raters}
     for extra in entries:
-        if extra.name not in {"bundle.yaml", loaded.model.runs.split("/")[0]}:
-            problems.append(_stray(root, extra, "a bundle folder holds bundle.yaml and its runs"))
+        if extra.name not in named:
+            problems.append(
+                _stray(root, extra, "a bundle folder holds bundle.yaml, its runs and its raters")
+            )
+    raters = _load_raters(root, folder, loaded.model, {e.name for e in entries}, problems)
     escape = _escapes(root, runs_file)
     if escape is not None:
         if loaded.model.runs.split("/")[0] in {e.name for e in entries}:  # else reported above
             problems.append(escape)
-        return LoadedBundle(folder.name, loaded, empty_columns(), runs_rel, False)
+        return LoadedBundle(folder.name, loaded, empty_columns(), runs_rel, False, raters)
     if not runs_file.is_file():
         problems.append(
             Problem(runs_rel, None, "", "runs file not found (named by bundle.yaml: runs)")
         )
-        return LoadedBundle(folder.name, loaded, empty_columns(), runs_rel)
+        return LoadedBundle(folder.name, loaded, empty_columns(), runs_rel, True, raters)
     runs, run_problems = read_runs(runs_file, runs_rel)
     problems.extend(run_problems)
-    return LoadedBundle(folder.name, loaded, runs, runs_rel, not run_problems)
+    return LoadedBundle(folder.name, loaded, runs, runs_rel, not run_problems, raters)
+
+
+def _load_raters(
+    root: Path, folder: Path, bundle: Bundle, entries: set[str], problems: list[Problem]
+) -> tuple[LoadedRater, ...]:
+    """Each second rater's verdicts file, read; one that escapes the root is refused
+    (``entries``: the folder's visible names; a link among them is reported already)."""
+    raters = []
+    for rater in bundle.raters:
+        path = folder / rater.verdicts
+        escape = _escapes(root, path)
+        if escape is not None:
+            if rater.verdicts.split("/")[0] in entries:
+                problems.append(escape)
+            raters.append(LoadedRater(rater, _rel(root, path), clean=False))
+            continue
+        loaded, found = read_verdicts(rater, path, _rel(root, path))
+        problems.extend(found)
+        raters.append(loaded)
+    return tuple(raters)
 
 
 def _bundle_alone(root: Path, folder: Path) -> tuple[LoadedBundle | None, list[Problem]]:

@@ -94,3 +94,23 @@ class RunRecord(Contract):
         default=None, description="A release failure type; required when the run did not succeed."
     )
     note: Text | None = Field(default=None, description="A free note on the run.")
+
+
+class RatedLevel(Contract):
+    """A second rater's level of one Judge item."""
+
+    id: Id = Field(description="A Judge item of the run's task.")
+    level: NonNegFloat = Field(
+        description="g: the level given, 0..G; a whole number unless the release allows "
+        "continuous levels."
+    )
+
+
+class RatedRun(Contract):
+    """One run rated by a second rater (a line of its verdicts file, after the header)."""
+
+    task: Id = Field(description="The run's task.")
+    run: PosInt = Field(description="The run's index in the bundle's runs file.")
+    judge: tuple[RatedLevel, ...] = Field(
+        min_length=1, description="Its levels of the task's Judge items, each item once."
+    )

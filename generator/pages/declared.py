@@ -4,7 +4,8 @@ kind, each built from the domains' reports. A release that declares none has non
 from __future__ import annotations
 
 from generator.models.profile import Board, Dimensions, Grid, Resources, View
-from generator.models.views import Sets, Transfer
+from generator.models.views import Agreement, Sets, Transfer
+from generator.pages.agreement import agreement_page
 from generator.pages.boards import board_page
 from generator.pages.context import VersionContext
 from generator.pages.dimensions import dimensions_page
@@ -32,6 +33,8 @@ def view_page(ctx: VersionContext, view: View) -> Page:
         return sets_page(ctx, view)
     if isinstance(view, Transfer):
         return transfer_page(ctx, view)
+    if isinstance(view, Agreement):
+        return agreement_page(ctx, view)
     raise NotImplementedError(f"no page for views of kind {view.kind!r} yet")
 
 

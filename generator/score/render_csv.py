@@ -2,8 +2,8 @@
 combination, metric), in the columns of :data:`CSV_COLUMNS`.
 
 :func:`to_csv` writes the scopes (each combination's figures, then the paired
-differences), the public tasks and the contamination signal; :func:`metric_rows` lists the
-figures of one combination in one scope.
+differences), the public tasks, the contamination signal and the raters' agreement;
+:func:`metric_rows` lists the figures of one combination in one scope.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ def to_csv(report: Report) -> str:
     writer.writerows(_task_rows(report))
     writer.writerows(_contamination_rows(report))
     writer.writerows(_experiment_rows(report))
+    writer.writerows(_agreement_rows(report))
     return out.getvalue()
 
 
@@ -173,6 +174,30 @@ def _experiment_rows(report: Report) -> Iterator[list[Any]]:
                 high=_num(t.high),
                 n=1,
                 note=RUNS_BASIS,
+            )
+
+
+def _agreement_rows(report: Report) -> Iterator[list[Any]]:
+    """Each second rater against the Judge per channel: ρ, MAE and the mean difference
+    (``other``: the rater; ``n``: runs compared), or one row saying why withheld."""
+    for a in report.agreement:
+        base = {"section": "agreement", "scope": f"{report.domain_title} — {a.channel_title}"}
+        note = "; ".join(x for x in (f"{a.tasks} tasks rated", a.interval_note, a.withheld) if x)
+        if a.withheld:
+            yield _row(**base, other=a.rater, metric="withheld", n=a.runs, note=note)
+            continue
+        figures = (("spearman", a.spearman), ("mae", a.mae), ("difference", a.difference))
+        for metric, f in figures:
+            assert f is not None
+            yield _row(
+                **base,
+                other=a.rater,
+                metric=metric,
+                value=_num(f.value),
+                low=_num(f.low),
+                high=_num(f.high),
+                n=a.runs,
+                note=note,
             )
 
 

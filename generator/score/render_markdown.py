@@ -2,11 +2,13 @@
 
 :func:`to_markdown` writes the header and settings, the combinations, each scope
 (:func:`scope_markdown`: its combinations' figures, the business views, the paired
-differences), the public tasks and the contamination signal.
+differences), the public tasks, the contamination signal and, where bundles have second
+raters, their agreement with the Judge.
 """
 
 from __future__ import annotations
 
+from generator.score.agreement_results import AgreementFigure
 from generator.score.changes import Change, ExperimentResult
 from generator.score.results import (
     CombinationScores,
@@ -71,6 +73,8 @@ def to_markdown(report: Report) -> str:
     lines += ["## Contamination signal (public − held-out)", "", *_contamination(report)]
     for e in report.experiments:
         lines += ["", f"## Experiment: {e.title} (treatment − baseline)", "", *_experiment(e)]
+    if report.agreement:
+        lines += ["", "## Rater agreement with the Judge", "", *_agreement(report)]
     return "\n".join(lines) + "\n"
 
 
@@ -128,6 +132,44 @@ def _contamination(report: Report) -> list[str]:
         for row in report.contamination
     ]
     return _table(head, rows)
+
+
+def _agreement(report: Report) -> list[str]:
+    """Each second rater against the Judge per channel, over the runs both rated."""
+    head = [
+        "channel",
+        "rater",
+        "kind",
+        "ρ [CI]",
+        "MAE [CI]",
+        "mean difference [CI]",
+        "runs",
+        "tasks",
+    ]
+    rows = []
+    for a in report.agreement:
+        shown = [a.channel_title, a.title, a.kind]
+        counts = [str(a.runs), str(a.tasks)]
+        if a.withheld:
+            rows.append([*shown, a.withheld, "—", "—", *counts])
+            continue
+        figures = [_pair(a.spearman), _pair(a.mae), _pair(a.difference)]
+        rows.append([*shown, *figures, *counts])
+    notes = [
+        f"*{a.title}, {a.channel_title}: {a.interval_note}*"
+        for a in report.agreement
+        if a.interval_note
+    ]
+    return _table(head, rows) + (["", *notes] if notes else [])
+
+
+def _pair(figure: AgreementFigure | None) -> str:
+    """A figure and its interval, as ``_ci`` writes an estimate."""
+    if figure is None or figure.value is None:
+        return "—"
+    if figure.low is None or figure.high is None:
+        return _f(figure.value)
+    return f"{_f(figure.value)} [{_f(figure.low)}, {_f(figure.high)}]"
 
 
 def scope_markdown(s: ScopeResult, ks: list[int]) -> list[str]:

@@ -10,6 +10,8 @@ import pandas as pd
 from generator.load import LoadedRelease
 from generator.models import Release
 from generator.score.aggregate import aggregate_scope, scope_weights
+from generator.score.agreement import agreement
+from generator.score.agreement_results import RaterAgreement
 from generator.score.changes import ExperimentResult
 from generator.score.experiments import experiment_results
 from generator.score.frame import VersionFrame, build_frame
@@ -102,7 +104,15 @@ def build_report(
         experiments=list(
             experiment_results(version).get(domain_id, []) if experiments is None else experiments
         ),
+        agreement=_agreement(version, frame, domain_id),
     )
+
+
+def _agreement(version: LoadedRelease, frame: VersionFrame, domain: str) -> list[RaterAgreement]:
+    """The second raters' agreement with the Judge, where a published bundle has raters."""
+    if version.catalog is None or not any(b.raters for b in version.bundles):
+        return []
+    return agreement(frame, version.catalog.model, version.bundles, domain)
 
 
 def _aggregate_scopes(

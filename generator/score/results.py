@@ -6,56 +6,18 @@ is exported with the input schemas.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from generator.score.agreement_results import RaterAgreement
 from generator.score.changes import ExperimentResult
+from generator.score.estimates import Basis, Estimate, High, Low, Result, Value, nothing
 from generator.score.scope import Scope
+from generator.score.set_results import SetComparison, SetRank
 
-# What an interval covers, said beside every interval.
-Basis = Annotated[
-    Literal["tasks", "runs"],
-    Field(
-        description="What the interval covers: 'tasks', the task population (tasks resampled, "
-        "each with its own statistic over its valid runs); 'runs', over fewer tasks than "
-        "statistics.min_tasks_to_resample, the run-to-run noise of these tasks only."
-    ),
-]
-
-
-# A figure and the ends of its interval, as every estimate, rate and reliability@k gives them.
-Value = Annotated[
-    float | None, Field(description="The point value; null when there is nothing to estimate.")
-]
-Low = Annotated[
-    float | None,
-    Field(description="Lower end of its interval at the release's confidence level."),
-]
-High = Annotated[
-    float | None,
-    Field(description="Upper end of its interval at the release's confidence level."),
-]
-
-
-def _nothing(value: object) -> bool:
-    """Whether a field added by a declared profile is empty: left out of the JSON, so that a
-    release that declares nothing new reports as before."""
-    return value is None or value == {} or value == []
-
-
-class Result(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Estimate(Result):
-    """A point value with its interval; all None when there is nothing to estimate."""
-
-    value: Value
-    low: Low
-    high: High
-    tasks: int = Field(description="Tasks the value averages over.")
-    interval: Basis = "tasks"
+__all__ = ["Basis", "Estimate", "High", "Low", "Result", "SetComparison", "SetRank", "Value"]
+_nothing = nothing
 
 
 class Rate(Result):
@@ -333,30 +295,6 @@ class Settings(Result):
     )
 
 
-class SetRank(Result):
-    """One combination's figure and rank range in each of two task sets."""
-
-    combination: str = Field(description="Combination id.")
-    first: Estimate = Field(description="Its figure on the first set.")
-    second: Estimate = Field(description="Its figure on the other set.")
-    first_rank: int = Field(description="Its rank among these combinations on the first set.")
-    second_rank: int = Field(description="Its rank among these combinations on the other set.")
-
-
-class SetComparison(Result):
-    """Two task sets of a domain compared, never pooled: the combinations evaluated on both,
-    and the agreement of their orders (Spearman's rank correlation of their figures)."""
-
-    first: str = Field(description="The domain's first task set (its own scopes).")
-    second: str = Field(description="The other task set.")
-    rows: list[SetRank] = Field(description="The combinations scored on both sets, best first.")
-    rho: float | None = Field(default=None, description="Spearman's ρ of the two orders.")
-    low: float | None = Field(default=None, description="Low end of ρ's interval.")
-    high: float | None = Field(default=None, description="High end of ρ's interval.")
-    tasks: int = Field(description="Tasks in either set, resampled for the interval.")
-    withheld: str | None = Field(default=None, description="Why no comparison is shown.")
-
-
 class Report(Result):
     """Every aggregate of one (version, domain): the content of ``report``."""
 
@@ -390,4 +328,10 @@ class Report(Result):
         default_factory=list,
         exclude_if=_nothing,
         description="The domain's experiments: treatment against baseline, paired changes.",
+    )
+    agreement: list[RaterAgreement] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="Each second rater against the Judge, per Judge channel, over the runs "
+        "both rated.",
     )

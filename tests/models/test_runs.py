@@ -9,6 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from generator.models import FORMAT_VERSION, RunRecord, RunsHeader
+from generator.models.runs import RatedRun
 
 GOOD: dict[str, Any] = {
     "task": "t1",
@@ -69,3 +70,18 @@ def test_the_header_states_a_known_format_version() -> None:
     for header in ({}, {"format_version": FORMAT_VERSION + 1}, {"format_version": 1, "task": "t"}):
         with pytest.raises(ValidationError):
             RunsHeader.model_validate(header)
+
+
+def test_a_rated_run_names_its_run_and_at_least_one_level() -> None:
+    line = {"task": "t1", "run": 2, "judge": [{"id": "J1", "level": 2.5}]}
+    rated = RatedRun.model_validate(line)
+    assert (rated.task, rated.run, rated.judge[0].id, rated.judge[0].level) == ("t1", 2, "J1", 2.5)
+    for bad in (
+        {**line, "judge": []},
+        {**line, "run": 0},
+        {**line, "judge": [{"id": "J1", "level": -1}]},
+        {**line, "seed": 1},
+        {**line, "judge": [{"id": "J1", "level": 1, "rationale": "r"}]},
+    ):
+        with pytest.raises(ValidationError):
+            RatedRun.model_validate(bad)

@@ -1,0 +1,133 @@
+"""Agreement statistics of two raters' scores of the same runs: Spearman's rank correlation,
+the mean absolute error and the mean signed difference, each with a bootstrap interval that
+resamples tasks (the runs of one task are not independent: they share the task).
+
+A bootstrap replicate draws the tasks with replacement and takes every run of a drawn task
+as often as the task was drawn; its statistics are those of that expanded sample, computed
+here from each run's multiplicity (a weight) without expanding it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from generator.score.stats import multiplicities, percentile_interval, task_draws
+
+
+def weighted_ranks(x: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The average ranks (1-based) of ``x`` in the sample where each value occurs ``weight``
+    times: tied values share the mean of the ranks they span. A value of weight 0 gets the
+    rank it would have, and counts for nothing."""
+    order = np.argsort(x, kind="stable")
+    values, weights = x[order], weight[order].astype(np.float64)
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    group = np.cumsum(np.r_[True, values[1:] != values[:-1]]) - 1
+    totals = np.add.reduceat(weights, starts) if len(values) else np.empty(0)
+    before = np.cumsum(totals) - totals
+    ranks = np.empty(len(x))
+    ranks[order] = (before + (totals + 1) / 2)[group]
+    return ranks
+
+
+def weighted_pearson(x: np.ndarray, y: np.ndarray, weight: np.ndarray) -> float:
+    """Pearson's correlation of the sample where each pair occurs ``weight`` times; NaN
+    where either side does not vary."""
+    total = float(weight.sum())
+    if total <= 0:
+        return float("nan")
+    dx = x - float(weight @ x) / total
+    dy = y - float(weight @ y) / total
+    sxx, syy = float(weight @ (dx * dx)), float(weight @ (dy * dy))
+    if sxx <= 1e-12 * total or syy <= 1e-12 * total:
+        return float("nan")
+    return float(weight @ (dx * dy)) / float(np.sqrt(sxx * syy))
+
+
+def spearman(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None) -> float:
+    """Spearman's ρ: Pearson's correlation of the average ranks (of the weighted sample)."""
+    w = np.ones(len(x)) if weight is None else weight.astype(np.float64)
+    return weighted_pearson(weighted_ranks(x, w), weighted_ranks(y, w), w)
+
+
+#: Replicates whose ranks are formed at once (a chunk holds a few arrays of this many rows
+#: by the runs compared).
+CHUNK = 256
+
+
+def replicate_spearman(x: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """:func:`spearman` of each row of ``weights`` (replicates × runs) at once: the order of
+    each side is sorted once, and each replicate's average ranks are its weights summed
+    along it, tie group by tie group."""
+    out = np.empty(len(weights))
+    sides = [_ties(x), _ties(y)]
+    for start in range(0, len(weights), CHUNK):
+        w = weights[start : start + CHUNK].astype(np.float64)
+        rx, ry = (_chunk_ranks(w, *side) for side in sides)
+        total = w.sum(axis=1, keepdims=True)
+        dx = rx - (w * rx).sum(axis=1, keepdims=True) / total
+        dy = ry - (w * ry).sum(axis=1, keepdims=True) / total
+        sxx, syy = (w * dx * dx).sum(axis=1), (w * dy * dy).sum(axis=1)
+        flat = (sxx <= 1e-12 * total[:, 0]) | (syy <= 1e-12 * total[:, 0])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rho = (w * dx * dy).sum(axis=1) / np.sqrt(sxx * syy)
+        out[start : start + CHUNK] = np.where(flat, np.nan, rho)
+    return out
+
+
+def _ties(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorting order of ``x``, where each tie group starts, and each sorted value's
+    group."""
+    order = np.argsort(x, kind="stable")
+    values = x[order]
+    new = np.r_[True, values[1:] != values[:-1]]
+    return order, np.flatnonzero(new), np.cumsum(new) - 1
+
+
+def _chunk_ranks(
+    w: np.ndarray, order: np.ndarray, starts: np.ndarray, group: np.ndarray
+) -> np.ndarray:
+    """Average ranks of one side in each row's weighted sample (rows × runs)."""
+    totals = np.add.reduceat(w[:, order], starts, axis=1)
+    before = np.cumsum(totals, axis=1) - totals
+    ranks = np.empty_like(w)
+    ranks[:, order] = (before + (totals + 1) / 2)[:, group]
+    return ranks
+
+
+@dataclass(frozen=True)
+class Compared:
+    """Each statistic as (value, low, high); low and high NaN without an interval."""
+
+    spearman: tuple[float, float, float]
+    mae: tuple[float, float, float]
+    difference: tuple[float, float, float]
+
+
+def compare(
+    first: np.ndarray,
+    second: np.ndarray,
+    task: np.ndarray,
+    samples: int,
+    seed: int,
+    confidence: float,
+    interval: bool = True,
+) -> Compared:
+    """ρ, the mean |second − first| and the mean second − first over the runs, each with
+    the percentile interval of ``samples`` replicates that resample the tasks (``task``:
+    each run's task code 0..T−1), seeded; without ``interval``, the values only."""
+    error = second - first
+    values = (spearman(first, second), float(np.abs(error).mean()), float(error.mean()))
+    nan = (float("nan"), float("nan"))
+    if not interval:
+        return Compared(*((v, *nan) for v in values))
+    tasks = int(task.max()) + 1
+    drawn = multiplicities(task_draws(tasks, samples, seed), tasks).astype(np.float64)
+    weights = drawn[:, task]  # replicates × runs: how often each run is drawn
+    count = weights.sum(axis=1)
+    mae = weights @ np.abs(error) / count
+    mean = weights @ error / count
+    rho = replicate_spearman(first, second, weights)
+    bounds = [percentile_interval(r, confidence) for r in (rho, mae, mean)]
+    return Compared(*((v, low, high) for v, (low, high) in zip(values, bounds, strict=True)))

@@ -1,0 +1,114 @@
+"""Agreement statistics (generator/score/concordance.py) against independent computations:
+Spearman's ρ as pandas ranks and numpy's correlation, the weighted forms against the
+expanded sample, and each bootstrap interval against replicates expanded run by run."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from generator.score.concordance import (
+    CHUNK,
+    compare,
+    replicate_spearman,
+    spearman,
+    weighted_pearson,
+    weighted_ranks,
+)
+from generator.score.stats import multiplicities, task_draws
+
+
+def _rho(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman's ρ as the textbook defines it: Pearson's r of the average ranks."""
+    rx, ry = pd.Series(x).rank(method="average"), pd.Series(y).rank(method="average")
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_spearman_is_pearson_of_average_ranks(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 5, 30).astype(float)  # many ties
+    y = x + rng.normal(0, 1.5, 30)
+    assert math.isclose(spearman(x, y), _rho(x, y), abs_tol=1e-12)
+
+
+def test_spearman_of_a_monotone_and_a_reversed_order() -> None:
+    x = np.array([0.1, 0.4, 0.2, 0.9])
+    assert math.isclose(spearman(x, x**2), 1.0)
+    assert math.isclose(spearman(x, -x), -1.0)
+
+
+def test_spearman_is_undefined_where_one_side_does_not_vary() -> None:
+    x = np.array([0.1, 0.4, 0.2, 0.9])
+    assert math.isnan(spearman(x, np.full(4, 0.5)))
+    assert math.isnan(weighted_pearson(x, x, np.zeros(4)))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_weighted_forms_equal_the_expanded_sample(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 4, 12).astype(float)
+    y = rng.integers(0, 4, 12).astype(float)
+    w = rng.integers(0, 4, 12)
+    ex, ey = np.repeat(x, w), np.repeat(y, w)
+    ranks = weighted_ranks(x, w)
+    expanded = pd.Series(ex).rank(method="average").to_numpy()
+    assert np.allclose(np.repeat(ranks, w), expanded)
+    assert math.isclose(spearman(x, y, w.astype(float)), _rho(ex, ey), abs_tol=1e-12)
+
+
+def test_compare_against_replicates_expanded_run_by_run() -> None:
+    rng = np.random.default_rng(11)
+    task = np.repeat(np.arange(8), 3)
+    first = rng.uniform(0, 1, len(task))
+    second = np.clip(first - 0.1 + rng.normal(0, 0.15, len(task)), 0, 1)
+    samples, seed, confidence = 300, 42, 0.9
+    found = compare(first, second, task, samples, seed, confidence)
+    error = second - first
+    assert math.isclose(found.spearman[0], _rho(first, second), abs_tol=1e-12)
+    assert math.isclose(found.mae[0], float(np.abs(error).mean()))
+    assert math.isclose(found.difference[0], float(error.mean()))
+    draws = task_draws(8, samples, seed)
+    assert (multiplicities(draws, 8).sum(axis=1) == 8).all()
+    rho, mae, mean = [], [], []
+    for drawn in draws:
+        runs = np.concatenate([np.flatnonzero(task == t) for t in drawn])
+        rho.append(_rho(first[runs], second[runs]))
+        mae.append(float(np.abs(error[runs]).mean()))
+        mean.append(float(error[runs].mean()))
+    tail = (1 - confidence) / 2 * 100
+    for got, replicates in ((found.spearman, rho), (found.mae, mae), (found.difference, mean)):
+        low, high = np.nanpercentile(replicates, [tail, 100 - tail])
+        assert math.isclose(got[1], low, abs_tol=1e-9)
+        assert math.isclose(got[2], high, abs_tol=1e-9)
+        assert got[1] <= got[0] <= got[2]
+
+
+def test_compare_is_seeded_and_without_interval_gives_values_only() -> None:
+    task = np.repeat(np.arange(5), 2)
+    first = np.linspace(0, 1, 10)
+    second = first[::-1].copy()
+    one = compare(first, second, task, 200, 5, 0.95)
+    assert one == compare(first, second, task, 200, 5, 0.95)
+    assert one != compare(first, second, task, 200, 6, 0.95)
+    bare = compare(first, second, task, 200, 5, 0.95, interval=False)
+    assert bare.spearman[0] == one.spearman[0]
+    assert all(math.isnan(v) for f in (bare.spearman, bare.mae, bare.difference) for v in f[1:])
+
+
+def test_replicates_at_once_equal_one_at_a_time() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, 40).astype(float)
+    y = rng.integers(0, 5, 40).astype(float)
+    weights = rng.integers(0, 3, (CHUNK + 17, 40))
+    weights[0] = 0
+    weights[0, :2] = 1  # a replicate of two runs
+    weights[1] = 0
+    weights[1, np.flatnonzero(x == x[0])] = 1  # a replicate where x does not vary
+    found = replicate_spearman(x, y, weights)
+    expected = np.array([spearman(x, y, w.astype(float)) for w in weights])
+    assert np.isnan(found[1])
+    assert np.allclose(found, expected, equal_nan=True)
