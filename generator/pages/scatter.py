@@ -28,6 +28,7 @@ from generator.pages.render import Page
 from generator.pages.tables import Cell
 from generator.pages.text import escape, scale_label, spelled
 from generator.pages.viewparts import (
+    carried_note,
     combinations,
     runs_mark,
     scope_lead,
@@ -319,6 +320,13 @@ def _note(ctx: VersionContext, view: Scatter, data: ScatterData) -> str:
         note += " A figure without an interval is a mean the report gives without one."
     if data.missing:
         note += f" Not drawn, without both figures: {', '.join(data.missing)}."
+    bundles = ctx.frame.bundles
+    if any(
+        p.combination.combination in bundles
+        and bundles[p.combination.combination].carried_state is not None
+        for p in data.points
+    ):
+        note += " " + carried_note(marked=False)
     figures: Sequence[Figure | None] = [f for p in data.points for f in (p.x, p.y)]
     return note + runs_mark(ctx, figures)
 
