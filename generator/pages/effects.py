@@ -20,7 +20,7 @@ from generator.pages.differences import differences_spec
 from generator.pages.measures import Figure, figure, figure_cell, label
 from generator.pages.render import Page
 from generator.pages.tables import Cell, Table
-from generator.pages.text import attr, escape, escape_html, estimate, spelled
+from generator.pages.text import escape, escape_html, estimate, spelled
 from generator.pages.viewparts import (
     NOT_EVALUATED,
     axis_title,
@@ -158,14 +158,11 @@ def _against_cell(ctx: VersionContext, block: Block, metric: Metric, p: Place) -
 
 
 def _name_cell(ctx: VersionContext, p: Place) -> Cell:
-    """The value of the compared axis, linked to its combination's result card, marked if
-    the combination carries state across tasks."""
-    if p.combination is None:
-        return Cell(escape_html(p.value), p.value, html=True)
-    bundle = ctx.frame.bundles.get(p.combination)
+    """The value of the compared axis (a name kept whole on a phone), marked if its
+    combination carries state across tasks."""
+    bundle = ctx.frame.bundles.get(p.combination or "")
     carried = bundle is not None and bundle.carried_state is not None
-    link = f'<a href="../combinations/{attr(p.combination)}.html">{escape_html(p.value)}</a>'
-    return Cell(link + sub_line("", carried), p.value, html=True)
+    return Cell(escape_html(p.value) + sub_line("", carried), p.value, html=True)
 
 
 def _rank(p: Place) -> Cell:

@@ -69,7 +69,10 @@ class ScatterData:
 
 def _metrics(ctx: VersionContext, view: Scatter) -> tuple[Metric, Metric]:
     x = ctx.release.metric(view.x)
-    y = ctx.release.metric(view.y) or ctx.release.outcome(view.domain)
+    outcome = ctx.release.outcome(view.domain)
+    # the task score of a domain is its outcome, under the outcome's own title and scale
+    y = outcome if view.y in ("task_score", outcome.id) else ctx.release.metric(view.y)
+    y = y or outcome
     assert x is not None, f"{view.x!r} is not a metric (the check refuses it)"
     return x, y
 
@@ -206,7 +209,7 @@ def _series(ctx: VersionContext, data: ScatterData, points: Sequence[Point]) -> 
             continue
         out.append(
             Series(
-                "Pareto frontier" + (f", {group}" if group else ""),
+                "Pareto frontier" + _legend(group),
                 tuple(_scaled(x, p.x.value) for p in front),
                 tuple(_scaled(y, p.y.value) for p in front),
                 mode="lines+markers",
@@ -217,6 +220,13 @@ def _series(ctx: VersionContext, data: ScatterData, points: Sequence[Point]) -> 
             )
         )
     return out
+
+
+def _legend(group: str) -> str:
+    """A frontier's name in a legend, short enough for a phone: its comparison group (a
+    chart is of one tokenizer already, which its title says)."""
+    parts = [p for p in group.split(", ") if p and not p.startswith("tokenizer ")]
+    return "".join(f", {p.removeprefix('comparison ')}" for p in parts)
 
 
 def scatter_charts(ctx: VersionContext, view: Scatter, data: ScatterData) -> list[Markup]:
