@@ -23,7 +23,7 @@ from generator.pages.charts import GREY, Series, chart, labels, style_of
 from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
 from generator.pages.effcharts import DASHES, PARETO
-from generator.pages.measures import Figure, figure, figure_cell, figure_text, label
+from generator.pages.measures import Figure, figure, figure_cell, figure_text, label, scaled
 from generator.pages.render import Page
 from generator.pages.tables import Cell
 from generator.pages.text import escape, scale_label, spelled
@@ -158,6 +158,21 @@ def frontier_sentences(ctx: VersionContext, data: ScatterData) -> list[str]:
         ]
         out.append(head + " · ".join(said) + ".")
     return out
+
+
+def spread(data: ScatterData) -> str:
+    """What the chart spans, in words (for a reader who does not see it)."""
+
+    def span(metric: Metric, values: list[float]) -> str:
+        low, high = min(values), max(values)
+        return f"from {scaled(metric, low, None, None)} to {scaled(metric, high, None, None)}"
+
+    xs = [float(p.x.value or 0) for p in data.points]
+    ys = [float(p.y.value or 0) for p in data.points]
+    return (
+        f"Across the points, {data.x.title} per run ranges {span(data.x, xs)} and "
+        f"{data.y.title} {span(data.y, ys)}."
+    )
 
 
 def _axis_title(metric: Metric) -> str:
@@ -358,6 +373,8 @@ def scatter_page(ctx: VersionContext, view: Scatter) -> Page:
             f"\n\n{spelled(len(data.points)).capitalize()} combinations, {escape(y.title)} "
             f"against {escape(x.title)} per run ({escape(fronts)}):\n\n"
             + "\n".join(f"- {escape(s)}" for s in frontier_sentences(ctx, data))
+            + "\n\n"
+            + escape(spread(data))
         )
     rows = sorted(data.points, key=lambda p: (p.group, float(p.x.value or 0)))
     table = scatter_spec(ctx, data).table(view.id, view.title, rows, _note(ctx, view, data))

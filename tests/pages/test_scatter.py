@@ -9,6 +9,7 @@ from pagetools import plots, shown
 
 from generator.models.views import Scatter
 from generator.pages import VersionContext
+from generator.pages.measures import scaled
 from generator.pages.scatter import (
     FOLD_AFTER,
     Point,
@@ -16,6 +17,7 @@ from generator.pages.scatter import (
     frontier_sentences,
     scatter_data,
     scatter_page,
+    spread,
 )
 from generator.pages.viewparts import combinations, shown_scope
 
@@ -143,3 +145,14 @@ def test_a_long_table_is_folded_under_the_chart(enterprise: VersionContext) -> N
     page = scatter_page(enterprise, view)
     rows = len(page.tables[0].rows)
     assert ("<details" in page.markdown) == (rows > FOLD_AFTER)
+
+
+def test_the_page_says_what_the_chart_spans(enterprise: VersionContext) -> None:
+    view = _view(enterprise, _money_like(enterprise))
+    data = scatter_data(enterprise, view)
+    said = spread(data)
+    low = min(data.points, key=lambda p: float(p.x.value or 0))
+    high = max(data.points, key=lambda p: float(p.y.value or 0))
+    assert scaled(data.x, low.x.value, None, None) in said
+    assert scaled(data.y, high.y.value, None, None) in said
+    assert said in shown(scatter_page(enterprise, view))
