@@ -313,6 +313,11 @@ def effect_page(ctx: VersionContext, view: Effect) -> Page:
         lead += "\n\n" + answer(ctx, view, metric, blocks)
         lead += "\n\n" + escape(about(ctx, scope))
     within = axis_title(ctx, view.within)
+    if not blocks:
+        lead += "\n\n" + escape(
+            f"No combination has a place on both {within} and {axis_title(ctx, view.across)} "
+            "(the bundles' combination.axes): nothing to compare."
+        )
     tables: list[Table] = []
     headings: list[str] = []
     folded: list[str] = []

@@ -345,6 +345,8 @@ def _note(ctx: VersionContext, view: Scatter, data: ScatterData) -> str:
         note += " A figure without an interval is a mean the report gives without one."
     if data.missing:
         note += f" Not drawn, without both figures: {', '.join(data.missing)}."
+    if view.log_x:
+        note += off_the_log_axis(data)
     bundles = ctx.frame.bundles
     if any(
         p.combination.combination in bundles
@@ -354,6 +356,18 @@ def _note(ctx: VersionContext, view: Scatter, data: ScatterData) -> str:
         note += " " + carried_note(marked=False)
     figures: Sequence[Figure | None] = [f for p in data.points for f in (p.x, p.y)]
     return note + runs_mark(ctx, figures)
+
+
+def off_the_log_axis(data: ScatterData) -> str:
+    """Which points a logarithmic axis cannot draw (a resource of 0 or less), said in the
+    table's note: the table still gives them."""
+    off = [p.combination.combination for p in data.points if float(p.x.value or 0) <= 0]
+    if not off:
+        return ""
+    return (
+        f" On the logarithmic axis, a point at {data.x.title} 0 cannot be drawn: "
+        f"{', '.join(off)}, given in this table."
+    )
 
 
 def scatter_page(ctx: VersionContext, view: Scatter) -> Page:

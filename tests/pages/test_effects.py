@@ -137,3 +137,15 @@ def test_the_answer_is_each_block_s_largest_difference_for_the_better(
             assert (d.value >= 0) == metric.higher  # read in favour of the better
             names = {p.combination: p.value for p in b.places}
             assert f"{b.value}: {names[d.a]} − {names[d.b]}" in text
+
+
+def test_a_release_without_places_on_the_axes_says_there_is_nothing_to_compare(
+    small: VersionContext,
+) -> None:
+    assert not small.release.profile.axes
+    view = _view(small.release.domains[0].id, "model", "harness")
+    _, blocks = effect_blocks(small, view)
+    assert blocks == []
+    page = effect_page(small, view)
+    assert page.tables == ()
+    assert "nothing to compare" in shown(page)

@@ -5,6 +5,8 @@ and a frontier per tokenizer, and the axis is logarithmic when declared."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pagetools import plots, shown
 
 from generator.models.views import Scatter
@@ -15,6 +17,7 @@ from generator.pages.scatter import (
     Point,
     front_of,
     frontier_sentences,
+    off_the_log_axis,
     scatter_data,
     scatter_page,
     spread,
@@ -156,3 +159,15 @@ def test_the_page_says_what_the_chart_spans(enterprise: VersionContext) -> None:
     assert scaled(data.x, low.x.value, None, None) in said
     assert scaled(data.y, high.y.value, None, None) in said
     assert said in shown(scatter_page(enterprise, view))
+
+
+def test_a_point_at_zero_is_said_to_be_off_a_log_axis(enterprise: VersionContext) -> None:
+    view = _view(enterprise, _money_like(enterprise), log_x=True)
+    data = scatter_data(enterprise, view)
+    assert off_the_log_axis(data) == ""
+    first = data.points[0]
+    free = first.x.model_copy(update={"value": 0.0, "low": 0.0})
+    moved = replace(data, points=(replace(first, x=free), *data.points[1:]))
+    said = off_the_log_axis(moved)
+    assert first.combination.combination in said
+    assert all(p.combination.combination not in said for p in data.points[1:])
