@@ -161,18 +161,25 @@ def frontier_sentences(ctx: VersionContext, data: ScatterData) -> list[str]:
 
 
 def spread(data: ScatterData) -> str:
-    """What the chart spans, in words (for a reader who does not see it)."""
+    """What the chart spans, in words (for a reader who does not see it); a resource that
+    compares only within a tokenizer, per tokenizer."""
 
-    def span(metric: Metric, values: list[float]) -> str:
+    def span(metric: Metric, points: list[Point], of: str) -> str:
+        values = [float(getattr(p, of).value or 0) for p in points]
         low, high = min(values), max(values)
         return f"from {scaled(metric, low, None, None)} to {scaled(metric, high, None, None)}"
 
-    xs = [float(p.x.value or 0) for p in data.points]
-    ys = [float(p.y.value or 0) for p in data.points]
-    return (
-        f"Across the points, {data.x.title} per run ranges {span(data.x, xs)} and "
-        f"{data.y.title} {span(data.y, ys)}."
-    )
+    x, y, points = data.x, data.y, list(data.points)
+    if x.comparable:
+        across = f"{x.title} per run ranges {span(x, points, 'x')}"
+    else:
+        tokenizers = sorted({p.group.split(", ")[0] for p in points})
+        per = [
+            f"{t} {span(x, [p for p in points if p.group.split(', ')[0] == t], 'x')}"
+            for t in tokenizers
+        ]
+        across = f"{x.title} per run ranges, {'; '.join(per)}"
+    return f"Across the points, {across}; {y.title} {span(y, points, 'y')}."
 
 
 def _axis_title(metric: Metric) -> str:

@@ -171,3 +171,13 @@ def test_a_point_at_zero_is_said_to_be_off_a_log_axis(enterprise: VersionContext
     said = off_the_log_axis(moved)
     assert first.combination.combination in said
     assert all(p.combination.combination not in said for p in data.points[1:])
+
+
+def test_the_span_of_tokens_is_said_per_tokenizer(enterprise: VersionContext) -> None:
+    data = scatter_data(enterprise, _view(enterprise, "total_tokens"))
+    infos = combinations(enterprise)
+    said = spread(data)
+    for tok in {infos[p.combination.combination].tokenizer for p in data.points}:
+        mine = [p for p in data.points if infos[p.combination.combination].tokenizer == tok]
+        least = min(float(p.x.value or 0) for p in mine)
+        assert f"tokenizer {tok} from {scaled(data.x, least, None, None)}" in said
