@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 from serve import local_only, serve, too_tall
 
@@ -140,3 +141,17 @@ def test_the_pages_fit_a_phone_and_four_screens(browser: Browser, page: Page, ch
         )
         assert cut == [], path
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation(browser: Browser, charted: str, scheme: str) -> None:
+    context = browser.new_context(color_scheme=scheme)  # type: ignore[arg-type]
+    page = context.new_page()
+    found = []
+    for name in PAGES:
+        page.goto(f"{charted}/v1.0/views/{name}.html", wait_until="load")
+        for violation in Axe().run(page).response["violations"]:
+            if violation["impact"] in {"serious", "critical"}:
+                found.append(f"{name}: {violation['id']} at {violation['nodes'][0]['target']}")
+    context.close()
+    assert found == []
