@@ -4,6 +4,7 @@ a long table folded, a point a log axis cannot draw named."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import replace
 
 from pagetools import plots, shown
@@ -95,3 +96,26 @@ def test_the_span_of_tokens_is_said_per_tokenizer(enterprise: VersionContext) ->
         mine = [p for p in data.points if infos[p.combination.combination].tokenizer == tok]
         least = min(float(p.x.value or 0) for p in mine)
         assert f"tokenizer {tok} from {scaled(data.x, least, None, None)}" in said
+
+
+def test_money_is_one_frontier_across_models(enterprise: VersionContext) -> None:
+    """The example's calls read as a cost in CNY: one frontier, said to compare models."""
+    x = _money_like(enterprise)
+    metrics = tuple(
+        m.model_copy(update={"currency": "CNY", "unit": None}) if m.id == x else m
+        for m in enterprise.release.metrics
+    )
+    priced = dataclasses.replace(
+        enterprise, release=enterprise.release.model_copy(update={"metrics": metrics})
+    )
+    view = _view(priced, x, log_x=True)
+    data = scatter_data(priced, view)
+    assert data.scope is not None
+    if len(data.scope.comparison_groups) < 2:  # no setting varies by design: one frontier
+        assert {p.group for p in data.points} == {""}
+    page = scatter_page(priced, view)
+    assert "money in CNY, compared across models" in shown(page)
+    assert "Money in CNY" in page.tables[0].note
+    (plot,) = plots(shown(page))
+    assert "CNY" in plot.layout["xaxis"]["title"]["text"]
+    assert len(frontier_sentences(priced, data)) == len({p.group for p in data.points})
