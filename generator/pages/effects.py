@@ -52,12 +52,14 @@ class Place:
 @dataclass(frozen=True)
 class Block:
     """One value of the fixed axis: its places, the engine's paired differences among its
-    combinations, and its best combination by the metric (the first of its best rank)."""
+    combinations, its best combination by the metric (the first of its best rank) and those
+    of another comparison group than the best's, which are never paired with it (§4.1)."""
 
     value: str
     places: tuple[Place, ...]
     pairs: tuple[Difference, ...]
     leader: Place | None
+    apart: frozenset[str] = frozenset()  # its combinations of another group than the leader's
 
     def against(self, place: Place) -> Difference | None:
         """The engine's difference leader − place, read in that order (None: no pair)."""
@@ -104,6 +106,8 @@ def effect_blocks(ctx: VersionContext, view: Effect) -> tuple[ScopeResult | None
     scores = {} if scope is None else {c.combination: c for c in scope.combinations}
     place = {(c.axes[view.within], c.axes[view.across]): c.id for c in infos}
     sign = 1.0 if metric.higher else -1.0
+    groups = [] if scope is None else scope.comparison_groups
+    group = {k: i for i, names in enumerate(groups) for k in names}
     blocks = []
     for w in axis_values(infos, view.within):
         places = []
@@ -128,7 +132,9 @@ def effect_blocks(ctx: VersionContext, view: Effect) -> tuple[ScopeResult | None
             ),
             default=None,
         )
-        blocks.append(Block(w, tuple(places), pairs, leader))
+        lead = group.get(leader.combination or "") if leader is not None else None
+        apart = frozenset(k for k in mine if lead is not None and group.get(k, lead) != lead)
+        blocks.append(Block(w, tuple(places), pairs, leader, apart))
     return scope, blocks
 
 
@@ -151,10 +157,13 @@ def _against_cell(ctx: VersionContext, block: Block, metric: Metric, p: Place) -
     if block.leader is not None and p.combination == block.leader.combination:
         return Cell("(the best)")
     d = block.against(p)
-    if d is None:
-        why = "not compared" if p.figure is not None else "—"
-        return Cell(why + (": another comparison group" if p.figure is not None else ""))
-    return Cell(difference_text(ctx, metric, d), d.value)
+    if d is not None:
+        return Cell(difference_text(ctx, metric, d), d.value)
+    if p.figure is None:
+        return Cell("—")
+    if p.combination in block.apart:
+        return Cell("not compared: another comparison group")
+    return Cell("no paired difference: no common task")
 
 
 def _name_cell(ctx: VersionContext, p: Place) -> Cell:
@@ -163,6 +172,13 @@ def _name_cell(ctx: VersionContext, p: Place) -> Cell:
     bundle = ctx.frame.bundles.get(p.combination or "")
     carried = bundle is not None and bundle.carried_state is not None
     return Cell(escape_html(p.value) + sub_line("", carried), p.value, html=True)
+
+
+def _status(p: Place) -> str:
+    """Where no combination sits, "not evaluated"; else its status in the scope."""
+    if p.combination is None:
+        return NOT_EVALUATED
+    return "withheld" if p.scores is None else p.scores.status
 
 
 def _rank(p: Place) -> Cell:
@@ -203,7 +219,7 @@ def block_spec(ctx: VersionContext, view: Effect, metric: Metric, block: Block) 
         (
             Field(slug(across), lambda p: p.value),
             Field("combination", lambda p: p.combination),
-            Field("status", lambda p: NOT_EVALUATED if p.scores is None else p.scores.status),
+            Field("status", _status),
             *estimate_fields(metric.id, lambda p: p.figure),
             Field("rank", lambda p: p.scores.rank if p.scores else None, "integer"),
             Field("rank_worst", lambda p: p.scores.rank_worst if p.scores else None, "integer"),

@@ -117,7 +117,7 @@ def scatter_data(ctx: VersionContext, view: Scatter) -> ScatterData:
 
 
 def front_of(data: ScatterData, group: str) -> list[Point]:
-    """The group's frontier, least resource first (most, where more of it is better)."""
+    """The group's frontier, in the order of its resource (least first)."""
     on = [p for p in data.points if p.group == group and p.on_front]
     return sorted(on, key=lambda p: (float(p.x.value or 0), p.combination.combination))
 

@@ -98,7 +98,7 @@ def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext
     assert scope is not None
     assert len(scope.comparison_groups) > 1
     group = {k: i for i, names in enumerate(scope.comparison_groups) for k in names}
-    apart = 0
+    apart, kept_apart = 0, 0
     for within, across in (("method", "backbone"), ("backbone", "method")):
         view = _view("consulting", within, across)
         _, blocks = effect_blocks(enterprise, view)
@@ -108,15 +108,17 @@ def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext
                 paired = any({d.a, d.b} == {a, other} for d in b.pairs)
                 assert paired == (group[a] == group[other])
                 apart += group[a] != group[other]
-        if any(
-            group[p.combination] != group[b.leader.combination]
-            for b in blocks
-            if b.leader is not None and b.leader.combination is not None
-            for p in b.places
-            if p.combination in group
-        ):
+        for b in blocks:
+            if b.leader is None or b.leader.combination is None:
+                continue
+            lead = group[b.leader.combination]
+            mine = {p.combination for p in b.places if p.combination in group}
+            assert b.apart == {k for k in mine if group[k] != lead}
+        if any(b.apart for b in blocks):
+            kept_apart += 1
             assert "not compared: another comparison group" in shown(effect_page(enterprise, view))
     assert apart
+    assert kept_apart
 
 
 def test_the_answer_is_each_block_s_largest_difference_for_the_better(
