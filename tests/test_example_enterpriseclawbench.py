@@ -3,19 +3,14 @@ the root has the shape issue 19 asks for (computed from its files), the script t
 writes the same bytes again, and the engine's figures agree with figures recomputed here from
 the run records.
 
-The engine reads the declarations of the root in steps. :data:`UNREAD` lists those it does not
-read yet, each with how a copy of the root does without it; the engine tests run on that copy.
-A step that implements a declaration removes its entry, and the tests then cover it too.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
@@ -23,7 +18,6 @@ from typing import Any, TypeVar
 
 import pandas as pd
 import pytest
-import yaml
 from pydantic import BaseModel
 
 from generator.build import build
@@ -381,44 +375,10 @@ def test_views_declare_the_report(root: Root) -> None:
 # ---------------------------------------------------------------------------- the engine
 
 
-def _release(root: Path) -> Path:
-    return next((root / "results").iterdir())
-
-
-def _edit_yaml(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
-
-
-def _bundle_files(root: Path) -> Iterator[Path]:
-    yield from sorted((_release(root) / "bundles").glob("*/bundle.yaml"))
-
-
-def _no_pageless_views(root: Path) -> None:
-    """Views of the kinds without a page: scatter, effect, transfer, agreement and sets."""
-
-    def keep(data: dict[str, Any]) -> None:
-        views = data["profile"]["views"]
-        data["profile"]["views"] = [
-            v for v in views if v["kind"] not in ("scatter", "effect", "agreement")
-        ]
-
-    _edit_yaml(_release(root) / "release.yaml", keep)
-
-
-#: Declarations of the root the engine does not read yet, each with how a copy does without.
-UNREAD: tuple[Callable[[Path], None], ...] = (_no_pageless_views,)
-
-
 @pytest.fixture(scope="module")
-def read_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the root as the engine reads it: without the declarations in UNREAD."""
-    copy = tmp_path_factory.mktemp("ecb") / "root"
-    shutil.copytree(ROOT, copy)
-    for without in UNREAD:
-        without(copy)
-    return copy
+def read_root() -> Path:
+    """The root as committed: every declaration of it is read."""
+    return ROOT
 
 
 @pytest.fixture(scope="module")

@@ -14,20 +14,13 @@ from typing import Any
 
 from generator.check.facets import check_overlapping_facets, check_sets_declared
 from generator.check.release import repeated
+from generator.check.views import check_view
 from generator.errors import Problem, did_you_mean
 from generator.load import Loaded, LoadedBundle
 from generator.load.source import Source
 from generator.models import Release, Task
 from generator.models.catalog import JudgeItem, RuleItem
-from generator.models.profile import (
-    BUSINESS_METRICS,
-    CORE_METRICS,
-    KNOWN_METRICS,
-    Board,
-    Grid,
-    Resources,
-)
-from generator.models.views import Transfer
+from generator.models.profile import BUSINESS_METRICS, CORE_METRICS, KNOWN_METRICS
 
 Say = Callable[[str, str], Problem]
 
@@ -50,7 +43,7 @@ def check_profile(loaded: Loaded[Release]) -> Iterator[Problem]:
     yield from check_sets_declared(release, src)
     yield from _enumerations_for_fields(release, src)
     for i, view in enumerate(release.profile.views):
-        for where, message in _view(release, view):
+        for where, message in check_view(release, view):
             line = src.line("profile", "views", i, where)
             yield Problem(src.path, line, f"profile.views[{i}].{where}", message)
 
@@ -168,54 +161,6 @@ def _enumerations_for_fields(release: Release, src: Source) -> Iterator[Problem]
                 f"empty, but every task must give a {field} (profile.task_fields); declare "
                 f"the values, or leave {field} out of task_fields",
             )
-
-
-def _view(release: Release, view: object) -> Iterator[tuple[str, str]]:
-    """(field, message) for each reference of a view to something not declared."""
-    if isinstance(view, Transfer):
-        return  # its experiment is checked with the experiments (check/experiments.py)
-    axes = {a.id for a in release.profile.axes} or {"harness", "model"}
-    domains = {d.id: d for d in release.domains}
-    metrics = {m.id: m for m in release.metrics}
-    if isinstance(view, Board):
-        yield from _axes_named(view, ("per", "columns"), axes)
-        if view.per == view.columns:
-            yield "columns", "a board's columns are another axis than the one it is split by"
-        for j, row in enumerate(view.rows):
-            domain = domains.get(row.domain)
-            if domain is None:
-                yield f"rows[{j}].domain", f"{row.domain!r} is not a domain of the release"
-                continue
-            facets = {f.id: f for f in release.profile.facets if f.id in domain.facets}
-            for facet, value in row.facets.items():
-                if facet not in facets:
-                    yield f"rows[{j}].facets", f"{facet!r} does not cut {domain.id}"
-                elif value not in {v.id for v in facets[facet].values}:
-                    yield f"rows[{j}].facets", f"{value!r} is not a value of {facet!r}"
-        return
-    domain_id = getattr(view, "domain", None)
-    if domain_id not in domains:
-        yield "domain", f"{domain_id!r} is not a domain; expected one of {sorted(domains)}"
-    if isinstance(view, Grid):
-        yield from _axes_named(view, ("rows", "columns"), axes)
-        if view.rows == view.columns:
-            yield "columns", "a grid's rows and columns are two different axes"
-        if view.metric not in metrics:
-            yield "metric", f"{view.metric!r} is not a metric of the release"
-    if isinstance(view, Resources):
-        for metric in view.metrics:
-            if metric not in metrics or metrics[metric].kind != "resource":
-                yield "metrics", f"{metric!r} is not a resource metric of the release"
-
-
-def _axes_named(
-    view: Board | Grid, fields: tuple[str, str], axes: set[str]
-) -> Iterator[tuple[str, str]]:
-    """A view's fields that should name axes of the release and do not."""
-    for field in fields:
-        named = getattr(view, field)
-        if named not in axes:
-            yield field, f"{named!r} is not an axis; expected one of {sorted(axes)}"
 
 
 def check_task_profile(release: Release, task: Task, src: Source, index: int) -> Iterator[Problem]:

@@ -84,6 +84,8 @@ class Series:
     symbol: str = SYMBOLS[0]
     hover: tuple[tuple[str, ...], ...] = ()
     size: int = 10
+    x_low: tuple[float, ...] | None = None  # the horizontal interval, where x has one
+    x_high: tuple[float, ...] | None = None
 
 
 def _plain(text: str) -> str:
@@ -118,6 +120,22 @@ def _error_y(s: Series) -> dict[str, object] | None:
     }
 
 
+def _error_x(s: Series) -> dict[str, object]:
+    """The horizontal interval's bars, where the series has one (else nothing is set)."""
+    if s.x_low is None or s.x_high is None:
+        return {}
+    bars = {
+        "type": "data",
+        "symmetric": False,
+        "array": [h - x for h, x in zip(s.x_high, s.x, strict=True)],
+        "arrayminus": [x - lo for lo, x in zip(s.x_low, s.x, strict=True)],
+        "thickness": 1.2,
+        "width": 4,
+        "color": s.color,
+    }
+    return {"error_x": bars}
+
+
 def _trace(s: Series) -> go.Scatter:
     hover: dict[str, object] = {"hoverinfo": "skip"}
     if s.hover:
@@ -134,6 +152,7 @@ def _trace(s: Series) -> go.Scatter:
         marker={"size": s.size, "color": s.color, "symbol": s.symbol},
         line={"color": s.color, "dash": s.dash or "solid"},
         **hover,
+        **_error_x(s),
     )
 
 

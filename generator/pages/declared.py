@@ -4,14 +4,16 @@ kind, each built from the domains' reports. A release that declares none has non
 from __future__ import annotations
 
 from generator.models.profile import Board, Dimensions, Grid, Resources, View
-from generator.models.views import Agreement, Sets, Transfer
+from generator.models.views import Agreement, Effect, Scatter, Sets, Transfer
 from generator.pages.agreement import agreement_page
 from generator.pages.boards import board_page
 from generator.pages.context import VersionContext
 from generator.pages.dimensions import dimensions_page
+from generator.pages.effects import effect_page
 from generator.pages.grids import grid_page
 from generator.pages.render import Page
 from generator.pages.resources import resources_page
+from generator.pages.scatter import scatter_page
 from generator.pages.sets import sets_page
 from generator.pages.transfer import transfer_page
 
@@ -35,6 +37,10 @@ def view_page(ctx: VersionContext, view: View) -> Page:
         return transfer_page(ctx, view)
     if isinstance(view, Agreement):
         return agreement_page(ctx, view)
+    if isinstance(view, Scatter):
+        return scatter_page(ctx, view)
+    if isinstance(view, Effect):
+        return effect_page(ctx, view)
     raise NotImplementedError(f"no page for views of kind {view.kind!r} yet")
 
 

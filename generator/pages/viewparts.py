@@ -104,16 +104,29 @@ def view_page(
     lead: str,
     tables: list[Table],
     headings: Sequence[str],
+    *,
+    leads: Sequence[str] = (),
+    folded: Sequence[str] = (),
+    charts: bool = False,
 ) -> Page:
     """The view's page (views/<id>.md): its lead, then a section per table, each table's
-    downloads named by the view and their records saying which view (and domain)."""
+    downloads named by the view and their records saying which view (and domain). A
+    section may open with its own ``leads`` entry (safe HTML, e.g. a chart) and hold its
+    table in a closed box summarised by its ``folded`` entry (empty: the table shown);
+    ``charts``: the page draws charts."""
     about: tuple[tuple[str, str], ...] = (("view", view.id),)
-    domain = getattr(view, "domain", None)
+    domain = getattr(view, "domain", None)  # a board's rows are of several domains
     if domain is not None:
         about += (("domain", domain),)
     tables = described(ctx, tables, ("views",), about)
     sections = [
-        {"heading": h, "lead": "", "table": t.id} for h, t in zip(headings, tables, strict=True)
+        {
+            "heading": h,
+            "lead": Markup(leads[i]) if i < len(leads) else "",
+            "table": t.id,
+            "folded": folded[i] if i < len(folded) else "",
+        }
+        for i, (h, t) in enumerate(zip(headings, tables, strict=True))
     ]
     markdown = render(
         environment(),
@@ -124,7 +137,9 @@ def view_page(
         sections=sections,
         tables=tables_html(tables, view.id),
     )
-    return Page(f"views/{view.id}.md", view.title, markdown, tuple(tables), wide=True)
+    return Page(
+        f"views/{view.id}.md", view.title, markdown, tuple(tables), charts=charts, wide=True
+    )
 
 
 def scope_lead(ctx: VersionContext, domain: str, scope: ScopeResult | None) -> str:

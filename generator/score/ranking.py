@@ -114,13 +114,27 @@ def pareto(
     as good on both and better on one (scores within :data:`SCORE_TOLERANCE` are equal; a
     score where lower is better counts negated)."""
     points = {}
-    sign = 1.0 if higher else -1.0
     for name, r in results.items():
         if r.task_score is None or r.efficiency is None:
             continue
         s, t = r.task_score.value, r.efficiency.total_tokens
         if s is not None and t is not None:
-            points[name] = (sign * s, t)
+            points[name] = (s, t)
+    return frontier(points, tokenizers, higher)
+
+
+def frontier(
+    points: Mapping[str, tuple[float, float]],
+    groups: Mapping[str, str],
+    higher: bool = True,
+    higher_cost: bool = False,
+) -> set[str]:
+    """The names whose (score, cost) point no other of the same group beats: at least as good
+    on both and better on one. Scores within :data:`SCORE_TOLERANCE` are equal; a score is
+    better higher unless ``higher`` is false, a cost (tokens, money) lower unless
+    ``higher_cost``."""
+    sign, cost_sign = (1.0 if higher else -1.0), (-1.0 if higher_cost else 1.0)
+    signed = {n: (sign * s, cost_sign * t) for n, (s, t) in points.items()}
 
     def dominates(other: tuple[float, float], this: tuple[float, float]) -> bool:
         (os, ot), (s, t) = other, this
@@ -129,10 +143,10 @@ def pareto(
 
     return {
         name
-        for name, point in points.items()
+        for name, point in signed.items()
         if not any(
             dominates(o, point)
-            for other, o in points.items()
-            if other != name and tokenizers[other] == tokenizers[name]
+            for other, o in signed.items()
+            if other != name and groups[other] == groups[name]
         )
     }

@@ -121,3 +121,15 @@ def test_a_name_keeps_its_style_whatever_the_order_of_the_names() -> None:
     assert set(style_of([*names, "zz"]).values()) <= {
         (c, s) for c, s in zip(PALETTE, SYMBOLS, strict=True)
     }
+
+
+def test_a_horizontal_interval_is_drawn_only_where_given() -> None:
+    bare = Series("a", (2.0,), (0.5,))
+    wide = Series("b", (2.0, 4.0), (0.5, 0.6), x_low=(1.5, 3.0), x_high=(3.0, 4.5))
+    (plot,) = plots(str(chart("c", "t", [bare, wide], "x", "y", x_log=True)))
+    assert plot.traces[0].get("error_x") is None
+    bars = plot.traces[1]["error_x"]
+    assert wide.x_high is not None
+    assert wide.x_low is not None
+    assert [x + up for x, up in zip(wide.x, bars["array"], strict=True)] == list(wide.x_high)
+    assert [x - dn for x, dn in zip(wide.x, bars["arrayminus"], strict=True)] == list(wide.x_low)

@@ -3,6 +3,7 @@ version's nav; a release that declares none (Lingee Bench) gets neither."""
 
 from __future__ import annotations
 
+from generator.models.views import Effect, Scatter
 from generator.pages import VersionContext, version_pages
 from generator.pages.cells import CARRIED
 from generator.pages.declared import SECTION, view_nav, view_page, view_pages
@@ -60,3 +61,28 @@ def test_a_note_explains_the_carried_state_label_its_table_uses(
                 seen.add("label")
             seen.add("mark" if marked else "none")
     assert {"mark", "label"} <= seen
+
+
+def test_a_scatter_and_an_effect_get_their_pages(enterprise: VersionContext) -> None:
+    """Views of the kinds the example does not declare, built on its report: each its page,
+    its downloads named by the view, its carried-state label explained."""
+    code = enterprise.release.benchmark.code
+    resource = next(m.id for m in enterprise.release.metrics if m.measured and m.kind == "resource")
+    views = [
+        Scatter(kind="scatter", id="cost", title="Cost", domain="qa", x=resource, log_x=True),
+        Effect(
+            kind="effect", id="fx", title="Effect", domain="qa", within="backbone", across="method"
+        ),
+    ]
+    for view in views:
+        page = view_page(enterprise, view)
+        assert (page.path, page.title) == (f"views/{view.id}.md", view.title)
+        assert page.charts == isinstance(view, Scatter)
+        assert page.tables
+        for table in page.tables:
+            assert table.name.startswith(f"{code}-{enterprise.version}-views-{view.id}")
+            cells = " ".join(c.text for r in table.rows for c in r.cells)
+            if MARK in cells:
+                assert f"{MARK} {CARRIED}:" in table.note
+            elif CARRIED in cells:
+                assert f"“{CARRIED}”:" in table.note

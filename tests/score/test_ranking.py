@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.score.figures import nanmean
-from generator.score.ranking import SCORE_TOLERANCE, pareto, rank_ranges
+from generator.score.ranking import SCORE_TOLERANCE, frontier, pareto, rank_ranges
 from generator.score.results import CombinationScores, Difference, Efficiency, Estimate
 
 
@@ -157,3 +157,18 @@ def test_a_combination_alone_in_its_tokenizer_is_not_compared_for_the_frontier()
     report = build_report(version(release(), catalog(tasks), runs, same), "office")
     scope = next(s for s in report.scopes if s.scope.whole and s.scope.group == "all")
     assert {c.pareto for c in scope.combinations} <= {True, False}
+
+
+def test_a_frontier_of_any_resource_reads_both_directions() -> None:
+    """(score, cost) points: the tokens frontier is the case of a cost where less is better."""
+    points = {"cheap": (0.5, 1.0), "good": (0.7, 3.0), "worse": (0.4, 2.0), "far": (0.1, 9.0)}
+    groups = dict.fromkeys(points, "one")
+    assert frontier(points, groups) == {"cheap", "good"}
+    # more of the resource is better (e.g. a throughput): "good" beats the cheaper two
+    assert frontier(points, groups, higher_cost=True) == {"good", "far"}
+    # a lower score is better: "good" is beaten by "cheap" on both, the others trade off
+    assert frontier(points, groups, higher=False) == {"cheap", "worse", "far"}
+    results = {n: _scored(n, s, t) for n, (s, t) in points.items()}
+    assert pareto(results, groups) == frontier(points, groups)
+    split = {**groups, "far": "two"}
+    assert frontier(points, split) == {"cheap", "good", "far"}
