@@ -170,13 +170,15 @@ def leaderboard_spec(ctx: VersionContext, confidence: float, domain: str) -> Spe
     """Rank range, combination, the domain's outcome (the Task Score) with its interval,
     tasks scored of the domain's."""
     outcome = outcome_of(ctx, domain)
+    report = ctx.reports.get(domain)
+    withheld = headline(report).channels_withheld if report is not None else {}
     return Spec(
         (
             Column(RANK, lambda s: s, _rank_cell),
             Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 0)),
             Column(outcome.header(confidence), lambda s: s, _score_cell(outcome)),
             *cells_column(ctx, domain, confidence, lambda s: s.scores),
-            *channel_columns(ctx, domain, confidence, lambda s: s.scores),
+            *channel_columns(ctx, domain, confidence, lambda s: s.scores, withheld),
             Column("Tasks", lambda s: s, _tasks_cell),
         ),
         (
@@ -220,6 +222,7 @@ def leaderboard_table(ctx: VersionContext, report: Report) -> Table:
         notes.append(runs_note(stats.min_tasks_to_resample))
     fewer = {r.combination: r.tasks for r in rows if r.fewer}
     notes += [fewer_note(ctx, fewer, scope.tasks, report.domain), _unscored_note(ctx, scope)]
+    notes += [f"{c.capitalize()} judge {r}." for c, r in sorted(scope.channels_withheld.items())]
     domain = next(d for d in ctx.release.domains if d.id == report.domain)
     over = f"its {spelled(scope.tasks)} tasks"
     if domain.task_sets:  # the first set's: no figure pools the sets

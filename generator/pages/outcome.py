@@ -10,7 +10,7 @@ measures, so each domain's figures are read in their own metric).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,11 +124,13 @@ def channel_columns(
     domain: str,
     confidence: float,
     scores: Callable[[Any], CombinationScores] = lambda c: c,
+    withheld: Mapping[str, str] | None = None,
 ) -> tuple[Column[Any], ...]:
     """Each Judge channel that judges some task of the domain, beside the score that combines
     the channels: the channel's score on the outcome's display scale with its interval, and
     the tasks it judged (its coverage) — never the combined score alone, since channels can
-    agree with human raters very differently (e.g. text and visual judges)."""
+    agree with human raters very differently (e.g. text and visual judges). A channel the
+    scope withholds (``withheld``: its reason by channel) reads "withheld" in every row."""
     used = {
         j.channel
         for t in ctx.catalog.tasks
@@ -145,7 +147,7 @@ def channel_columns(
         def show(c: CombinationScores) -> Cell:
             e = c.channels.get(channel)
             if e is None:
-                return Cell("—")
+                return Cell("withheld (§4.4)" if channel in (withheld or {}) else "—")
             cell = outcome.cell(e)
             return cell._replace(text=f"{cell.text} · {e.tasks}")
 

@@ -202,7 +202,12 @@ def _score_columns(
             else ()
         ),
         scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),
-        *channel_columns(ctx, scope.scope.domain if scope else "", release.statistics.confidence),
+        *channel_columns(
+            ctx,
+            scope.scope.domain if scope else "",
+            release.statistics.confidence,
+            withheld=scope.channels_withheld if scope else None,
+        ),
         scored("Success rate", attrgetter("success_rate"), estimate_cell, "success_rate"),
         scored("Coverage", _coverage_text(ctx), plain, ""),
     )

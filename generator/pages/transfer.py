@@ -170,7 +170,8 @@ def lead(ctx: VersionContext, experiment: Experiment, result: ExperimentResult) 
         f"{spelled(result.sources)} source tasks the condition was made from and the "
         f"{spelled(result.targets)} target tasks it is measured on are {said}. That split is "
         "the experiment's own, not the confidentiality groups: "
-        f"{spelled(result.public_targets)} of the targets are public and "
+        f"of the targets, {spelled(result.public_targets)} "
+        f"{'is' if result.public_targets == 1 else 'are'} public and "
         f"{spelled(result.held_out_targets)} held-out (§4.4).",
         "Treatment bundles appear only here: on no board, table or download of the domain.",
     ]

@@ -66,7 +66,9 @@ def shown_scope(ctx: VersionContext, domain: str, facets: Mapping[str, str]) -> 
     found = {
         s.scope.group: s
         for s in report.scopes
-        if s.scope.subdivision is None and dict(s.scope.facets) == dict(facets)
+        if s.scope.subdivision is None
+        and s.scope.task_set is None  # the first task set: views never pool sets
+        and dict(s.scope.facets) == dict(facets)
     }
     shown = [found[g] for g in ("all", "public") if g in found and not found[g].withheld]
     return max(shown, key=_published, default=None)  # the first of equals: all tasks
@@ -143,16 +145,18 @@ def view_page(
 
 
 def scope_lead(ctx: VersionContext, domain: str, scope: ScopeResult | None) -> str:
-    """Which tasks of the domain the view rests on."""
-    title = next(d.title for d in ctx.release.domains if d.id == domain)
-    link = f"[{escape(title)}](../{escape(domain)}/index.md)"
+    """Which tasks of the domain the view rests on (of its first task set, where it has
+    sets)."""
+    found = next(d for d in ctx.release.domains if d.id == domain)
+    link = f"[{escape(found.title)}](../{escape(domain)}/index.md)"
     if scope is None:
         return f"Not published: the {link} domain has no published scope."
+    of = f"of the {link} domain"
+    if found.task_sets:
+        of = f"of the {escape(found.task_sets[0].title)} set of the {link} domain"
     if scope.scope.group == "public":
-        return f"Over the {spelled(scope.tasks)} public tasks of the {link} domain. " + escape(
-            public_note()
-        )
-    return f"Over the {spelled(scope.tasks)} tasks of the {link} domain."
+        return f"Over the {spelled(scope.tasks)} public tasks {of}. " + escape(public_note())
+    return f"Over the {spelled(scope.tasks)} tasks {of}."
 
 
 def runs_mark(ctx: VersionContext, figures: Sequence[Figure | None]) -> str:

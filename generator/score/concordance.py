@@ -15,11 +15,16 @@ import numpy as np
 
 from generator.score.stats import multiplicities, percentile_interval, task_draws
 
+#: Decimals to which values are compared when ranked (float noise below them is no order).
+TIE_DECIMALS = 12
+
 
 def weighted_ranks(x: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """The average ranks (1-based) of ``x`` in the sample where each value occurs ``weight``
     times: tied values share the mean of the ranks they span. A value of weight 0 gets the
-    rank it would have, and counts for nothing."""
+    rank it would have, and counts for nothing. Values are compared to 12 decimals: scores
+    that are equal but summed in another order (0.47 and 0.47000000000000003) tie."""
+    x = np.round(x, TIE_DECIMALS)
     order = np.argsort(x, kind="stable")
     values, weights = x[order], weight[order].astype(np.float64)
     starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])

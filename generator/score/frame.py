@@ -23,6 +23,7 @@ from generator.load.items import ItemIndex, item_index
 from generator.load.runcolumns import item_table
 from generator.memory import release_unused_memory
 from generator.models import Bundle, Catalog, Release
+from generator.models.catalog import Scoring
 from generator.protocol.outcome import declare
 
 KIND_RULE, KIND_FATAL, KIND_JUDGE = 0, 1, 2
@@ -124,6 +125,13 @@ def _facet_value(value: str | tuple[str, ...], multi: bool) -> str | tuple[str, 
     return value
 
 
+def _channels(release: Release, scoring: Scoring) -> dict[str, tuple[str, ...]]:
+    """The Judge channels that judge the task, where the release declares channels."""
+    if not release.profile.channels:
+        return {}
+    return {"channels": tuple(sorted({j.channel for j in scoring.judge_items if j.channel}))}
+
+
 def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
     weights = {r.id: r.weight for r in release.enumerations.risk_levels}
     multi = {f.id for f in release.profile.facets if f.multi}
@@ -147,6 +155,7 @@ def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
                 "measure": s.measure or "",
                 **{f"facet:{f}": _facet_value(v, f in multi) for f, v in t.facets.items()},
                 **{f"set:{s}": s if s in t.sets else "" for s in sets.get(t.domain, ())},
+                **_channels(release, s),
             }
         )
     out = pd.DataFrame(rows).set_index("task")

@@ -13,6 +13,7 @@ from generator.score.aggregate import aggregate_scope, scope_weights
 from generator.score.agreement import agreement
 from generator.score.agreement_results import RaterAgreement
 from generator.score.changes import ExperimentResult
+from generator.score.cuts import cut_column
 from generator.score.experiments import experiment_results
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import Figure, figure, replicates, task_variances
@@ -86,7 +87,9 @@ def build_report(
         frame.tasks, runs, sorted(frame.bundles), whole, _extra(runs, release), primary
     )
     withheld = withheld_scopes(table.tasks, release.groups.min_held_out_aggregate)
-    scopes, by_key = _aggregate_scopes(table, scopes_shown(table, domain, release), frame)
+    shown, channels_withheld = scopes_shown(table, domain, release)
+    scopes, by_key = _aggregate_scopes(table, shown, frame)
+    scopes = _withhold_channels(scopes, by_key, channels_withheld)
     sets = compare_sets(table, scopes, domain, release)
     return Report(
         version=frame.version,
@@ -205,6 +208,54 @@ def _task_rows(frame: VersionFrame, table: TaskTable) -> list[TaskRow]:
 
 
 Computed = Mapping[str, tuple[ScopeView, Mapping[int, Plan]]]
+
+
+def _cut_of(scope: Scope) -> tuple[str | None, str]:
+    """The (column, value) of the cut a scope belongs to (:mod:`generator.score.cuts`)."""
+    if scope.task_set is not None:
+        return f"set:{scope.task_set}", scope.task_set
+    if scope.facets:
+        return cut_column([f for f, _ in scope.facets]), ",".join(v for _, v in scope.facets)
+    if scope.subdivision is not None:
+        return "subdivision", scope.subdivision
+    return None, ""
+
+
+def _withhold_channels(
+    scopes: list[ScopeResult], computed: Computed, withheld: Mapping[tuple[str | None, str], str]
+) -> list[ScopeResult]:
+    """The scopes without the figures of the Judge channels withheld over held-out tasks
+    (:func:`~generator.score.shown.scopes_shown`): a channel withheld from the domain, or
+    every channel of a cut shown without them, in each scope that holds held-out tasks."""
+    if not withheld:
+        return scopes
+    channels = {k for s in scopes for c in s.combinations for k in c.channels}
+    out = []
+    for s in scopes:
+        view = computed.get(s.scope.key, (None, {}))[0]
+        if view is None or not (view.columns["group"] == "held-out").any():
+            out.append(s)
+            continue
+        every = _cut_of(s.scope) in withheld
+        reasons = {
+            k: withheld.get(_cut_of(s.scope)) or withheld[(None, k)]
+            for k in sorted(channels)
+            if every or (None, k) in withheld
+        }
+        combos = [
+            c.model_copy(
+                update={
+                    "channels": {
+                        k: e
+                        for k, e in c.channels.items()
+                        if not every and (None, k) not in withheld
+                    }
+                }
+            )
+            for c in s.combinations
+        ]
+        out.append(s.model_copy(update={"combinations": combos, "channels_withheld": reasons}))
+    return out
 
 
 def _has_both(computed: Computed, version: str, domain: str) -> bool:

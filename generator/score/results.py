@@ -226,6 +226,12 @@ class ScopeResult(Result):
         "of combinations that share it. Differences, ranks and the frontier compare "
         "combinations of one group only. Empty when every setting is controlled.",
     )
+    channels_withheld: dict[str, str] = Field(
+        default_factory=dict,
+        exclude_if=_nothing,
+        description="Judge channels whose figures this scope withholds, each with why: over "
+        "its held-out tasks one would let a small held-out group be derived (§4.4).",
+    )
 
 
 class TaskRow(Result):

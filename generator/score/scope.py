@@ -7,7 +7,9 @@ the type cannot say it, and :func:`guard` refuses any runs that would.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 from typing import Literal
 
 import numpy as np
@@ -163,39 +165,103 @@ OVERLAP = (
 )
 
 
+#: Why a scope shows no Judge channel's figure over its held-out tasks.
+SPLITS = (
+    "withheld: over this scope's held-out tasks a Judge channel judges so few that, with the "
+    "figures shown, a group of fewer than {} held-out tasks could be derived (§4.4, §7.2)"
+)
+
+
 def overlap_withheld(
     held: np.ndarray,
     published: Sequence[np.ndarray],
     candidates: Mapping[str, np.ndarray],
     minimum: int,
+    splits: Mapping[str, np.ndarray] | None = None,
 ) -> dict[tuple[str, str], str]:
     """The values of facets whose values overlap (a task holds several) whose held-out
     figures would expose a small group, against the held-out sets already published.
 
     ``held``: each task of the domain is held-out; ``published``: the task sets whose held-out
     figures are shown (the domain, the parts of its one held-out partition); ``candidates``:
-    each value's tasks, in the order shown. Figures are sums over tasks, so whatever can be
-    derived from the published sets is constant on their atoms (the tasks that lie in exactly
-    the same published sets); a value is added only when every atom then holds 0 or at least
-    ``minimum`` held-out tasks, else its held-out and all-tasks groups are withheld (§4.4,
-    §7.2). Keys are (value, group) as in :func:`withheld_scopes`.
+    each value's tasks, in the order shown; ``splits``: task sets every shown set is also
+    shown cut to (a Judge channel's tasks: its figure beside each scope's), checked first.
+    A set is added only when no group of 1..``minimum`` − 1 held-out tasks can then be
+    derived from what is shown (:func:`derivable`), else its held-out and all-tasks groups
+    are withheld (§4.4, §7.2); where only its splits would let one be, it is shown without
+    them (key (value, "splits")). Keys are (value, group) as in :func:`withheld_scopes`.
     """
     held_mask = np.asarray(held, dtype=bool)
     family = [np.asarray(s, dtype=bool)[held_mask] for s in published]
+    cuts: list[np.ndarray] = []
     out: dict[tuple[str, str], str] = {}
 
     def safe(sets: list[np.ndarray]) -> bool:
-        if not sets:
-            return True
-        atoms = np.unique(np.column_stack(sets), axis=0, return_counts=True)[1]
-        return bool(((atoms == 0) | (atoms >= minimum)).all())
+        return not derivable(sets, minimum)
 
+    def withhold(key: str) -> None:
+        out[(key, "held-out")] = out[(key, "all")] = OVERLAP.format(minimum)
+
+    for key, tasks in (splits or {}).items():
+        split = np.asarray(tasks, dtype=bool)[held_mask]
+        new = [s & split for s in family]
+        if family and safe([*family, *new]):
+            family += new
+            cuts.append(split)
+        elif split.any():
+            withhold(key)
     for value, tasks in candidates.items():
         mine = np.asarray(tasks, dtype=bool)[held_mask]
         if not mine.any():
             continue
-        if family and safe([*family, mine]):
+        new = [mine, *(mine & split for split in cuts)]
+        if family and safe([*family, *new]):
+            family += new
+        elif family and cuts and safe([*family, mine]):  # shown, its splits withheld
             family.append(mine)
-            continue
-        out[(value, "held-out")] = out[(value, "all")] = OVERLAP.format(minimum)
+            out[(value, "splits")] = SPLITS.format(minimum)
+        else:
+            withhold(value)
     return out
+
+
+#: Most unions of small atoms :func:`derivable` tries one by one; beyond, it answers as if
+#: one were derivable whenever an atom is small (sufficient, not necessary).
+MOST_UNIONS = 50_000
+
+
+def derivable(sets: Sequence[np.ndarray], minimum: int) -> bool:
+    """Whether the sums over ``sets`` (each a mask over the same held-out tasks) let the sum
+    over some group of 1..``minimum`` − 1 of the tasks be derived: its indicator a linear
+    combination of theirs (§4.4, §7.2).
+
+    Every such combination is constant on the atoms of the sets (the tasks that lie in exactly
+    the same sets), so a derivable group is a union of atoms smaller than ``minimum``; each
+    union of the small atoms is tested for lying in the span of the sets, written over atoms.
+    """
+    if not sets:
+        return False
+    atoms, counts = np.unique(np.column_stack(sets), axis=0, return_counts=True)
+    small = [int(a) for a in np.flatnonzero(counts < minimum)]
+    if not small:
+        return False
+    unions = (
+        [
+            combo
+            for size in range(1, minimum)
+            for combo in combinations(small, size)
+            if counts[list(combo)].sum() < minimum
+        ]
+        if math.comb(len(small), min(len(small), minimum - 1)) <= MOST_UNIONS
+        else None
+    )
+    if unions is None:
+        return True
+    span = atoms.T.astype(float)  # sets × atoms
+    rank = np.linalg.matrix_rank(span)
+    for combo in unions:
+        v = np.zeros(len(atoms))
+        v[list(combo)] = 1.0
+        if np.linalg.matrix_rank(np.vstack([span, v])) == rank:
+            return True
+    return False

@@ -12,26 +12,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 
 from generator.models import Release
 from generator.models.release import Domain
+from generator.score.concordance import spearman
 from generator.score.results import Estimate, ScopeResult, SetComparison, SetRank
 from generator.score.stats import multiplicities, percentile_interval, seed_for, task_draws
 from generator.score.table import TaskTable
 
 #: Fewest combinations on both sets for a rank correlation.
 MIN_COMBINATIONS = 3
-
-
-def spearman(a: np.ndarray, b: np.ndarray) -> float:
-    """Spearman's ρ of two equally long vectors: the correlation of their ranks (ties share
-    their mean rank); NaN when either is constant."""
-    ra = pd.Series(a).rank().to_numpy()
-    rb = pd.Series(b).rank().to_numpy()
-    if ra.std() == 0 or rb.std() == 0:
-        return float("nan")
-    return float(np.corrcoef(ra, rb)[0, 1])
 
 
 def _ranks(values: np.ndarray, higher: bool) -> np.ndarray:
@@ -124,11 +114,18 @@ def _compare(
         return out
 
     rep_a, rep_b = means(in_a), means(in_b)
-    rho = np.array([spearman(p, q) for p, q in zip(rep_a, rep_b, strict=True)])
+    rho = np.array([_rho(p, q) for p, q in zip(rep_a, rep_b, strict=True)])
     low, high = percentile_interval(rho, stats.confidence)
     return found.model_copy(
-        update={"rho": spearman(va, vb), "low": _finite(low), "high": _finite(high)}
+        update={"rho": _finite(spearman(va, vb)), "low": _finite(low), "high": _finite(high)}
     )
+
+
+def _rho(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's ρ of a replicate; NaN where a combination has no drawn task of a set."""
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return float("nan")
+    return spearman(a, b)
 
 
 def _finite(x: float) -> float | None:

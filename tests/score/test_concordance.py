@@ -112,3 +112,30 @@ def test_replicates_at_once_equal_one_at_a_time() -> None:
     expected = np.array([spearman(x, y, w.astype(float)) for w in weights])
     assert np.isnan(found[1])
     assert np.allclose(found, expected, equal_nan=True)
+
+
+def _ranks(x: list[float]) -> list[float]:
+    """Average ranks, 1 the smallest, computed by counting."""
+    return [sum(y < v for y in x) + (sum(y == v for y in x) + 1) / 2 for v in x]
+
+
+def test_spearman_is_the_correlation_of_ranks() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        a, b = rng.normal(size=6).round(1), rng.normal(size=6).round(1)
+        ra, rb = np.array(_ranks(list(a))), np.array(_ranks(list(b)))
+        if ra.std() == 0 or rb.std() == 0:
+            continue
+        expected = float(((ra - ra.mean()) * (rb - rb.mean())).sum()) / float(
+            np.sqrt(((ra - ra.mean()) ** 2).sum() * ((rb - rb.mean()) ** 2).sum())
+        )
+        assert spearman(a, b) == pytest.approx(expected)
+    assert np.isnan(spearman(np.ones(3), np.arange(3.0)))
+
+
+def test_scores_equal_but_summed_otherwise_tie() -> None:
+    """0.47 reached by two sums is one value: the two runs share their rank."""
+    a = np.array([0.47, 0.2 + 0.27, 0.9])
+    assert a[0] != a[1]
+    ranks = weighted_ranks(a, np.ones(3))
+    assert ranks[0] == ranks[1] == 1.5

@@ -122,11 +122,12 @@ def _derivable(published: list[np.ndarray], size: int) -> list[tuple[int, ...]]:
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_overlapping_values_never_let_a_small_held_out_group_be_derived(seed: int) -> None:
+def test_a_value_is_withheld_exactly_when_a_small_held_out_group_would_derive(seed: int) -> None:
     """Random layouts of sixteen held-out tasks, a partition of them published and values
     of a facet whose values overlap: once :func:`overlap_withheld` has withheld what it
     withholds, no set of 1..minimum−1 held-out tasks lies in the span of what is shown
-    (brute force over every such set); every value with held-out tasks is kept or withheld."""
+    (brute force over every such set), and a value is withheld only where it would let one
+    be."""
     from generator.score.scope import overlap_withheld
 
     rng = np.random.default_rng(seed)
@@ -143,11 +144,15 @@ def test_overlapping_values_never_let_a_small_held_out_group_be_derived(seed: in
 
     candidates = {f"v{i}": value() for i in range(5)}
     withheld = overlap_withheld(held, shown, candidates, minimum)
-    kept = [m for v, m in candidates.items() if (v, "held-out") not in withheld]
-    published = shown + kept
-    for size in range(1, minimum):
-        assert _derivable(published, size) == []
-    assert len(kept) + len({v for v, _ in withheld}) == sum(m.any() for m in candidates.values())
+    published = list(shown)
+    for v, m in candidates.items():  # in order: kept exactly when nothing small derives
+        small = [d for size in range(1, minimum) for d in _derivable([*published, m], size)]
+        if (v, "held-out") in withheld:
+            assert small, v
+            assert withheld[(v, "all")] == withheld[(v, "held-out")]
+        else:
+            assert small == [], (v, small)
+            published.append(m)
 
 
 def test_a_value_is_kept_when_its_atoms_are_large_and_withheld_when_one_is_small() -> None:
@@ -163,3 +168,25 @@ def test_a_value_is_kept_when_its_atoms_are_large_and_withheld_when_one_is_small
     assert withheld[("b", "held-out")].startswith("withheld: this value's held-out tasks overlap")
     assert withheld[("b", "all")] == withheld[("b", "held-out")]
     assert overlap_withheld(held, [], {"a": first}, 3)[("a", "held-out")]
+
+
+def test_channel_splits_are_checked_first_and_a_value_shown_without_them() -> None:
+    """A channel's tasks cut every shown set: checked first against the domain, then each
+    value with and without its cut; a value whose cut alone would expose a small group is
+    shown without its channels' figures."""
+    from generator.score.scope import derivable, overlap_withheld
+
+    held = np.ones(12, dtype=bool)
+    domain = [held.copy()]
+    text = np.arange(12) < 6
+    value = np.isin(np.arange(12), [0, 1, 6, 7, 8, 9])  # two text tasks: its text cut is small
+    found = overlap_withheld(held, domain, {"v": value}, 3, {"channels=text": text})
+    assert ("channels=text", "held-out") not in found
+    assert found[("v", "splits")].startswith("withheld: over this scope's held-out tasks")
+    assert ("v", "held-out") not in found
+    assert derivable([*domain, text, value, value & text], 3)
+    assert not derivable([*domain, text, value], 3)
+    tiny = np.arange(12) < 2
+    assert ("channels=text", "held-out") in overlap_withheld(
+        held, domain, {}, 3, {"channels=text": tiny}
+    )

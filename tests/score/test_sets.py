@@ -11,7 +11,6 @@ from builders import bundle, catalog, release, run, task, version
 
 from generator.models import Bundle, Release
 from generator.score.report import build_report
-from generator.score.sets import spearman
 
 SETS = [{"id": "lite", "title": "Lite"}, {"id": "full", "title": "Full"}]
 COMBOS = ("a", "b", "c", "d")
@@ -20,20 +19,6 @@ COMBOS = ("a", "b", "c", "d")
 def _ranks(x: list[float]) -> list[float]:
     """Average ranks, 1 the smallest, computed by counting."""
     return [sum(y < v for y in x) + (sum(y == v for y in x) + 1) / 2 for v in x]
-
-
-def test_spearman_is_the_correlation_of_ranks() -> None:
-    rng = np.random.default_rng(3)
-    for _ in range(20):
-        a, b = rng.normal(size=6).round(1), rng.normal(size=6).round(1)
-        ra, rb = np.array(_ranks(list(a))), np.array(_ranks(list(b)))
-        if ra.std() == 0 or rb.std() == 0:
-            continue
-        expected = float(((ra - ra.mean()) * (rb - rb.mean())).sum()) / float(
-            np.sqrt(((ra - ra.mean()) ** 2).sum() * ((rb - rb.mean()) ** 2).sum())
-        )
-        assert spearman(a, b) == pytest.approx(expected)
-    assert np.isnan(spearman(np.ones(3), np.arange(3.0)))
 
 
 def _report(left_out: tuple[str, ...] = ()) -> tuple[Any, list[dict[str, Any]], dict[str, Any]]:
