@@ -404,6 +404,17 @@ def test_the_site_builds_a_page_per_view(
     assert release.profile.views
     for view in release.profile.views:
         assert (out / release.version / "views" / f"{view.id}.html").is_file(), view.id
+    domain = release.domains[0]
+    pages = out / release.version / domain.id
+    first, other = domain.task_sets[0], domain.task_sets[1]
+    home = (pages / "index.html").read_text(encoding="utf-8")
+    assert f"of its {first.title} set" in home
+    assert "never pooled" in (pages / f"set-{other.id}.html").read_text(encoding="utf-8")
+    multi = next(f for f in release.profile.facets if f.multi)
+    shown = sorted(pages.glob(f"{multi.id}-*.html"))
+    assert shown
+    for page in shown:  # a task counts in each of its values, and the page says so
+        assert "counts in each of its values" in page.read_text(encoding="utf-8")
 
 
 def _credit(task: Task, run: RunRecord) -> dict[str, float]:

@@ -173,6 +173,15 @@ def _cuts(
                 sub.title,
                 f"The {domain.subdivision_label} {sub.title} of the {domain.title}.",
             )
+        elif scopes[0].scope.task_set is not None:
+            task_set = next(s for s in domain.task_sets if s.id == scopes[0].scope.task_set)
+            title = f"{task_set.title} set"
+            first = domain.task_sets[0].title
+            lead = (
+                f"The {task_set.title} set of the {domain.title}: published apart from the "
+                f"{first} set, which the domain's other pages show, and never pooled with it; "
+                "the two are compared under Views."
+            )
         else:
             title = scopes[0].title.rsplit(" — ", 1)[0]
             lead = f"The {domain.title} tasks of {title}."

@@ -348,6 +348,7 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
         notes.append(runs_note(stats.min_tasks_to_resample))
     coverage = {c.judge_coverage for c in scope.combinations if c.judge_coverage}
     notes += [f"Judge score {r}." for r in sorted(coverage) if r.startswith("withheld")]
+    notes += [f"{c.capitalize()} judge {r}." for c, r in sorted(scope.channels_withheld.items())]
     fewer = fewer_tasks(scope.combinations)
     if fewer:
         notes.append(fewer_note(ctx, fewer, scope.tasks, scope.scope.domain))
