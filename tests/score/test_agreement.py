@@ -238,3 +238,36 @@ def test_figures_of_another_domain_are_not_counted() -> None:
     assert loaded.catalog is not None
     frame = build_frame(loaded, consented_only=True)
     assert agreement(frame, loaded.catalog.model, loaded.bundles, "erp") == []
+
+
+def test_the_judge_side_is_the_engine_s_channel_score_of_each_run() -> None:
+    """Differential: the Judge's channel score of each run, as the agreement forms it, is
+    the run's channel column as the engine scores it (score/runs.py), on the example with two
+    channels, where the run has a valid Judge result — the one formula of a channel score,
+    computed two ways."""
+    from pathlib import Path
+
+    from generator.load import load_inputs
+    from generator.score.agreement import channel_items, judge_scores
+    from generator.score.runs import score_runs
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "enterpriseclawbench"
+    inputs, _ = load_inputs(root)
+    (version,) = inputs.releases
+    assert version.catalog is not None
+    frame = build_frame(version, consented_only=True)
+    by = channel_items(frame, version.catalog.model)
+    assert len(by.items) == 2
+    combos = sorted(frame.bundles)
+    found = judge_scores(frame, by, combos)
+    scored = score_runs(frame).loc[found.index]
+    # the agreement compares runs with a valid Judge result only: a run zeroed without one
+    # scores 0 on its channel in the engine (§4.3(2)), and has no Judge verdict to compare
+    judged = scored["judge_valid"].to_numpy(dtype=bool)
+    assert not judged.all()
+    for channel in by.items:
+        engine = np.where(judged, scored[f"channel:{channel}"].to_numpy(dtype=float), np.nan)
+        mine = found[channel].to_numpy(dtype=float)
+        assert np.array_equal(np.isnan(engine), np.isnan(mine)), channel
+        assert np.allclose(engine[~np.isnan(engine)], mine[~np.isnan(mine)]), channel
+        assert (~np.isnan(mine)).sum() > 0
