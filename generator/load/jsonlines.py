@@ -93,7 +93,7 @@ def read_runs(path: Path, rel: str) -> tuple[Runs, list[Problem]]:
     end = raw.find(b"\n", start)
     header_end = len(raw) if end == -1 else end + 1
     header_line = raw.count(b"\n", 0, start) + 1
-    problem = _header(raw[start:header_end], rel, header_line)
+    problem = header_problems(raw[start:header_end], rel, header_line)
     if problem:
         return empty_columns(), problem
     fast = read_fast(raw, header_end, header_line + 1)
@@ -107,7 +107,12 @@ def read_runs(path: Path, rel: str) -> tuple[Runs, list[Problem]]:
     return concat_columns([fast.columns, slow]), problems
 
 
-def _header(line: bytes, rel: str, number: int) -> list[Problem]:
+def header_problems(
+    line: bytes, rel: str, number: int, found: str = "a run record"
+) -> list[Problem]:
+    """What is wrong with the header line of a JSON Lines file (runs, rated runs): JSON,
+    ``{"format_version": 1}`` and nothing else; ``found``: what a record line is called, for
+    a file that starts with one."""
     try:
         data = parse_json(line.decode("utf-8"))
     except UnicodeDecodeError:
@@ -124,7 +129,7 @@ def _header(line: bytes, rel: str, number: int) -> list[Problem]:
                 rel,
                 number,
                 "",
-                'the first line must be the header {"format_version": 1}; found a run record',
+                f'the first line must be the header {{"format_version": 1}}; found {found}',
             )
         return [problem]
     try:

@@ -14,11 +14,11 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from generator.errors import Problem
-from generator.load.jsonlines import json_error, parse_json
+from generator.load.jsonlines import header_problems, json_error, parse_json
 from generator.load.source import Source
-from generator.load.validate import check_format_version, problems_from
+from generator.load.validate import problems_from
 from generator.models.bundle import Rater
-from generator.models.runs import RatedRun, RunsHeader
+from generator.models.runs import RatedRun
 
 #: A verdicts file rates some runs of one bundle: far smaller than its runs file.
 MAX_VERDICTS_BYTES = 256 * 1024 * 1024
@@ -58,7 +58,7 @@ def read_verdicts(rater: Rater, path: Path, rel: str) -> tuple[LoadedRater, list
     if not lines:
         empty = f"file is empty; expected the header {HEADER}"
         return LoadedRater(rater, rel, clean=False), [Problem(rel, None, "", empty)]
-    header = _header(lines[0][1], rel, lines[0][0])
+    header = header_problems(lines[0][1], rel, lines[0][0], "a rated run")
     if header:
         return LoadedRater(rater, rel, clean=False), header
     runs, numbers, problems = _rated_lines(lines[1:], rel)
@@ -78,24 +78,6 @@ def _parsed(line: bytes, rel: str, number: int) -> object | Problem:
     except ValueError as exc:
         return Problem(rel, number, "", json_error(exc, text))
     return data
-
-
-def _header(line: bytes, rel: str, number: int) -> list[Problem]:
-    data = _parsed(line, rel, number)
-    if isinstance(data, Problem):
-        return [data]
-    source = Source(rel, {(): number})
-    problem = check_format_version(data, source)
-    if problem is not None:
-        if isinstance(data, dict) and "task" in data:
-            found = f"the first line must be the header {HEADER}; found a rated run"
-            problem = Problem(rel, number, "", found)
-        return [problem]
-    try:
-        RunsHeader.model_validate(data)
-    except ValidationError as exc:
-        return problems_from(exc, data, source)
-    return []
 
 
 def _rated_lines(
