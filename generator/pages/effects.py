@@ -7,7 +7,7 @@ paired difference, and none is made up here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -18,6 +18,7 @@ from generator.pages.columns import Column, Field, First, Spec, estimate_fields
 from generator.pages.context import VersionContext
 from generator.pages.differences import differences_spec
 from generator.pages.measures import Figure, figure, figure_cell, label
+from generator.pages.outcome import channel_columns
 from generator.pages.render import Page
 from generator.pages.tables import Cell, Table
 from generator.pages.text import escape, escape_html, estimate, spelled
@@ -188,9 +189,16 @@ def _rank(p: Place) -> Cell:
     return Cell(rank_text(c.rank, c.rank_worst or c.rank), c.rank)
 
 
-def block_spec(ctx: VersionContext, view: Effect, metric: Metric, block: Block) -> Spec[Place]:
+def block_spec(
+    ctx: VersionContext,
+    view: Effect,
+    metric: Metric,
+    block: Block,
+    withheld: Mapping[str, str] | None = None,
+) -> Spec[Place]:
     """A row per value of the compared axis: its combination, figure, rank range and its
-    paired difference from the block's best."""
+    paired difference from the block's best; where the figure is the score that combines
+    Judge channels, each channel beside it (``withheld``: the channels the scope withholds)."""
     across = axis_title(ctx, view.across)
     lead = block.leader.value if block.leader else ""
 
@@ -209,6 +217,17 @@ def block_spec(ctx: VersionContext, view: Effect, metric: Metric, block: Block) 
         (
             Column(across, lambda p: p, partial(_name_cell, ctx)),
             Column(label(metric), lambda p: p, shown, first=first),
+            *(
+                channel_columns(
+                    ctx,
+                    view.domain,
+                    ctx.release.statistics.confidence,
+                    lambda p: p.scores,
+                    withheld,
+                )
+                if metric.id == ctx.release.outcome(view.domain).id
+                else ()
+            ),
             Column("Rank", lambda p: p, _rank),
             Column(
                 f"{lead} − this",
@@ -338,7 +357,7 @@ def effect_page(ctx: VersionContext, view: Effect) -> Page:
     headings: list[str] = []
     folded: list[str] = []
     for b in blocks:
-        spec = block_spec(ctx, view, metric, b)
+        spec = block_spec(ctx, view, metric, b, scope.channels_withheld if scope else None)
         title = f"{within}: {b.value}"
         rows = list(b.places)
         tables.append(spec.table(f"{view.id}-{slug(b.value)}", title, rows, _note(ctx, blocks, b)))

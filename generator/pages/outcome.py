@@ -123,7 +123,7 @@ def channel_columns(
     ctx: VersionContext,
     domain: str,
     confidence: float,
-    scores: Callable[[Any], CombinationScores] = lambda c: c,
+    scores: Callable[[Any], CombinationScores | None] = lambda c: c,
     withheld: Mapping[str, str] | None = None,
 ) -> tuple[Column[Any], ...]:
     """Each Judge channel that judges some task of the domain, beside the score that combines
@@ -144,7 +144,9 @@ def channel_columns(
     first = best_first(ctx.release, outcome.metric.id)
 
     def column(channel: str, title: str) -> Column[Any]:
-        def show(c: CombinationScores) -> Cell:
+        def show(c: CombinationScores | None) -> Cell:
+            if c is None:
+                return Cell("—")
             e = c.channels.get(channel)
             if e is None:
                 return Cell("withheld (§4.4)" if channel in (withheld or {}) else "—")

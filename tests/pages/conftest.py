@@ -41,3 +41,13 @@ def enterprise(repo_root: Path) -> VersionContext:
     assert not [p for p in problems if p.severity == "error"]
     (release,) = loaded.releases
     return version_context(score_version(release), loaded.cards)
+
+
+@pytest.fixture(scope="session")
+def clawbench(repo_root: Path) -> VersionContext:
+    """The EnterpriseClawBench-shaped example (examples/enterpriseclawbench), scored: Judge
+    channels, task sets, a multi-valued facet, an experiment and second raters."""
+    loaded, problems = load_inputs(repo_root / "examples" / "enterpriseclawbench")
+    assert not [p for p in problems if p.severity == "error"]
+    (release,) = loaded.releases
+    return version_context(score_version(release), loaded.cards)

@@ -151,3 +151,26 @@ def test_a_release_without_places_on_the_axes_says_there_is_nothing_to_compare(
     page = effect_page(small, view)
     assert page.tables == ()
     assert "nothing to compare" in shown(page)
+
+
+def test_the_composite_stands_beside_its_channels(clawbench: VersionContext) -> None:
+    """Where the compared figure is the score that combines Judge channels, each channel's
+    figure stands beside it, as the scope has it."""
+    from generator.pages.effects import block_spec
+
+    (view,) = [v for v in clawbench.release.profile.views if isinstance(v, Effect)]
+    metric = effect_metric(clawbench, view)
+    scope, blocks = effect_blocks(clawbench, view)
+    assert scope is not None
+    assert blocks
+    channels = [c.title for c in clawbench.release.profile.channels]
+    for block in blocks:
+        spec = block_spec(clawbench, view, metric, block, scope.channels_withheld)
+        heads = [c.header for c in spec.columns]
+        for title in channels:
+            (column,) = [c for c in spec.columns if c.header.startswith(f"{title} judge")]
+            for place in block.places:
+                if place.scores is not None and place.scores.channels:
+                    e = place.scores.channels[column.header.split()[0].lower()]
+                    assert f" · {e.tasks}" in column.cell(place).text
+        assert heads.index(f"{channels[0]} judge [95%\u00a0CI] · tasks") > 1
