@@ -65,7 +65,7 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
         def show(p: Placed) -> Cell:
             e = p.scores.channels.get(channel)
             if e is None:
-                return Cell("—")
+                return Cell("withheld (§4.4)" if channel in p.scope.channels_withheld else "—")
             cell = outcome_of(ctx, p.domain).cell(e)
             return cell._replace(text=f"{cell.text} · {e.tasks}")
 

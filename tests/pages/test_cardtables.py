@@ -109,3 +109,30 @@ def test_layer_rows_say_disclosed_or_withheld(inputs: Inputs) -> None:
                 record = LAYER.row(LayerField(name, key, key, field)).record
                 assert record["status"] in ("disclosed", "withheld")
                 assert (record["reason"] is None) == (record["status"] == "disclosed")
+
+
+def test_a_card_shows_each_channel_or_says_it_is_withheld(clawbench: VersionContext) -> None:
+    """Beside the score that combines the Judge channels, each channel's figure with the
+    tasks it judged, or "withheld" where the scope withholds it (§4.4)."""
+    from generator.pages.cardtables import placed, scores_spec
+
+    spec = scores_spec(clawbench, clawbench.release.statistics.confidence)
+    columns = {
+        c.id: next(x for x in spec.columns if x.header.startswith(f"{c.title} judge"))
+        for c in clawbench.release.profile.channels
+    }
+    combo = sorted(clawbench.frame.bundles)[0]
+    said = set()
+    for p in placed(clawbench, combo):
+        for channel, column in columns.items():
+            text = column.cell(p).text
+            e = p.scores.channels.get(channel)
+            if e is not None:
+                assert text.endswith(f" · {e.tasks}")
+                said.add("shown")
+            elif channel in p.scope.channels_withheld:
+                assert text == "withheld (§4.4)"
+                said.add("withheld")
+            else:
+                assert text == "—"
+    assert said == {"shown", "withheld"}
