@@ -19,6 +19,7 @@ from generator.pages.viewparts import (
     NOT_EVALUATED,
     axis_values,
     carried_note,
+    channels_note,
     combinations,
     rank_text,
     runs_mark,
@@ -138,6 +139,7 @@ def grid_page(ctx: VersionContext, view: Grid) -> Page:
         )
     if grid.carried:
         note += " " + carried_note()
+    note += channels_note(ctx, view.domain, grid.metric)
     caption = f"{view.title} ({row_axis} × {col_axis})"
     table = grid_spec(ctx, grid, row_axis, cols).table(view.id, caption, rows, note)
     lead = scope_lead(ctx, view.domain, scope)

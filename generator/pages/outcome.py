@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.models.profile import Metric
+from generator.models.profile import Channel, Metric
 from generator.pages.cells import RUNS_MARK, estimate_cell
 from generator.pages.columns import Column, Field, best_first, estimate_fields, only
 from generator.pages.context import VersionContext
@@ -119,6 +119,18 @@ def cells_column(
     return (Column(header, scores, show, first=best_first(ctx.release, outcome.metric.id)),)
 
 
+def domain_channels(ctx: VersionContext, domain: str) -> list[Channel]:
+    """The release's Judge channels that judge some task of the domain, in declared order."""
+    used = {
+        j.channel
+        for t in ctx.catalog.tasks
+        if t.domain == domain
+        for j in t.scoring.judge_items
+        if j.channel is not None
+    }
+    return [c for c in ctx.release.profile.channels if c.id in used]
+
+
 def channel_columns(
     ctx: VersionContext,
     domain: str,
@@ -131,13 +143,7 @@ def channel_columns(
     the tasks it judged (its coverage) — never the combined score alone, since channels can
     agree with human raters very differently (e.g. text and visual judges). A channel the
     scope withholds (``withheld``: its reason by channel) reads "withheld" in every row."""
-    used = {
-        j.channel
-        for t in ctx.catalog.tasks
-        if t.domain == domain
-        for j in t.scoring.judge_items
-        if j.channel is not None
-    }
+    used = domain_channels(ctx, domain)
     if not used:
         return ()
     outcome = outcome_of(ctx, domain)
@@ -156,7 +162,7 @@ def channel_columns(
         header = f"{title} judge [{confidence:.0%}{NBSP}CI] · tasks"
         return Column(header, scores, show, first=first)
 
-    return tuple(column(c.id, c.title) for c in ctx.release.profile.channels if c.id in used)
+    return tuple(column(c.id, c.title) for c in used)
 
 
 def channel_fields(

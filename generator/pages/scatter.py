@@ -24,7 +24,14 @@ from generator.pages.render import Page
 from generator.pages.scatterplot import Point, ScatterData, front_of, scatter_charts, scatter_data
 from generator.pages.tables import Cell
 from generator.pages.text import escape, spelled
-from generator.pages.viewparts import carried_note, combinations, runs_mark, scope_lead, view_page
+from generator.pages.viewparts import (
+    carried_note,
+    channels_note,
+    combinations,
+    runs_mark,
+    scope_lead,
+    view_page,
+)
 from generator.score.results import CombinationScores
 
 #: A table of more points than this is folded under the chart (the chart says the rest).
@@ -147,6 +154,7 @@ def _note(ctx: VersionContext, view: Scatter, data: ScatterData) -> str:
         note += f" Not drawn, without both figures: {', '.join(data.missing)}."
     if view.log_x:
         note += off_the_log_axis(data)
+    note += channels_note(ctx, view.domain, y)
     bundles = ctx.frame.bundles
     if any(
         p.combination.combination in bundles

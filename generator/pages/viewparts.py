@@ -9,11 +9,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from markupsafe import Markup
 
+from generator.models.profile import Metric
 from generator.models.views import View
 from generator.pages.cells import CARRIED, release_notice, runs_note
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.measures import Figure
+from generator.pages.outcome import domain_channels
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
 from generator.pages.text import escape, escape_html, spelled
@@ -165,3 +167,17 @@ def runs_mark(ctx: VersionContext, figures: Sequence[Figure | None]) -> str:
     if any(e.interval == "runs" for e in shown):
         return " " + runs_note(ctx.release.statistics.min_tasks_to_resample)
     return ""
+
+
+def channels_note(ctx: VersionContext, domain: str, metric: Metric) -> str:
+    """Where a view shows the score that combines Judge channels, where each channel stands
+    beside it (the leaderboard, the domain's tables, the result cards); empty otherwise."""
+    used = domain_channels(ctx, domain)
+    if not used or metric.id != ctx.release.outcome(domain).id:
+        return ""
+    named = " and ".join(c.title for c in used)
+    return (
+        f" {metric.title} combines the {named} Judge channels; each channel's figure, with its "
+        "interval and the tasks it judged, stands beside it on the domain's leaderboard and "
+        "tables."
+    )

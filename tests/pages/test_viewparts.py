@@ -53,3 +53,18 @@ def test_a_sub_line_carries_the_mark_spelled_out_in_its_title() -> None:
     assert MARK not in sub_line(rank_text(2, 2), False)
     assert sub_line("", False) == ""
     assert rank_text(2, 2) == "rank 2"
+
+
+def test_a_view_of_the_composite_says_where_its_channels_stand(clawbench: VersionContext) -> None:
+    """Where a view shows the score that combines Judge channels, its note names them and
+    where each stands beside it; not for another metric, nor without channels."""
+    from generator.pages.viewparts import channels_note
+
+    domain = clawbench.release.domains[0].id
+    outcome = clawbench.release.outcome(domain)
+    said = channels_note(clawbench, domain, outcome)
+    for channel in clawbench.release.profile.channels:
+        assert channel.title in said
+    assert "leaderboard" in said
+    cost = next(m for m in clawbench.release.metrics if m.currency)
+    assert channels_note(clawbench, domain, cost) == ""
