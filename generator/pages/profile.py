@@ -88,6 +88,14 @@ def declared_lines(
         if outcome.id != "task_score":
             how = "the Task Score" if outcome.of else "a value each run measures"
             out.append(f"**{d.title}** scores in {_metric(outcome)}: {how}.")
+        if d.task_sets:
+            named = ", ".join(s.title for s in d.task_sets)
+            out.append(
+                f"**{d.title}** publishes its task sets apart ({named}): every figure lies "
+                f"within one, its pages show the {d.task_sets[0].title} set, each other set "
+                "has a page of its own, and the sets are compared (rank agreement with its "
+                "interval), never pooled."
+            )
         if d.aggregate.over == "cells":
             names = " × ".join(
                 f.title.lower() for f in release.profile.facets if f.id in d.aggregate.facets
@@ -109,6 +117,21 @@ def declared_lines(
         out.append(
             f"Facets cutting the domains into scopes: {named}. A held-out group too small to "
             "show is withheld per facet value exactly as per sub-division (§4.4)."
+        )
+    multi = [f.title for f in profile.facets if f.multi]
+    if multi:
+        out.append(
+            f"{', '.join(multi)}: a task may hold several values and counts in each, so values "
+            "overlap; a value's held-out figure is shown only where no group of fewer "
+            "held-out tasks than the minimum can be derived from all that is shown (§4.4)."
+        )
+    if profile.channels:
+        named = " and ".join(c.title for c in profile.channels)
+        out.append(
+            f"Judge channels: {named}, each with its own evaluator in every bundle. Each "
+            "channel's score, with its interval and the tasks it judged, stands beside the "
+            "Task Score that combines them; a channel's share of a scope is withheld where it "
+            "would let a small held-out group be derived (§4.4)."
         )
     if profile.continuous_levels:
         out.append("Judge levels may be any number from 0 to G, not only whole levels.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.load import Inputs, load_inputs
+from generator.pages import VersionContext
 from generator.pages.profile import declared_lines
 from generator.pages.text import spelled
 
@@ -76,3 +77,20 @@ def test_an_experiment_is_declared_in_words_with_its_counts() -> None:
     assert f"{spelled(len(TARGETS))} target tasks" in line
     assert f"{spelled(len(SOURCES))} source tasks" in line
     assert f"{spelled(len(EXPERIMENT['levels']))} levels" in line
+
+
+def test_channels_task_sets_and_overlapping_values_are_declared_in_words(
+    clawbench: VersionContext,
+) -> None:
+    """The methodology names the Judge channels, the task sets (the first shown, never
+    pooled) and the facets whose values overlap, from the declaration."""
+    release = clawbench.release
+    lines = declared_lines(release, clawbench.catalog.tasks)
+    text = "\n".join(lines)
+    domain = release.domains[0]
+    assert all(s.title in text for s in domain.task_sets)
+    assert f"show the {domain.task_sets[0].title} set" in text
+    assert "never pooled" in text
+    assert all(c.title in text for c in release.profile.channels)
+    (multi,) = [f for f in release.profile.facets if f.multi]
+    assert any(line.startswith(f"{multi.title}: a task may hold several values") for line in lines)
