@@ -72,10 +72,13 @@ def _declared_figures(
     judged overall, each judged dimension, each measured resource)."""
     rows, out = view.rows, {}
     small = small_held_out(view, release)
+    held = plan.data & (view.columns["group"] == "held-out")
     for column in table.extra:
         values = table.means[column][k, rows]
         mask = plan.data & ~np.isnan(values)
         if not mask.any() or small(mask):  # 1..min − 1 held-out tasks would show (§4.4)
+            continue
+        if not alike(view, column, mask, held):
             continue
         metric = release.metric(column)
         own = None if metric is None or metric.unit_interval else table.spread[column][k, rows]
@@ -89,6 +92,23 @@ def _declared_figures(
         runs = table.counts["score"][k, rows]
         out["cells"] = figure(score, plan.data, runs, weights, spread)
     return out
+
+
+def alike(view: ScopeView, column: str, mask: np.ndarray, held: np.ndarray) -> bool:
+    """Whether a figure beside the scope's scores (``column``, over the tasks of ``mask``)
+    relates alike to every held-out task the scores rest on (``held``), so that no difference
+    between it and them singles one out (§4.4): it rests on every such task, and they share
+    their shares of the figure's group (a dimension's weight in J, a rule class's items in
+    R). A Judge channel may rest on part of them — its share of every scope is checked with
+    the sets shown (:mod:`generator.score.shown`) — where each is judged on one channel."""
+    group = column.split(":", 1)[0]
+    if group == "channel":
+        channels = view.columns.get("channels")
+        return channels is None or all(len(c) == 1 for c in channels[held])
+    if (held & ~mask).any():
+        return False
+    shares = view.columns.get(f"struct:{group}")
+    return shares is None or len(set(shares[held].tolist())) <= 1
 
 
 def cell_of(view: ScopeView, release: Release) -> np.ndarray | None:

@@ -132,6 +132,28 @@ def _channels(release: Release, scoring: Scoring) -> dict[str, tuple[str, ...]]:
     return {"channels": tuple(sorted({j.channel for j in scoring.judge_items if j.channel}))}
 
 
+def _structure(release: Release, scoring: Scoring) -> dict[str, tuple[tuple[str, float], ...]]:
+    """Where the release declares judged dimensions or rule classes: each one's share of the
+    task's J (its items' weight over all) or of its ordinary rule items. Tasks that share it
+    relate their figures alike to J or R; across tasks that do not, the difference of the
+    figures can single out one task (§4.4)."""
+    out = {}
+    judged = [j for j in scoring.judge_items if not j.overall]
+    if release.profile.dimensions and judged:
+        mass = sum(j.weight for j in judged)
+        shares: dict[str, float] = {}
+        for j in judged:
+            shares[j.dimension or ""] = shares.get(j.dimension or "", 0.0) + j.weight / mass
+        out["struct:dimension"] = tuple(sorted((k, round(v, 12)) for k, v in shares.items()))
+    ruled = [i for i in scoring.rule_items if not i.fatal]
+    if release.profile.rule_classes and ruled:
+        counts: dict[str, float] = {}
+        for i in ruled:
+            counts[i.rule_class or ""] = counts.get(i.rule_class or "", 0.0) + 1 / len(ruled)
+        out["struct:rule_class"] = tuple(sorted((k, round(v, 12)) for k, v in counts.items()))
+    return out
+
+
 def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
     weights = {r.id: r.weight for r in release.enumerations.risk_levels}
     multi = {f.id for f in release.profile.facets if f.multi}
@@ -156,6 +178,7 @@ def _tasks(release: Release, catalog: Catalog) -> pd.DataFrame:
                 **{f"facet:{f}": _facet_value(v, f in multi) for f, v in t.facets.items()},
                 **{f"set:{s}": s if s in t.sets else "" for s in sets.get(t.domain, ())},
                 **_channels(release, s),
+                **_structure(release, s),
             }
         )
     out = pd.DataFrame(rows).set_index("task")

@@ -114,8 +114,14 @@ def task_table(
 
 def facet_columns(tasks: pd.DataFrame) -> list[str]:
     """The task table's facet columns (``facet:<id>``), one per facet of the release, and
-    task-set columns (``set:<id>``: the set's id where the task belongs to it, else "")."""
-    return [str(c) for c in tasks.columns if str(c).startswith(("facet:", "set:"))]
+    task-set columns (``set:<id>``: the set's id where the task belongs to it, else ""), the
+    Judge channels that judge it (``channels``) and the shares of its judged dimensions and
+    rule classes (``struct:<group>``), where the release declares them."""
+    return [
+        str(c)
+        for c in tasks.columns
+        if str(c).startswith(("facet:", "set:", "struct:")) or str(c) == "channels"
+    ]
 
 
 def _tally(runs: pd.DataFrame, column: str, shape: tuple[int, int]) -> dict[str, np.ndarray]:

@@ -242,3 +242,38 @@ def test_a_channel_s_score_is_the_weighted_judge_mean_over_the_tasks_it_judges()
     assert c.judge_score is not None
     all_j = [task_mean(t, (True,) * 3) for t in channel_of]
     assert c.judge_score.value == pytest.approx(sum(all_j) / len(all_j))
+
+
+def test_a_figure_that_relates_otherwise_to_one_held_out_task_is_withheld() -> None:
+    """Six held-out tasks, one of them without the 'render' rule class: beside the rule score
+    over all six, the class's pass rate over five would give that task's rule score by
+    difference, so it is withheld over the held-out group, and so is the class every task
+    has, whose share of R differs between them; over the public group, alike, both show."""
+    from generator.models import Release
+    from generator.score.report import build_report
+
+    data = release(groups={"public": 6, "held_out": 6, "min_held_out_aggregate": 3}).model_dump(
+        mode="json", exclude_none=True
+    )
+    data["profile"] = {
+        "rule_classes": [{"id": "type", "title": "File type"}, {"id": "render", "title": "Renders"}]
+    }
+    rel = Release.model_validate(data)
+    tasks = []
+    for i in range(12):
+        odd = i == 0  # held-out, and without the render class
+        t = task(f"t{i:02}", group="held-out" if i < 6 else "public", rules=2 if odd else 3)
+        for item, cls in zip(t["scoring"]["rule_items"], ("type", "type", "render"), strict=False):
+            item["rule_class"] = cls
+        tasks.append(t)
+    runs = [
+        run(t["id"], r, passed=(i + r) % 3, of=len(t["scoring"]["rule_items"]))
+        for i, t in enumerate(tasks)
+        for r in (1, 2)
+    ]
+    report = build_report(version(rel, catalog(tasks), {"p": runs}), "office")
+    by_group = {s.scope.group: s for s in report.scopes if s.scope.whole}
+    (held,) = by_group["held-out"].combinations
+    (public,) = by_group["public"].combinations
+    assert set(held.rule_classes) == set()  # 'type' too: the shares of R differ (2/2 vs 2/3)
+    assert set(public.rule_classes) == {"type", "render"}
