@@ -1,34 +1,31 @@
 #!/usr/bin/env python3
 """Measure what the intervals of Judge channels, experiments, second raters and task sets
-claim, on releases with a known truth.
+claim, on releases with a known truth shaped like the EnterpriseClawBench-shaped example
+(``bench/profile_release.py``): text and visual tasks alternating, Lite the first tasks of
+Full, a skill experiment (two levels × two consumers) on the last tasks, a second rater of
+the first two combinations' runs on the first Lite tasks, two runs per task.
 
-Each simulated release is shaped like the EnterpriseClawBench-shaped example
-(``bench/profile_release.py``): dual-channel tasks (rule weight 0.25, five rule items, five
-weighted Judge items, levels 0..G, text and visual channels alternating), Lite the first
-tasks of Full, a skill experiment (two levels × two consumers) on the last tasks, a second
-rater of the first two combinations' runs on the first Lite tasks, two runs per task. A
-run's quality is q = logistic(a_k + u_kt − d_t − offset_c + e): ability a_k (on Lite tasks,
-or on the other Full tasks), d_t ~ N(0, SD_TASK²), u_kt ~ N(0, SD_PAIR²), e ~ N(0, SD_RUN²).
-A Judge item's level is round(G·q + bias_c + N(0, noise_c²)) clipped to 0..G; a rule item
-passes with probability RULE_PASS. A treatment adds SHIFT[level][consumer] + N(0, SD_SKILL²)
-(a draw per level and task) to its consumer's logit. The second rater reads
-logistic(logit q + N(0, discord_c²)) with its own bias and noise (CHANNELS).
+A run's quality is q = logistic(a_k + u_kt − d_t − offset_c + e): ability a_k (on Lite, or
+on the other Full tasks), d_t ~ N(0, SD_TASK²), u_kt ~ N(0, SD_PAIR²), e ~ N(0, SD_RUN²). A
+Judge item's level is round(G·q + bias_c + N(0, noise_c²)) in 0..G; a rule item passes with
+probability RULE_PASS. A treatment adds SHIFT[level][consumer] + N(0, SD_SKILL²) (a draw per
+level and task) to its consumer's logit. The second rater reads logistic(logit q +
+N(0, discord_c²)) with its own bias and noise (CHANNELS). Each figure of ``build_report`` is
+held against its estimand:
 
-Every figure comes from ``build_report``, held against its estimand:
-
-- a channel score (``channels``, on Lite and Full): the population mean over the scope's
-  tasks of the channel of a task's expected channel score (Gauss–Hermite quadrature);
+- a channel score (Lite, Full): the population mean over the scope's tasks of the channel of
+  a task's expected channel score (Gauss–Hermite quadrature);
 - a skill change: the population mean over targets of (expected treatment − expected
   baseline score), a level's the mean of its cells; over fewer targets than
-  ``statistics.min_tasks_to_resample``, run noise only: the mean of those targets' changes;
+  ``statistics.min_tasks_to_resample`` (run noise only), the mean of those targets' changes;
 - rater agreement (ρ, MAE, mean difference of the pooled rated runs): its value over the
-  population of such runs (POPULATION_TASKS tasks drawn). Runs of a task are clustered;
-  that widens the interval, not the estimand (every rated task has as many rated runs);
-- Lite against Full: Spearman's ρ of the combinations' population means on the two sets.
-  With three combinations ρ is −1, −0.5, 0.5 or 1: an interval only admits some orders.
+  population of such runs (POPULATION_TASKS tasks drawn); runs of a task are clustered, which
+  widens the interval, not the estimand (every rated task has as many rated runs);
+- Lite against Full: Spearman's ρ of the combinations' population means on the two sets
+  (with three combinations −1, −0.5, 0.5 or 1: an interval only admits some orders).
 
-Usage: ``python bench/coverage_profiles.py [--releases 200] [--quick | --setting I ...]
-[--out FILE]``; ``--readme`` prints the README's summary of the results.
+``--quick``: 3 releases of the first setting, written nowhere; ``--readme``: the README's
+summary of ``bench/results/coverage_profiles.json``.
 """
 
 from __future__ import annotations
@@ -51,9 +48,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 import coverage_measure as cm  # noqa: E402
 import profile_release as pr  # noqa: E402
 
-from generator.score.concordance import spearman  # noqa: E402
+from generator.score.concordance import replicate_spearman, spearman  # noqa: E402
 from generator.score.report import build_report  # noqa: E402
 from generator.score.results import Report  # noqa: E402
+from generator.score.stats import multiplicities, t_value, task_draws  # noqa: E402
 
 G, RUNS, RULE_PASS, RULE_WEIGHT = 10, 2, 0.9, 0.25
 SD_TASK, SD_PAIR, SD_RUN, SD_SKILL = 1.0, 0.3, 0.4, 0.5
@@ -176,11 +174,10 @@ def truths(s: Setting, weights: np.ndarray) -> dict[str, Any]:
     return out
 
 
-def simulate(
-    s: Setting, rng: np.random.Generator, p: pr.Parts
-) -> tuple[Report, dict[str, list[float]]]:
-    """One release: its report, and per level and consumer the mean expected change over its
-    own targets (the run-noise interval's truth)."""
+def simulate(s: Setting, rng: np.random.Generator, p: pr.Parts) -> tuple[Report, Any, Any]:
+    """One release: its report; per level and consumer the mean expected change over its own
+    targets (the run-noise interval's truth); per channel the rated runs' Judge and second
+    scores, and their tasks."""
     lite, other = s.abilities()
     chans = [channel_of(t) for t in range(s.tasks)]
     table = np.array([CHANNELS[c] for c in chans])[:, :, None, None]  # tasks × 6 × 1 × 1
@@ -188,34 +185,54 @@ def simulate(
     x = ability + SD_PAIR * rng.standard_normal((s.combos, s.tasks)) - table[:, 0, 0, 0]
     x -= SD_TASK * rng.standard_normal(s.tasks)
 
-    def runs(x: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, list[Any]]:
+    def runs(x: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[Any]]:
         z = x[:, None] + SD_RUN * rng.standard_normal((len(x), RUNS))
         judge = levels(logistic(z), table[rows, 1], table[rows, 2], rng)
         rules = rng.random((len(rows), RUNS, 5)) < RULE_PASS
-        return z, pr.records(p, rows.tolist(), judge, rules)
+        return z, judge, pr.records(p, rows.tolist(), judge, rules)
 
-    every, loaded = np.arange(s.tasks), []
-    rated = every[: 2 * s.rated]
+    every, loaded, scored = np.arange(s.tasks), [], []
+    rated, weights = every[: 2 * s.rated], p.weights / p.weights.sum() / G
     for k in range(s.combos):
-        z, records = runs(x[k], every)
+        z, judge, records = runs(x[k], every)
         if k >= 2:
             loaded.append(pr.bundle(p, f"c{k}", records))
             continue
         seen = logistic(z[rated] + table[rated, 5, 0] * rng.standard_normal((len(rated), RUNS)))
         second = levels(seen, table[rated, 3], table[rated, 4], rng)
         loaded.append(pr.bundle(p, f"c{k}", records, (pr.rater(p, rated.tolist(), second),)))
+        scored.append((judge[rated] @ weights, second @ weights))
+    pairs = {}  # per channel: the Judge's and the rater's scores, the task of each
+    for c in CHANNELS:
+        on = np.array([chans[t] == c for t in rated])
+        sides = [np.concatenate([pair[i][on].ravel() for pair in scored]) for i in (0, 1)]
+        pairs[c] = [*sides, np.tile(np.repeat(np.arange(on.sum()), RUNS), len(scored))]
     targets, own = every[s.tasks - s.targets :], {}
     for level, shift in SHIFT.items():
         skill, own[level] = SD_SKILL * rng.standard_normal(len(targets)), []
         for k in range(2):
             base, treated = x[k, targets], x[k, targets] + shift[k] + skill
-            loaded.append(pr.bundle(p, f"c{k}-skill-{level}", runs(treated, targets)[1]))
+            loaded.append(pr.bundle(p, f"c{k}-skill-{level}", runs(treated, targets)[2]))
             change = [
                 expect(a, SD_RUN, chans[t]) - expect(b, SD_RUN, chans[t])
                 for a, b, t in zip(treated, base, targets, strict=True)
             ]
             own[level].append(float(np.mean(change)) * (1 - RULE_WEIGHT))
-    return build_report(pr.version(p, loaded), pr.DOMAIN), own
+    return build_report(pr.version(p, loaded), pr.DOMAIN), own, pairs
+
+
+def t_intervals(judge: np.ndarray, second: np.ndarray, task: np.ndarray, samples: int) -> Any:
+    """A suggested interval for rater agreement: value ± t(T − 1)·se, se the sd of the same
+    task-resampled replicates as the engine's (times √(T/(T − 1))); ρ on Fisher's z scale."""
+    tasks = int(task.max()) + 1
+    w = multiplicities(task_draws(tasks, samples, 0), tasks).astype(float)[:, task]
+    t = t_value(0.95, tasks - 1) * np.sqrt(tasks / (tasks - 1)) * np.array([-1, 1])
+    fisher = np.arctanh(np.clip(replicate_spearman(judge, second, w), -0.9999, 0.9999))
+    rho = np.arctanh(np.clip(spearman(judge, second), -0.9999, 0.9999))
+    out = {"spearman": np.tanh(rho + t * np.nanstd(fisher, ddof=1))}
+    for stat, e in (("mae", np.abs(second - judge)), ("difference", second - judge)):
+        out[stat] = e.mean() + t * np.std(w @ e / w.sum(axis=1), ddof=1)
+    return out
 
 
 class Held(cm.Tally):  # type: ignore[misc]
@@ -234,9 +251,7 @@ class Held(cm.Tally):  # type: ignore[misc]
         return {n: round(float(np.mean(w)), 4) for n, w in sorted(self.widths.items())}
 
 
-def score_release(
-    report: Report, truth: dict[str, Any], own: dict[str, list[float]], tally: Held
-) -> None:
+def score_release(report: Report, truth: dict[str, Any], own: Any, pairs: Any, tally: Held) -> None:
     """Hold one release's intervals against their truths."""
     lite = next(x for x in report.scopes if x.scope.whole and x.scope.group == "all")
     full = next(x for x in report.scopes if x.scope.task_set == "full" and x.scope.group == "all")
@@ -253,19 +268,20 @@ def score_release(
     for change in [*experiment.cells, *experiment.level_means]:
         cells, mine = truth["cells"][change.level], own[change.level]
         k = None if change.consumer is None else int(change.consumer[1:])
-        what = "a creator's mean change" if k is None else "a creator × consumer change"
+        what = "skill change, creator's mean" if k is None else CHANGE
         population, here = (np.mean(cells), np.mean(mine)) if k is None else (cells[k], mine[k])
         if change.interval == "runs":
-            tally.hold(f"{what}, these targets", change.low, change.high, float(here))
-            what = f"{what}, run noise holding the population change (contrast)"
+            tally.hold(f"{what}, these targets (run noise)", change.low, change.high, float(here))
+            what = f"{what}, the population's (run noise, not claimed)"
         tally.hold(what, change.low, change.high, float(population))
     for a in report.agreement:
+        suggested = t_intervals(*pairs[a.channel], report.settings.bootstrap_samples)
         for stat, label in (("spearman", "ρ"), ("mae", "MAE"), ("difference", "mean difference")):
-            f, value = getattr(a, stat), truth["agreement"][a.channel][stat]
-            tally.hold(f"rater {label}, {a.channel}", f.low, f.high, value)
-            tally.add(
-                f"truth above the interval: rater {label}, {a.channel}", (f.high or 9) < value
-            )
+            name, f = f"rater {label}, {a.channel}", getattr(a, stat)
+            value = truth["agreement"][a.channel][stat]
+            tally.hold(name, f.low, f.high, value)
+            tally.hold(f"{name}, value ± t·se (suggested)", *suggested[stat], value)
+            tally.add(f"truth above the interval: {name}", (f.high or 9) < value)
 
 
 def run_setting(s: Setting, releases: int, samples: int) -> dict[str, Any]:
@@ -275,8 +291,8 @@ def run_setting(s: Setting, releases: int, samples: int) -> dict[str, Any]:
     tally, started = Held(), time.perf_counter()
     for _ in range(releases):
         tally.next_release()
-        report, own = simulate(s, rng, p)
-        score_release(report, truth, own, tally)
+        report, own, pairs = simulate(s, rng, p)
+        score_release(report, truth, own, pairs, tally)
     return {
         "setting": s.name,
         **asdict(s),
@@ -289,44 +305,31 @@ def run_setting(s: Setting, releases: int, samples: int) -> dict[str, Any]:
 
 
 def design(samples: int) -> dict[str, Any]:
-    """The simulation's design, as the README states it."""
-    names = ("offset", "bias", "noise", "rater_bias", "rater_noise", "discord")
+    """The simulation's design: its constants."""
+    names = "G RUNS RULE_PASS RULE_WEIGHT SD_TASK SD_PAIR SD_RUN SD_SKILL SHIFT POPULATION_TASKS"
     return {
-        "template": "examples/enterpriseclawbench",
         "bootstrap_samples": samples,
-        "runs_per_task": RUNS,
-        "sd": {"task": SD_TASK, "pair": SD_PAIR, "run": SD_RUN, "skill": SD_SKILL},
-        "rule_pass": RULE_PASS,
-        "channels": {c: dict(zip(names, v, strict=True)) for c, v in CHANNELS.items()},
-        "shift": {level: list(v) for level, v in SHIFT.items()},
-        "population_tasks": POPULATION_TASKS,
+        "channels": CHANNELS,
+        **{n.lower(): globals()[n] for n in names.split()},
     }
 
 
-#: The README's rows: (label, figure name).
-README_ROWS = (
-    *(
-        (f"{c} channel score, {s}", f"coverage: {c} channel score, {s}")
-        for s in ("Lite", "Full")
-        for c in CHANNELS
-    ),
-    ("skill change, creator × consumer", "coverage: a creator × consumer change"),
-    ("skill change, a creator's mean", "coverage: a creator's mean change"),
-    (
-        "… 3 targets, run noise: their own change",
-        "coverage: a creator × consumer change, these targets",
-    ),
-    (
-        "… 3 targets: the population change (not claimed)",
-        "coverage: a creator × consumer change, run noise holding the population change (contrast)",
-    ),
-    *(
-        (f"rater {s}, {c}", f"coverage: rater {s}, {c}")
-        for s in ("ρ", "MAE", "mean difference")
-        for c in CHANNELS
-    ),
-    ("Lite against Full, ρ", "coverage: Lite against Full, ρ"),
-    ("… its interval above 0", "informative: Lite against Full, ρ interval above 0"),
+RATER = [f"rater {s}, {c}" for s in ("ρ", "MAE", "mean difference") for c in CHANNELS]
+CHANGE = "skill change, creator × consumer"
+#: The README's rows, each a figure's name (what follows its first colon labels it).
+README_ROWS = tuple(
+    (name.split(": ", 1)[1], name)
+    for name in (
+        *(f"coverage: {c} channel score, {s}" for s in ("Lite", "Full") for c in CHANNELS),
+        f"coverage: {CHANGE}",
+        "coverage: skill change, creator's mean",
+        f"coverage: {CHANGE}, these targets (run noise)",
+        f"coverage: {CHANGE}, the population's (run noise, not claimed)",
+        *(f"coverage: {r}" for r in RATER),
+        *(f"coverage: {r}, value ± t·se (suggested)" for r in RATER),
+        "coverage: Lite against Full, ρ",
+        "informative: Lite against Full, ρ interval above 0",
+    )
 )
 README_MARKS = (
     "<!-- coverage-profiles: generated by bench/coverage_profiles.py --readme -->",
@@ -367,14 +370,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--releases", type=int, default=200, help="releases per setting")
     parser.add_argument("--samples", type=int, default=2000, help="bootstrap replicates")
-    parser.add_argument(
-        "--quick", action="store_true", help="3 releases of setting 0, written nowhere"
-    )
-    parser.add_argument("--readme", action="store_true", help="print the README's summary only")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--readme", action="store_true")
     parser.add_argument("--setting", type=int, action="append", choices=range(len(SETTINGS)))
-    parser.add_argument(
-        "--out", type=Path, default=None, help=f"default {RESULTS.relative_to(ROOT)}"
-    )
+    parser.add_argument("--out", type=Path, default=None, help="default: RESULTS")
     args = parser.parse_args(argv)
     if args.readme:
         print(readme_block(json.loads((args.out or RESULTS).read_text(encoding="utf-8"))))

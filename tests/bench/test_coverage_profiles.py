@@ -96,7 +96,7 @@ def test_a_simulated_release_passes_every_check(
     built: list[Any] = []
     real = bench.build_report
     monkeypatch.setattr(bench, "build_report", lambda v, d: built.append(v) or real(v, d))
-    report, own = bench.simulate(setting, np.random.default_rng(1), parts)
+    report, own, pairs = bench.simulate(setting, np.random.default_rng(1), parts)
     inputs, problems = load_inputs(bench.pr.TEMPLATE)
     assert not problems
     assert check_inputs(Inputs(bench.pr.TEMPLATE, tuple(built), inputs.cards)) == []
@@ -106,6 +106,14 @@ def test_a_simulated_release_passes_every_check(
     assert {c.tasks for c in experiment.cells} == {setting.targets}
     assert {a.tasks for a in report.agreement} == {setting.rated}
     assert sorted(own) == sorted(bench.SHIFT)
+    # the suggested rater interval is formed over the very pairs the engine compares
+    for a in report.agreement:
+        judge, second, task = pairs[a.channel]
+        assert len(judge) == a.runs
+        assert len(set(task.tolist())) == a.tasks
+        assert a.mae.value == pytest.approx(np.abs(second - judge).mean(), abs=1e-12)
+        assert a.difference.value == pytest.approx((second - judge).mean(), abs=1e-12)
+        assert a.spearman.value == pytest.approx(bench.spearman(judge, second), abs=1e-12)
 
 
 def test_a_small_run_holds_every_interval(bench: ModuleType) -> None:
@@ -118,11 +126,14 @@ def test_a_small_run_holds_every_interval(bench: ModuleType) -> None:
             assert figures[f"coverage: {channel} channel score, {scope}"]["trials"] == scopes
         for stat in ("ρ", "MAE", "mean difference"):
             assert figures[f"coverage: rater {stat}, {channel}"]["trials"] == 2
-    assert figures["coverage: a creator × consumer change"]["trials"] == 2 * 2 * len(bench.SHIFT)
-    assert figures["coverage: a creator's mean change"]["trials"] == 2 * len(bench.SHIFT)
+            suggested = f"coverage: rater {stat}, {channel}, value ± t·se (suggested)"
+            assert figures[suggested]["trials"] == 2
+    assert figures[f"coverage: {bench.CHANGE}"]["trials"] == 2 * 2 * len(bench.SHIFT)
+    assert figures["coverage: skill change, creator's mean"]["trials"] == 2 * len(bench.SHIFT)
     assert figures["coverage: Lite against Full, ρ"]["trials"] == 2
-    assert not any("these targets" in name for name in figures)
+    assert not any("run noise" in name for name in figures)
     assert set(found["mean_width"]) == {n for n in figures if n.startswith("coverage: ")}
+    assert {name for _, name in bench.README_ROWS if "run noise" not in name} <= set(figures)
     assert all(0 <= f["rate"] <= 1 and f["mc_se"] >= 0 for f in figures.values())
 
 
@@ -131,8 +142,9 @@ def test_over_few_targets_the_run_noise_interval_is_held_to_its_own_targets(
 ) -> None:
     setting = next(s for s in bench.SETTINGS if s.targets < 5)  # min_tasks_to_resample
     figures = bench.run_setting(setting, 2, 200)["figures"]
-    assert figures["coverage: a creator × consumer change, these targets"]["trials"] == 8
-    assert "coverage: a creator × consumer change" not in figures
+    assert figures[f"coverage: {bench.CHANGE}, these targets (run noise)"]["trials"] == 8
+    assert f"coverage: {bench.CHANGE}" not in figures
+    assert {name for _, name in bench.README_ROWS if "run noise" in name} <= set(figures)
 
 
 def test_quick_writes_the_results_in_the_shape_the_readme_reads(
