@@ -5,13 +5,12 @@ claim, on releases with a known truth shaped like the EnterpriseClawBench-shaped
 Full, a skill experiment (two levels × two consumers) on the last tasks, a second rater of
 the first two combinations' runs on the first Lite tasks, two runs per task.
 
-A run's quality is q = logistic(a_k + u_kt − d_t − offset_c + e): ability a_k (on Lite, or
-on the other Full tasks), d_t ~ N(0, SD_TASK²), u_kt ~ N(0, SD_PAIR²), e ~ N(0, SD_RUN²). A
-Judge item's level is round(G·q + bias_c + N(0, noise_c²)) in 0..G; a rule item passes with
-probability RULE_PASS. A treatment adds SHIFT[level][consumer] + N(0, SD_SKILL²) (a draw per
-level and task) to its consumer's logit. The second rater reads logistic(logit q +
-N(0, discord_c²)) with its own bias and noise (CHANNELS). Each figure of ``build_report`` is
-held against its estimand:
+A run's quality is q = logistic(a_k + u_kt − d_t − offset_c + e), a_k the ability on Lite or
+on the other Full tasks, d_t, u_kt and e normal (SD_TASK, SD_PAIR, SD_RUN); an item's level
+round(G·q + bias_c + N(0, noise_c²)) in 0..G, a rule item passed with probability RULE_PASS;
+a treatment adds SHIFT[level][consumer] + N(0, SD_SKILL²) (per task) to the consumer's
+logit; the rater reads logistic(logit q + N(0, discord_c²)) with its bias and noise
+(CHANNELS). Each figure of ``build_report`` is held against its estimand:
 
 - a channel score (Lite, Full): the population mean over the scope's tasks of the channel of
   a task's expected channel score (Gauss–Hermite quadrature);
@@ -19,13 +18,12 @@ held against its estimand:
   baseline score), a level's the mean of its cells; over fewer targets than
   ``statistics.min_tasks_to_resample`` (run noise only), the mean of those targets' changes;
 - rater agreement (ρ, MAE, mean difference of the pooled rated runs): its value over the
-  population of such runs (POPULATION_TASKS tasks drawn); runs of a task are clustered, which
-  widens the interval, not the estimand (every rated task has as many rated runs);
+  population of such runs (POPULATION_TASKS tasks drawn; runs within a task are clustered,
+  which widens the interval, not the estimand: every rated task has as many rated runs);
 - Lite against Full: Spearman's ρ of the combinations' population means on the two sets
   (with three combinations −1, −0.5, 0.5 or 1: an interval only admits some orders).
 
-``--quick``: 3 releases of the first setting, written nowhere; ``--readme``: the README's
-summary of ``bench/results/coverage_profiles.json``.
+``--quick``: 3 releases of setting 0, written nowhere; ``--readme``: the README's summary.
 """
 
 from __future__ import annotations
@@ -59,8 +57,7 @@ SD_TASK, SD_PAIR, SD_RUN, SD_SKILL = 1.0, 0.3, 0.4, 0.5
 CHANNELS = {"text": (0.0, 0.0, 0.8, 0.8, 1.0, 0.3), "visual": (0.3, -0.5, 1.2, 1.5, 1.5, 1.5)}
 SHIFT = {"gpt-5.5": (0.4, 0.2), "haiku-4.5": (-0.5, -0.3)}  # per level: per consumer (logit)
 POPULATION_TASKS = 100_000
-NODES, WEIGHTS = np.polynomial.hermite_e.hermegauss(60)
-WEIGHTS = WEIGHTS / WEIGHTS.sum()
+NODES, WEIGHTS = np.polynomial.hermite_e.hermegauss(60)  # weights summing to √(2π)
 PHI = np.vectorize(NormalDist().cdf)
 
 
@@ -75,9 +72,8 @@ class Setting:
 
     @property
     def name(self) -> str:
-        cross = ", orders cross" if self.crossed else ""
         sizes = f"{self.lite}/{self.tasks} tasks, K={self.combos}, {self.targets} targets"
-        return f"{sizes}, {self.rated} rated{cross}"
+        return f"{sizes}, {self.rated} rated" + (", orders cross" if self.crossed else "")
 
     def abilities(self) -> tuple[np.ndarray, np.ndarray]:
         """Each combination's ability on Lite tasks and on the other tasks of Full: the
@@ -115,8 +111,8 @@ def judged(z: np.ndarray, channel: str) -> np.ndarray:
 
 def expect(mean: Any, sd: float, channel: str) -> np.ndarray:
     """E[judged(x)] for x ~ N(mean, sd²), elementwise in ``mean``."""
-    out: np.ndarray = (
-        judged(np.asarray(mean, dtype=float)[..., None] + sd * NODES, channel) @ WEIGHTS
+    out: np.ndarray = judged(np.asarray(mean, dtype=float)[..., None] + sd * NODES, channel) @ (
+        WEIGHTS / WEIGHTS.sum()
     )
     return out
 
@@ -247,9 +243,6 @@ class Held(cm.Tally):  # type: ignore[misc]
         if low is not None and high is not None:
             self.widths.setdefault(f"coverage: {name}", []).append(high - low)
 
-    def mean_widths(self) -> dict[str, float]:
-        return {n: round(float(np.mean(w)), 4) for n, w in sorted(self.widths.items())}
-
 
 def score_release(report: Report, truth: dict[str, Any], own: Any, pairs: Any, tally: Held) -> None:
     """Hold one release's intervals against their truths."""
@@ -300,18 +293,15 @@ def run_setting(s: Setting, releases: int, samples: int) -> dict[str, Any]:
         "seconds": round(time.perf_counter() - started, 1),
         "truth": json.loads(json.dumps(truth), parse_float=lambda v: round(float(v), 4)),
         "figures": tally.summary(),
-        "mean_width": tally.mean_widths(),
+        "mean_width": {n: round(float(np.mean(w)), 4) for n, w in sorted(tally.widths.items())},
     }
 
 
 def design(samples: int) -> dict[str, Any]:
     """The simulation's design: its constants."""
     names = "G RUNS RULE_PASS RULE_WEIGHT SD_TASK SD_PAIR SD_RUN SD_SKILL SHIFT POPULATION_TASKS"
-    return {
-        "bootstrap_samples": samples,
-        "channels": CHANNELS,
-        **{n.lower(): globals()[n] for n in names.split()},
-    }
+    out = {n.lower(): globals()[n] for n in names.split()}
+    return {"bootstrap_samples": samples, "channels": CHANNELS, **out}
 
 
 RATER = [f"rater {s}, {c}" for s in ("ρ", "MAE", "mean difference") for c in CHANNELS]
@@ -338,9 +328,15 @@ README_MARKS = (
 RESULTS = ROOT / "bench" / "results" / "coverage_profiles.json"
 
 
-def _widths(setting: dict[str, Any]) -> dict[str, Any]:
-    """A setting's mean widths in the shape of its figures (for ``cm._table``)."""
-    return {**setting, "figures": {n: {"rate": w} for n, w in setting["mean_width"].items()}}
+def shortfalls(settings: list[dict[str, Any]]) -> list[str]:
+    """Each interval that held its truth less often than 95% by over two Monte-Carlo errors."""
+    return [
+        f"{name.split(': ', 1)[1]} ({s['setting']}) {f['rate']:.3f} ± {f['mc_se']:.3f}"
+        for s in settings
+        for name, f in s["figures"].items()
+        if name.startswith("coverage: ") and "not claimed" not in name
+        if f["rate"] + 2 * f["mc_se"] < 0.95
+    ]
 
 
 def readme_block(document: dict[str, Any]) -> str:
@@ -349,6 +345,10 @@ def readme_block(document: dict[str, Any]) -> str:
     errors = [f["mc_se"] for s in settings for f in s["figures"].values() if f["mc_se"] > 0]
     rho = ", ".join(f"{s['truth']['set_rho']:g}" for s in settings)
     releases = ", ".join(map(str, sorted({s["releases"] for s in settings})))
+    widths = [
+        {**s, "figures": {n: {"rate": w} for n, w in s["mean_width"].items()}} for s in settings
+    ]
+    short = "; ".join(shortfalls(settings)) or "none"
     lines = [
         README_MARKS[0],
         f"{releases} releases per setting (Lite/Full tasks, K combinations on both sets, the "
@@ -360,7 +360,9 @@ def readme_block(document: dict[str, Any]) -> str:
         "",
         "Mean width of those intervals:",
         "",
-        *cm._table([_widths(s) for s in settings], README_ROWS[:-1]),
+        *cm._table(widths, README_ROWS[:-1]),
+        "",
+        f"Short of 95% by more than two Monte-Carlo errors: {short}.",
         README_MARKS[1],
     ]
     return "\n".join(lines)
@@ -383,8 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [SETTINGS[i] for i in args.setting or ([0] if args.quick else range(len(SETTINGS)))]
     results = []
     for s in chosen:
-        found = run_setting(s, releases, samples)
-        results.append(found)
+        results.append(found := run_setting(s, releases, samples))
         print(f"{found['setting']} ({found['releases']} releases, {found['seconds']} s)")
         for name, f in found["figures"].items():
             print(f"  {name}: {f['rate']:.3f} ± {f['mc_se']:.3f} ({f['hits']}/{f['trials']})")
