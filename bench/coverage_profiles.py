@@ -71,6 +71,12 @@ class Setting:
     crossed: bool = False  # the combinations' order differs between the sets
 
     @property
+    def label(self) -> str:
+        """The README's column: A the example's size, B larger; × where the orders cross."""
+        size = ("A" if self.tasks < 100 else "B") + ("×" if self.crossed else "")
+        return size + (f", {self.targets} targets" if self.targets < 5 else "")
+
+    @property
     def name(self) -> str:
         sizes = f"{self.lite}/{self.tasks} tasks, K={self.combos}, {self.targets} targets"
         return f"{sizes}, {self.rated} rated" + (", orders cross" if self.crossed else "")
@@ -98,30 +104,25 @@ def channel_of(t: int) -> str:
 
 
 def logistic(z: np.ndarray) -> np.ndarray:
-    out: np.ndarray = 1 / (1 + np.exp(-z))
-    return out
+    return np.asarray(1 / (1 + np.exp(-z)))
 
 
 def judged(z: np.ndarray, channel: str) -> np.ndarray:
     """A run's expected Judge score at logit z: Σ_{l=1..G} P(level ≥ l) / G."""
     m = G * logistic(np.asarray(z, dtype=float))[..., None] + CHANNELS[channel][1]
-    out: np.ndarray = PHI((m - np.arange(1, G + 1) + 0.5) / CHANNELS[channel][2]).sum(-1) / G
-    return out
+    return np.asarray(PHI((m - np.arange(1, G + 1) + 0.5) / CHANNELS[channel][2]).sum(-1) / G)
 
 
 def expect(mean: Any, sd: float, channel: str) -> np.ndarray:
     """E[judged(x)] for x ~ N(mean, sd²), elementwise in ``mean``."""
-    out: np.ndarray = judged(np.asarray(mean, dtype=float)[..., None] + sd * NODES, channel) @ (
-        WEIGHTS / WEIGHTS.sum()
-    )
-    return out
+    x = np.asarray(mean, dtype=float)[..., None] + sd * NODES
+    return np.asarray(judged(x, channel) @ (WEIGHTS / WEIGHTS.sum()))
 
 
 def levels(p: np.ndarray, bias: Any, noise: Any, rng: np.random.Generator) -> np.ndarray:
     """Five item levels per run of quality ``p`` (p's shape × 5)."""
     raw = G * p[..., None] + bias + noise * rng.standard_normal((*p.shape, 5))
-    out: np.ndarray = np.clip(np.round(raw), 0, G)
-    return out
+    return np.clip(np.round(raw), 0, G)
 
 
 def rater_truth(
@@ -158,14 +159,9 @@ def truths(s: Setting, weights: np.ndarray) -> dict[str, Any]:
     out["set_rho"] = spearman(np.array(out["sets"]["Lite"]), np.array(out["sets"]["Full"]))
     treated, targets = float(np.hypot(sd, SD_SKILL)), chans[s.tasks - s.targets :]
     for level, shift in SHIFT.items():
-        change = [
-            [
-                expect(other[k] + shift[k] - o, treated, c) - expect(other[k] - o, sd, c)
-                for c, o in targets
-            ]
-            for k in range(2)
-        ]
-        out["cells"][level] = ((1 - RULE_WEIGHT) * np.mean(change, axis=1)).tolist()
+        a = other[:2]  # the consumers'
+        change = [expect(a + shift - o, treated, c) - expect(a - o, sd, c) for c, o in targets]
+        out["cells"][level] = ((1 - RULE_WEIGHT) * np.mean(change, axis=0)).tolist()
     out["agreement"] = {c: rater_truth(lite[:2], c, weights) for c in CHANNELS}
     return out
 
@@ -255,7 +251,6 @@ def score_release(report: Report, truth: dict[str, Any], own: Any, pairs: Any, t
                 tally.hold(f"{ch} channel score, {label}", e.low, e.high, value)
     (sets,) = report.sets
     tally.hold("Lite against Full, ρ", sets.low, sets.high, truth["set_rho"])
-    tally.add("no interval: Lite against Full, ρ", sets.low is None)
     tally.add("informative: Lite against Full, ρ interval above 0", (sets.low or -1) > 0)
     (experiment,) = report.experiments
     for change in [*experiment.cells, *experiment.level_means]:
@@ -288,6 +283,7 @@ def run_setting(s: Setting, releases: int, samples: int) -> dict[str, Any]:
         score_release(report, truth, own, pairs, tally)
     return {
         "setting": s.name,
+        "label": s.label,
         **asdict(s),
         "releases": releases,
         "seconds": round(time.perf_counter() - started, 1),
@@ -331,7 +327,7 @@ RESULTS = ROOT / "bench" / "results" / "coverage_profiles.json"
 def shortfalls(settings: list[dict[str, Any]]) -> list[str]:
     """Each interval that held its truth less often than 95% by over two Monte-Carlo errors."""
     return [
-        f"{name.split(': ', 1)[1]} ({s['setting']}) {f['rate']:.3f} ± {f['mc_se']:.3f}"
+        f"{name.split(': ', 1)[1]} ({s['label']}) {f['rate']:.3f} ± {f['mc_se']:.3f}"
         for s in settings
         for name, f in s["figures"].items()
         if name.startswith("coverage: ") and "not claimed" not in name
@@ -341,28 +337,29 @@ def shortfalls(settings: list[dict[str, Any]]) -> list[str]:
 
 def readme_block(document: dict[str, Any]) -> str:
     """The README's summary of the results (``bench/results/coverage_profiles.json``)."""
-    settings = document["settings"]
+    named = document["settings"]
+    settings = [{**s, "setting": s["label"]} for s in named]  # columns by label
     errors = [f["mc_se"] for s in settings for f in s["figures"].values() if f["mc_se"] > 0]
-    rho = ", ".join(f"{s['truth']['set_rho']:g}" for s in settings)
+    legend = "; ".join(f"{s['label']}: {s['setting']}, ρ {s['truth']['set_rho']:g}" for s in named)
     releases = ", ".join(map(str, sorted({s["releases"] for s in settings})))
     widths = [
         {**s, "figures": {n: {"rate": w} for n, w in s["mean_width"].items()}} for s in settings
     ]
-    short = "; ".join(shortfalls(settings)) or "none"
     lines = [
         README_MARKS[0],
         f"{releases} releases per setting (Lite/Full tasks, K combinations on both sets, the "
-        f"experiment's targets, rated tasks per channel); Monte-Carlo errors "
-        f"±{min(errors):.3f}–{max(errors):.3f}. Share of nominal 95% intervals that held their "
-        f"truth; the true Lite-against-Full ρ of the settings: {rho}.",
+        f"experiment's targets, rated tasks per channel, the true Lite-against-Full ρ): {legend}. "
+        f"Monte-Carlo errors ±{min(errors):.3f}–{max(errors):.3f}. Share of nominal 95% "
+        "intervals that held their truth:",
         "",
         *cm._table(settings, README_ROWS),
         "",
-        "Mean width of those intervals:",
+        "Their mean width:",
         "",
         *cm._table(widths, README_ROWS[:-1]),
         "",
-        f"Short of 95% by more than two Monte-Carlo errors: {short}.",
+        "Short of 95% by more than two Monte-Carlo errors: "
+        f"{'; '.join(shortfalls(settings)) or 'none'}.",
         README_MARKS[1],
     ]
     return "\n".join(lines)
