@@ -160,7 +160,9 @@ def test_quick_writes_the_results_in_the_shape_the_readme_reads(
     for f in setting["figures"].values():
         assert f["rate"] == round(f["hits"] / f["trials"], 4)
     block = bench.readme_block(document)
-    assert f"| figure | {bench.SETTINGS[0].name} |" in block
+    first = bench.SETTINGS[0]
+    assert f"| figure | {first.label} |" in block
+    assert f"{first.label}: {first.name}, ρ {setting['truth']['set_rho']:g}" in block
     rate = setting["figures"]["coverage: Lite against Full, ρ"]["rate"]
     assert f"| Lite against Full, ρ | {rate:.3f} |" in block
 
