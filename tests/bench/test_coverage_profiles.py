@@ -86,10 +86,11 @@ def test_the_rater_truth_does_not_rest_on_its_draw(bench: ModuleType) -> None:
         assert first[stat] == pytest.approx(other[stat], abs=0.005)
 
 
+@pytest.mark.parametrize("index", [0, 2, 4])
 def test_a_simulated_release_passes_every_check(
-    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, index: int
 ) -> None:
-    setting = bench.SETTINGS[0]
+    setting = bench.SETTINGS[index]
     parts = bench.pr.parts(
         setting.tasks, setting.lite, setting.combos, setting.targets, bench.channel_of, 200
     )
