@@ -5,7 +5,6 @@ Lite-against-Full intervals, and the README's summary of what it measured."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -23,7 +22,6 @@ RESULTS = SCRIPT.parent / "results" / "coverage_profiles.json"
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    sys.path.insert(0, str(SCRIPT.parent))  # it imports bench/coverage_measure.py and others
     return script(SCRIPT, "bench_coverage_profiles")
 
 
