@@ -46,10 +46,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 import coverage_measure as cm  # noqa: E402
 import profile_release as pr  # noqa: E402
 
-from generator.score.concordance import replicate_spearman, spearman  # noqa: E402
+from generator.score.concordance import spearman  # noqa: E402
 from generator.score.report import build_report  # noqa: E402
 from generator.score.results import Report  # noqa: E402
-from generator.score.stats import multiplicities, t_value, task_draws  # noqa: E402
 
 G, RUNS, RULE_PASS, RULE_WEIGHT = 10, 2, 0.9, 0.25
 SD_TASK, SD_PAIR, SD_RUN, SD_SKILL = 1.0, 0.3, 0.4, 0.5
@@ -213,20 +212,6 @@ def simulate(s: Setting, rng: np.random.Generator, p: pr.Parts) -> tuple[Report,
     return build_report(pr.version(p, loaded), pr.DOMAIN), own, pairs
 
 
-def t_intervals(judge: np.ndarray, second: np.ndarray, task: np.ndarray, samples: int) -> Any:
-    """A suggested interval for rater agreement: value ± t(T − 1)·se, se the sd of the same
-    task-resampled replicates as the engine's (times √(T/(T − 1))); ρ on Fisher's z scale."""
-    tasks = int(task.max()) + 1
-    w = multiplicities(task_draws(tasks, samples, 0), tasks).astype(float)[:, task]
-    t = t_value(0.95, tasks - 1) * np.sqrt(tasks / (tasks - 1)) * np.array([-1, 1])
-    fisher = np.arctanh(np.clip(replicate_spearman(judge, second, w), -0.9999, 0.9999))
-    rho = np.arctanh(np.clip(spearman(judge, second), -0.9999, 0.9999))
-    out = {"spearman": np.tanh(rho + t * np.nanstd(fisher, ddof=1))}
-    for stat, e in (("mae", np.abs(second - judge)), ("difference", second - judge)):
-        out[stat] = e.mean() + t * np.std(w @ e / w.sum(axis=1), ddof=1)
-    return out
-
-
 class Held(cm.Tally):  # type: ignore[misc]
     """The tally of ``bench/coverage.py``, with the mean width of each interval held."""
 
@@ -240,7 +225,7 @@ class Held(cm.Tally):  # type: ignore[misc]
             self.widths.setdefault(f"coverage: {name}", []).append(high - low)
 
 
-def score_release(report: Report, truth: dict[str, Any], own: Any, pairs: Any, tally: Held) -> None:
+def score_release(report: Report, truth: dict[str, Any], own: Any, tally: Held) -> None:
     """Hold one release's intervals against their truths."""
     lite = next(x for x in report.scopes if x.scope.whole and x.scope.group == "all")
     full = next(x for x in report.scopes if x.scope.task_set == "full" and x.scope.group == "all")
@@ -263,12 +248,10 @@ def score_release(report: Report, truth: dict[str, Any], own: Any, pairs: Any, t
             what = f"{what}, the population's (run noise, not claimed)"
         tally.hold(what, change.low, change.high, float(population))
     for a in report.agreement:
-        suggested = t_intervals(*pairs[a.channel], report.settings.bootstrap_samples)
         for stat, label in (("spearman", "ρ"), ("mae", "MAE"), ("difference", "mean difference")):
             name, f = f"rater {label}, {a.channel}", getattr(a, stat)
             value = truth["agreement"][a.channel][stat]
             tally.hold(name, f.low, f.high, value)
-            tally.hold(f"{name}, value ± t·se (suggested)", *suggested[stat], value)
             tally.add(f"truth above the interval: {name}", (f.high or 9) < value)
 
 
@@ -279,8 +262,8 @@ def run_setting(s: Setting, releases: int, samples: int) -> dict[str, Any]:
     tally, started = Held(), time.perf_counter()
     for _ in range(releases):
         tally.next_release()
-        report, own, pairs = simulate(s, rng, p)
-        score_release(report, truth, own, pairs, tally)
+        report, own, _ = simulate(s, rng, p)
+        score_release(report, truth, own, tally)
     return {
         "setting": s.name,
         "label": s.label,
@@ -312,7 +295,6 @@ README_ROWS = tuple(
         f"coverage: {CHANGE}, these targets (run noise)",
         f"coverage: {CHANGE}, the population's (run noise, not claimed)",
         *(f"coverage: {r}" for r in RATER),
-        *(f"coverage: {r}, value ± t·se (suggested)" for r in RATER),
         "coverage: Lite against Full, ρ",
         "informative: Lite against Full, ρ interval above 0",
     )

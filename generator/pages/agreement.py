@@ -100,9 +100,10 @@ def method(ctx: VersionContext) -> str:
         "correlation of the two scores, MAE their mean absolute difference and the mean "
         "difference is rater minus Judge (negative: the rater scores lower), both on the "
         "scores' 0–1 scale. Each interval "
-        f"is a {stats.confidence:.0%} percentile interval of {stats.bootstrap_samples:,} "
-        "seeded bootstrap draws that resample the rated tasks, since the runs of one task "
-        "are not independent. Only figures pooled over the domain are shown, never one "
+        f"is the figure ± Student's t ({stats.confidence:.0%}, rated tasks − 1 degrees of "
+        f"freedom) times the spread of {stats.bootstrap_samples:,} seeded bootstrap draws "
+        "that resample the rated tasks, since the runs of one task are not independent "
+        "(ρ on Fisher's z scale). Only figures pooled over the domain are shown, never one "
         "task's."
     )
 

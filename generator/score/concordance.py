@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.score.stats import multiplicities, percentile_interval, task_draws
+from generator.score.stats import multiplicities, t_value, task_draws
 
 #: Decimals to which values are compared when ranked (float noise below them is no order).
 TIE_DECIMALS = 12
@@ -119,9 +119,15 @@ def compare(
     confidence: float,
     interval: bool = True,
 ) -> Compared:
-    """ρ, the mean |second − first| and the mean second − first over the runs, each with
-    the percentile interval of ``samples`` replicates that resample the tasks (``task``:
-    each run's task code 0..T−1), seeded; without ``interval``, the values only."""
+    """ρ, the mean |second − first| and the mean second − first over the runs, each with an
+    interval from ``samples`` seeded replicates that resample the tasks (``task``: each
+    run's task code 0..T−1): value ± t(T − 1)·se, se the replicates' standard deviation times
+    √(T/(T − 1)), ρ on Fisher's z scale (the MAE's kept at 0 or above); without
+    ``interval``, the values only.
+
+    The percentile interval of the same replicates covered the truth in only 0.75–0.91 of
+    simulated releases with six rated tasks; this one in 0.92–0.99 over six to thirty
+    (``bench/coverage_profiles.py``, in the README)."""
     error = second - first
     values = (spearman(first, second), float(np.abs(error).mean()), float(error.mean()))
     nan = (float("nan"), float("nan"))
@@ -134,5 +140,25 @@ def compare(
     mae = weights @ np.abs(error) / count
     mean = weights @ error / count
     rho = replicate_spearman(first, second, weights)
-    bounds = [percentile_interval(r, confidence) for r in (rho, mae, mean)]
-    return Compared(*((v, low, high) for v, (low, high) in zip(values, bounds, strict=True)))
+    half = t_value(confidence, tasks - 1) * np.sqrt(tasks / (tasks - 1))
+
+    def around(value: float, replicates: np.ndarray) -> tuple[float, float]:
+        finite = replicates[np.isfinite(replicates)]
+        if not np.isfinite(value) or len(finite) < 2:
+            return nan
+        se = float(np.std(finite, ddof=1))
+        return value - half * se, value + half * se
+
+    z_low, z_high = around(float(_fisher(values[0])), _fisher(rho))
+    low_mae, high_mae = around(values[1], mae)
+    return Compared(
+        (values[0], float(np.tanh(z_low)), float(np.tanh(z_high))),
+        (values[1], max(low_mae, 0.0), high_mae),
+        (values[2], *around(values[2], mean)),
+    )
+
+
+def _fisher(rho: np.ndarray | float) -> np.ndarray:
+    """Fisher's z of a correlation, kept finite at ±1."""
+    out: np.ndarray = np.arctanh(np.clip(rho, -0.9999, 0.9999))
+    return out

@@ -65,7 +65,8 @@ def test_a_table_per_channel_each_figure_as_the_report_computes_it() -> None:
     assert html.escape(method(ctx), quote=False) in text or method(ctx) in html.unescape(text)
     stats = ctx.release.statistics
     assert f"{stats.bootstrap_samples:,} seeded bootstrap draws" in method(ctx)
-    assert f"{stats.confidence:.0%} percentile interval" in method(ctx)
+    said = method(ctx)
+    assert f"Student's t ({stats.confidence:.0%}, rated tasks − 1 degrees of freedom)" in said
     assert "Two second raters against the Judge on two Judge channels" in text
 
 

@@ -5,6 +5,7 @@ expanded sample, and each bootstrap interval against replicates expanded run by 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,7 +19,7 @@ from generator.score.concordance import (
     weighted_pearson,
     weighted_ranks,
 )
-from generator.score.stats import multiplicities, task_draws
+from generator.score.stats import multiplicities, t_value, task_draws
 
 
 def _rho(x: np.ndarray, y: np.ndarray) -> float:
@@ -79,11 +80,34 @@ def test_compare_against_replicates_expanded_run_by_run() -> None:
         rho.append(_rho(first[runs], second[runs]))
         mae.append(float(np.abs(error[runs]).mean()))
         mean.append(float(error[runs].mean()))
-    tail = (1 - confidence) / 2 * 100
-    for got, replicates in ((found.spearman, rho), (found.mae, mae), (found.difference, mean)):
-        low, high = np.nanpercentile(replicates, [tail, 100 - tail])
-        assert math.isclose(got[1], low, abs_tol=1e-9)
-        assert math.isclose(got[2], high, abs_tol=1e-9)
+    # value ± t(T − 1)·√(T/(T − 1))·sd of the replicates; ρ on Fisher's z, the MAE ≥ 0
+    half = t_value(confidence, 7) * math.sqrt(8 / 7)
+
+    def z(r: Any) -> Any:
+        return np.arctanh(np.clip(r, -0.9999, 0.9999))
+
+    spread = float(np.nanstd(z(np.array(rho)), ddof=1)) * half
+    expected = {
+        "spearman": (
+            np.tanh(z(found.spearman[0]) - spread),
+            np.tanh(z(found.spearman[0]) + spread),
+        ),
+        "mae": (
+            max(0.0, found.mae[0] - half * float(np.std(mae, ddof=1))),
+            found.mae[0] + half * float(np.std(mae, ddof=1)),
+        ),
+        "difference": (
+            found.difference[0] - half * float(np.std(mean, ddof=1)),
+            found.difference[0] + half * float(np.std(mean, ddof=1)),
+        ),
+    }
+    for name, got in (
+        ("spearman", found.spearman),
+        ("mae", found.mae),
+        ("difference", found.difference),
+    ):
+        assert math.isclose(got[1], expected[name][0], abs_tol=1e-9), name
+        assert math.isclose(got[2], expected[name][1], abs_tol=1e-9), name
         assert got[1] <= got[0] <= got[2]
 
 
