@@ -125,8 +125,8 @@ def compare(
     √(T/(T − 1)), ρ on Fisher's z scale (the MAE's kept at 0 or above); without
     ``interval``, the values only.
 
-    The percentile interval of the same replicates covered the truth in only 0.75–0.91 of
-    simulated releases with six rated tasks; this one in 0.92–0.99 over six to thirty
+    The percentile interval of the same replicates covered the truth in only 0.745–0.910 of
+    simulated releases with six rated tasks; this one in 0.915–0.990 over six to thirty
     (``bench/coverage_profiles.py``, in the README)."""
     error = second - first
     values = (spearman(first, second), float(np.abs(error).mean()), float(error.mean()))
