@@ -107,6 +107,22 @@ def read_runs(path: Path, rel: str) -> tuple[Runs, list[Problem]]:
     return concat_columns([fast.columns, slow]), problems
 
 
+def limit_reached(rel: str, dropped: int) -> list[Problem]:
+    """The problem saying how many lines of a file went unchecked once it reached
+    :data:`MAX_PROBLEMS_PER_FILE` problems; none when every line was checked."""
+    if not dropped:
+        return []
+    return [
+        Problem(
+            rel,
+            None,
+            "",
+            f"{dropped:,} further lines were not checked: "
+            f"the limit of {MAX_PROBLEMS_PER_FILE} problems a file was reached",
+        )
+    ]
+
+
 def header_problems(
     line: bytes, rel: str, number: int, found: str = "a run record"
 ) -> list[Problem]:
@@ -176,14 +192,5 @@ def _line_by_line(
             lines.append(number)
         except ValidationError as exc:
             problems.extend(problems_from(exc, data, source))
-    if dropped:
-        problems.append(
-            Problem(
-                rel,
-                None,
-                "",
-                f"{dropped:,} further lines were not checked: "
-                f"the limit of {MAX_PROBLEMS_PER_FILE} problems a file was reached",
-            )
-        )
+    problems += limit_reached(rel, dropped)
     return records, lines, problems

@@ -14,7 +14,13 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from generator.errors import Problem
-from generator.load.jsonlines import header_problems, json_error, parse_json
+from generator.load.jsonlines import (
+    MAX_PROBLEMS_PER_FILE,
+    header_problems,
+    json_error,
+    limit_reached,
+    parse_json,
+)
 from generator.load.source import Source
 from generator.load.validate import problems_from
 from generator.models.bundle import Rater
@@ -22,7 +28,6 @@ from generator.models.runs import RatedRun
 
 #: A verdicts file rates some runs of one bundle: far smaller than its runs file.
 MAX_VERDICTS_BYTES = 256 * 1024 * 1024
-MAX_PROBLEMS_PER_FILE = 200
 
 HEADER = '{"format_version": 1}'
 
@@ -101,14 +106,5 @@ def _rated_lines(
             numbers.append(number)
         except ValidationError as exc:
             problems.extend(problems_from(exc, data, Source(rel, {(): number})))
-    if dropped:
-        problems.append(
-            Problem(
-                rel,
-                None,
-                "",
-                f"{dropped:,} further lines were not checked: "
-                f"the limit of {MAX_PROBLEMS_PER_FILE} problems a file was reached",
-            )
-        )
+    problems += limit_reached(rel, dropped)
     return runs, numbers, problems

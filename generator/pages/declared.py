@@ -3,6 +3,9 @@ kind, each built from the domains' reports. A release that declares none has non
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from generator.models.profile import Board, Dimensions, Grid, Resources, View
 from generator.models.views import Agreement, Effect, Scatter, Sets, Transfer
 from generator.pages.agreement import agreement_page
@@ -21,27 +24,23 @@ from generator.pages.transfer import transfer_page
 SECTION = "Views"
 
 
+#: The renderer of each kind of view.
+RENDERERS: dict[type, Callable[[VersionContext, Any], Page]] = {
+    Board: board_page,
+    Grid: grid_page,
+    Dimensions: dimensions_page,
+    Resources: resources_page,
+    Sets: sets_page,
+    Transfer: transfer_page,
+    Agreement: agreement_page,
+    Scatter: scatter_page,
+    Effect: effect_page,
+}
+
+
 def view_page(ctx: VersionContext, view: View) -> Page:
     """The page of one declared view, by its kind."""
-    if isinstance(view, Board):
-        return board_page(ctx, view)
-    if isinstance(view, Grid):
-        return grid_page(ctx, view)
-    if isinstance(view, Dimensions):
-        return dimensions_page(ctx, view)
-    if isinstance(view, Resources):
-        return resources_page(ctx, view)
-    if isinstance(view, Sets):
-        return sets_page(ctx, view)
-    if isinstance(view, Transfer):
-        return transfer_page(ctx, view)
-    if isinstance(view, Agreement):
-        return agreement_page(ctx, view)
-    if isinstance(view, Scatter):
-        return scatter_page(ctx, view)
-    if isinstance(view, Effect):
-        return effect_page(ctx, view)
-    raise NotImplementedError(f"no page for views of kind {view.kind!r} yet")
+    return RENDERERS[type(view)](ctx, view)
 
 
 def view_pages(ctx: VersionContext) -> list[Page]:

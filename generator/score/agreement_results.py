@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from generator.score.estimates import Result
 
 
-class _Result(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class AgreementFigure(_Result):
+class AgreementFigure(Result):
     """One agreement figure over the rated runs, with its interval over resampled tasks."""
 
     value: float | None = Field(
@@ -27,7 +25,7 @@ class AgreementFigure(_Result):
     high: float | None = Field(description="Upper end of its interval; null without one.")
 
 
-class RaterAgreement(_Result):
+class RaterAgreement(Result):
     """A second rater against the Judge on one channel of one domain: over the runs both
     rated, each run's channel score by each (the weighted mean of g/G over the task's Judge
     items on the channel, a judged overall apart), compared run by run."""

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from generator.score.estimates import Result
 
 
-class _Result(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Change(_Result):
+class Change(Result):
     """A paired change: the mean over target tasks of (treatment − baseline) task means,
     with its interval; withheld (all figures null) where it would isolate held-out tasks."""
 
@@ -37,7 +35,7 @@ class Change(_Result):
     withheld: str | None = Field(default=None, description="Why the change is not shown.")
 
 
-class TaskChange(_Result):
+class TaskChange(Result):
     """The change on one public target task (a held-out task's is never reported, §4.4)."""
 
     level: str = Field(description="The level.")
@@ -53,7 +51,7 @@ class TaskChange(_Result):
     baseline_runs: int = Field(description="The baseline's valid runs of the task.")
 
 
-class ExperimentResult(_Result):
+class ExperimentResult(Result):
     """One experiment of the domain: what it compares, and its paired changes."""
 
     id: str = Field(description="The experiment's id.")
