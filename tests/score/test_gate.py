@@ -1,0 +1,141 @@
+"""The privacy gate's exact test against its definition, and the shapes of leak it closes."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.score.gate import Functional, Gate, brute_exposed, exposed
+
+
+def task_of(coord: Hashable) -> str:
+    assert isinstance(coord, tuple)
+    return str(coord[0])
+
+
+def mean(tasks: list[str], stat: str = "S", weights: list[float] | None = None) -> Functional:
+    """The mean of one statistic over ``tasks`` (optionally weighted)."""
+    w = weights or [1.0] * len(tasks)
+    return {(t, stat): wi / sum(w) for t, wi in zip(tasks, w, strict=True)}
+
+
+@st.composite
+def systems(draw: st.DrawFn) -> tuple[list[Functional], int]:
+    """A few figures over up to seven tasks and two statistics: sums over random task sets,
+    random small integer weights, sometimes a second statistic tied to the first."""
+    n_tasks = draw(st.integers(2, 7))
+    tasks = [f"t{i}" for i in range(n_tasks)]
+    rows: list[Functional] = []
+    for _ in range(draw(st.integers(1, 6))):
+        chosen = draw(st.lists(st.sampled_from(tasks), min_size=1, unique=True))
+        stats = draw(st.sampled_from([("S",), ("R",), ("S", "R")]))
+        row: dict[Hashable, float] = {}
+        for t in chosen:
+            for s in stats:
+                row[(t, s)] = float(draw(st.sampled_from([1, 1, 1, 2, -1, 3])))
+        rows.append(row)
+    return rows, draw(st.integers(2, 5))
+
+
+@settings(max_examples=400, deadline=None)
+@given(systems())
+def test_exposed_agrees_with_its_definition(system: tuple[list[Functional], int]) -> None:
+    rows, minimum = system
+    fast, brute = exposed(rows, task_of, minimum), brute_exposed(rows, task_of, minimum)
+    assert (fast is None) == (brute is None), (rows, minimum, fast, brute)
+    if fast is not None:
+        assert 0 < len(fast) < minimum
+        assert brute_exposed(rows, task_of, minimum) is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(systems())
+def test_the_gate_never_admits_an_exposing_set(system: tuple[list[Functional], int]) -> None:
+    rows, minimum = system
+    gate, admitted = Gate(minimum, task_of), []
+    for row in rows:
+        if gate.admit([row]):
+            admitted.append(row)
+    assert brute_exposed(admitted, task_of, minimum) is None
+    # and what it refused would have exposed a group, with what it had admitted before it
+    for row in rows:
+        if row not in admitted:
+            assert brute_exposed([*admitted, row], task_of, minimum) is not None
+
+
+TASKS = [f"h{i}" for i in range(8)]
+
+
+def test_a_difference_of_two_sets_is_caught() -> None:
+    gate = Gate(4, task_of)
+    assert gate.admit([mean(TASKS)])
+    assert gate.admit([mean(TASKS[:4])])
+    assert not gate.admit([mean(TASKS[:6])])  # less the first four: two tasks
+    assert gate.admit([mean(TASKS[4:])])  # the rest: four tasks, derivable anyway
+
+
+def test_a_weighted_combination_is_caught() -> None:
+    """The EnterpriseClawBench example's route: 10·J(V) − 6·J(H) − 4·J(P) = x₉ − x₅, the
+    difference of two tasks, where no 0/1 sum of a small group is derivable."""
+    ten = [f"h{i}" for i in range(10)]
+    v, h, p = ten, ten[:6], ten[5:9]
+    gate = Gate(4, task_of)
+    assert gate.admit([mean(v)])
+    assert gate.admit([mean(h)])
+    assert not gate.admit([mean(p)])
+    assert exposed([mean(v), mean(h), mean(p)], task_of, 4) == frozenset({"h5", "h9"})
+
+
+def test_the_identity_of_the_task_score_is_caught() -> None:
+    """S = w·R + (1 − w)·J per task: S and R over the same held-out tasks give
+    Σ(1 − w)(J − R) over the dual-channel tasks alone (the unedited example's route)."""
+    gate = Gate(4, task_of)
+    dual, rule_only = TASKS[:3], TASKS[3:]
+    score: dict[Hashable, float] = {}
+    for t in dual:
+        score[(t, "R")] = 0.5 / len(TASKS)
+        score[(t, "J")] = 0.5 / len(TASKS)
+    for t in rule_only:
+        score[(t, "R")] = 1 / len(TASKS)
+    assert gate.admit([score])
+    assert not gate.admit([mean(TASKS, "R")])
+
+
+def test_an_interval_publishes_a_second_moment() -> None:
+    """Two weighted means whose points isolate no group of four, but whose intervals (their
+    squared weights on the tasks' squares) isolate two tasks' squares."""
+    gate = Gate(5, task_of)
+    weights = [1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 2.0, 3.0]
+    square = {(t, "S²"): 1.0 for t in TASKS}
+    assert gate.admit([mean(TASKS), square])
+    assert gate.admit([{(t, "S"): w for t, w in zip(TASKS, weights, strict=True)}])
+    squared = {(t, "S²"): w * w for t, w in zip(TASKS, weights, strict=True)}
+    assert not gate.admit([squared])
+
+
+def test_the_point_of_a_small_complement_is_refused() -> None:
+    gate = Gate(4, task_of)
+    assert gate.admit([mean(TASKS)])
+    assert not gate.admit([mean(TASKS[:5])])
+
+
+def test_rows_already_in_the_span_are_admitted() -> None:
+    gate = Gate(4, task_of)
+    assert gate.admit([mean(TASKS)])
+    assert gate.admit([{k: 2 * v for k, v in mean(TASKS).items()}])
+    assert gate.admits([mean(TASKS)])
+    assert not gate.admits([mean(TASKS[:1])])
+    assert gate.admit([mean(TASKS[:4])])
+
+
+def test_a_single_task_is_exposed_and_no_row_is_safe() -> None:
+    assert exposed([mean(["a"])], task_of, 2) == frozenset({"a"})
+    assert exposed([], task_of, 4) is None
+    assert exposed([mean(["a"])], task_of, 1) is None
+    rng = np.random.default_rng(1)
+    dense = [{(t, "S"): float(rng.normal()) for t in TASKS} for _ in range(3)]
+    assert exposed(dense, task_of, 4) is None  # three generic rows over eight tasks
+    assert exposed(dense, task_of, 7) is not None  # 8 − 3 … any five tasks can be isolated
