@@ -10,7 +10,8 @@ and turns the figures of every combination and every pair into the :class:`Scope
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,8 +19,9 @@ from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
 from generator.models.profile import Range
 from generator.score.figures import figures, nanmean, point_values
+from generator.score.gating import Gated, gate_figures
 from generator.score.intervals import Figure, Interval, intervals, task_weights
-from generator.score.plan import Plan, has_views, small_held_out
+from generator.score.plan import Plan, has_views
 from generator.score.ranking import PairFigure, differences, pair_figures, pareto, rank_ranges
 from generator.score.results import (
     BusinessViews,
@@ -81,6 +83,7 @@ def score_combination(
     found: Lookup,
     release: Release,
     carried: bool = False,
+    admitted: Set[str] | None = None,
 ) -> CombinationScores:
     """Every aggregate of scored combination k in one scope (§4.2); a combination whose
     method carries state across tasks has no reliability@k (its runs are not independent
@@ -110,15 +113,15 @@ def score_combination(
         rule_score=estimate("rule") if "rule" in figs else None,
         judge_score=estimate("judge") if "judge" in figs else None,
         judge_coverage=_judge_coverage(plan, figs),
-        success_rate=_rate(figs["success"], found["success"]),
-        reliability=[] if carried else _reliability(plan, values, found, release),
+        success_rate=_rate(figs["success"], found["success"]) if "success" in figs else None,
+        reliability=[] if carried else _reliability(plan, values, found, release, figs),
         reliability_note=CARRIED if carried else None,
         reliability_tasks=0 if carried else int(plan.full.sum()),
         reliability_excluded=int(plan.covered.sum())
         if carried
         else int(plan.covered.sum() - plan.full.sum()),
-        efficiency=_efficiency(view, table, k, plan),
-        failure_types=_failure_types(view, table, k, plan, release),
+        efficiency=_efficiency(view, table, k, plan, admitted),
+        failure_types=_failure_types(view, table, k, plan, release, admitted),
         business=_business(view, plan, figs, values, found, release)
         if has_views(release, view.scope)
         else None,
@@ -151,7 +154,11 @@ def _judge_coverage(plan: Plan, figs: Mapping[str, Figure]) -> str:
 
 
 def _reliability(
-    plan: Plan, values: Mapping[str, float], found: Lookup, release: Release
+    plan: Plan,
+    values: Mapping[str, float],
+    found: Lookup,
+    release: Release,
+    figs: Mapping[str, Figure],
 ) -> list[Reliability]:
     """reliability@k for each k of the release, over the tasks with the prescribed valid
     runs (§4.2(3)); none when no task has them."""
@@ -160,6 +167,8 @@ def _reliability(
     out = []
     for rk in release.reliability_k:
         key = f"reliability@{rk}"
+        if key not in figs:
+            continue
         got = found[key]
         out.append(
             Reliability(
@@ -173,32 +182,55 @@ def _reliability(
     return out
 
 
-def _efficiency(view: ScopeView, table: TaskTable, k: int, plan: Plan) -> Efficiency:
-    """Tokens, duration and turns: means of the task means (§4.2(2))."""
+def _efficiency(
+    view: ScopeView, table: TaskTable, k: int, plan: Plan, admitted: Set[str] | None
+) -> Efficiency:
+    """Tokens, duration and turns: means of the task means (§4.2(2)), each where the privacy
+    gate admitted it (``admitted``: the names it admitted; None: every one)."""
 
     def of(column: str) -> np.ndarray:
         values: np.ndarray = table.means[column][k, view.rows][plan.data]
         return values
 
+    def mean(name: str, values: np.ndarray) -> float | None:
+        if admitted is not None and f"efficiency:{name}" not in admitted:
+            return None
+        return _none(nanmean(values))
+
     return Efficiency(
-        input_tokens=_none(nanmean(of("input_tokens"))),
-        output_tokens=_none(nanmean(of("output_tokens"))),
-        total_tokens=_none(nanmean(of("input_tokens") + of("output_tokens"))),
-        duration_s=_none(nanmean(of("duration_s"))),
-        turns=_none(nanmean(of("turns"))),
+        input_tokens=mean("input_tokens", of("input_tokens")),
+        output_tokens=mean("output_tokens", of("output_tokens")),
+        total_tokens=mean("total_tokens", of("input_tokens") + of("output_tokens")),
+        duration_s=mean("duration_s", of("duration_s")),
+        turns=mean("turns", of("turns")),
     )
 
 
 def _failure_types(
-    view: ScopeView, table: TaskTable, k: int, plan: Plan, release: Release
+    view: ScopeView,
+    table: TaskTable,
+    k: int,
+    plan: Plan,
+    release: Release,
+    admitted: Set[str] | None,
 ) -> dict[str, int]:
-    """Runs per declared failure type, those that occur (§4.2(3): failure-type distribution)."""
+    """Runs per declared failure type, those that occur (§4.2(3): failure-type distribution)
+    and the privacy gate admitted."""
     failures = {
         f.id: int(table.failures[f.id][k, view.rows][plan.covered].sum())
         for f in release.enumerations.failure_types
-        if f.id in table.failures
+        if f.id in table.failures and (admitted is None or f"failure:{f.id}" in admitted)
     }
     return {f: c for f, c in failures.items() if c > 0}
+
+
+#: Each business view's figure (:func:`~generator.score.figures.figures`).
+VIEWS = {
+    "risk_weighted_score": "risk",
+    "key_process_success": "key_process",
+    "fatal_error_rate": "fatal",
+    "boundary_correctness": "boundary",
+}
 
 
 def _business(
@@ -209,59 +241,32 @@ def _business(
     found: Lookup,
     release: Release,
 ) -> BusinessViews:
-    """Risk-weighted score, key-process success, fatal-error rate, boundary correctness.
-
-    A view over a subset of tasks is withheld (None) when that subset holds 1..min-1
-    held-out tasks; the risk-weighted score also when any risk class does (with the Task
-    Score it would reveal that class's mean).
-    """
-    small = small_held_out(view, release)
-    withheld = [name for name, masks in _view_tasks(view).items() if any(map(small, masks))]
+    """Risk-weighted score, key-process success, fatal-error rate, boundary correctness,
+    each where the privacy gate admitted its figure (else listed as withheld, §4.4)."""
+    held = bool((view.columns["group"] == "held-out").any())
+    withheld = [name for name, fig in VIEWS.items() if held and fig not in figs]
     has_fatal = view.columns["n_fatal"] > 0
     risk = fatal = None
-    if plan.data.any() and "risk_weighted_score" not in withheld:
+    if plan.data.any() and "risk" in figs:
         risk = _estimate(values["risk"], figs["risk"].tasks, found["risk"])
-    if has_fatal.any() and "fatal_error_rate" not in withheld:
+    if has_fatal.any() and "fatal" in figs:
         fatal = _rate(figs["fatal"], found["fatal"])
     return BusinessViews(
         risk_weighted_score=risk,
-        key_process_success=None
-        if "key_process_success" in withheld
-        else _rate(figs["key_process"], found["key_process"]),
-        key_process_chains=_chain_rates(view, figs, found, small),
+        key_process_success=_rate(figs["key_process"], found["key_process"])
+        if "key_process" in figs
+        else None,
+        key_process_chains={
+            name[6:]: got
+            for name in figs
+            if name.startswith("chain:") and (got := _rate(figs[name], found[name])) is not None
+        },
         fatal_error_rate=fatal,
-        boundary_correctness=None
-        if "boundary_correctness" in withheld
-        else _rate(figs["boundary"], found["boundary"]),
+        boundary_correctness=_rate(figs["boundary"], found["boundary"])
+        if "boundary" in figs
+        else None,
         withheld=withheld,
     )
-
-
-def _view_tasks(view: ScopeView) -> dict[str, list[np.ndarray]]:
-    """Per business view, the subsets of the scope's tasks it reveals (a mask each): the
-    risk classes, the key-process tasks, those with fatal items, the boundary tasks."""
-    columns = view.columns
-    weights = columns["risk_weight"].astype(float)
-    return {
-        "risk_weighted_score": [weights == w for w in sorted(set(weights.tolist()))],
-        "key_process_success": [columns["chain"] != ""],
-        "fatal_error_rate": [columns["n_fatal"] > 0],
-        "boundary_correctness": [columns["boundary"].astype(bool)],
-    }
-
-
-def _chain_rates(
-    view: ScopeView, figs: Mapping[str, Figure], found: Lookup, small: Callable[[np.ndarray], bool]
-) -> dict[str, Rate]:
-    """Key-process success per chain, each chain withheld on its own."""
-    chain = view.columns["chain"]
-    chains = {}
-    for name in figs:
-        if name.startswith("chain:") and not small(chain == name[6:]):
-            got = _rate(figs[name], found[name])
-            if got is not None:
-                chains[name[6:]] = got
-    return chains
 
 
 def scope_weights(view: ScopeView, release: Release) -> np.ndarray:
@@ -273,19 +278,36 @@ def scope_weights(view: ScopeView, release: Release) -> np.ndarray:
     )
 
 
-def aggregate_scope(
+@dataclass(frozen=True)
+class ScopeFigures:
+    """A scope's figures before any interval: per scored combination its figures (those
+    with intervals, then :func:`~generator.score.gating.gate_figures`) and their values, and
+    the pairs of combinations compared within one comparison group."""
+
+    figs: Mapping[int, Mapping[str, Figure]]
+    extra: Mapping[int, Mapping[str, Figure]]
+    values: Mapping[int, Mapping[str, float]]
+    pairs: Sequence[PairFigure]
+    group_of: Mapping[str, tuple[str, ...]]
+
+    @property
+    def every(self) -> dict[int, dict[str, Figure]]:
+        """Per combination, every figure the privacy gate takes."""
+        return {k: {**f, **self.extra[k]} for k, f in self.figs.items()}
+
+
+def scope_figures(
     view: ScopeView,
     table: TaskTable,
     plans: Mapping[int, Plan],
     bundles: Mapping[str, Bundle],
     release: Release,
-    title: str,
-) -> ScopeResult:
-    """All combinations' aggregates in one scope, their paired differences and rank ranges:
-    figures → one bootstrap for all of them → each combination's scores → ranks."""
+) -> ScopeFigures:
+    """Every figure of the scope's scored combinations and of their pairs (§4.2)."""
     scored_plans = {k: p for k, p in plans.items() if p.result is None}
     figs = {k: figures(view, table, k, p, release) for k, p in scored_plans.items()}
     values = {k: point_values(view, table, k, p, figs[k]) for k, p in scored_plans.items()}
+    extra = {k: gate_figures(view, table, k, p) for k, p in scored_plans.items()}
     # Settings that vary by design (§4.1): combinations are compared only within a group.
     judged = bool(view.columns["dual"].any())  # the evaluator matters only where it judges
     group_of = {n: comparison_key(release, b, judged) for n, b in bundles.items()}
@@ -296,30 +318,74 @@ def aggregate_scope(
         for pair in pair_figures(view, table, data, not outcome.unit_interval)
         if group_of[table.combos[pair.a]] == group_of[table.combos[pair.b]]
     ]
-    found, pair_found = _scope_intervals(view, release, figs, values, pairs)
-    every = {
-        table.combos[k]: plan.result
-        if plan.result is not None
-        else score_combination(
-            view,
-            table,
-            k,
-            plan,
-            figs[k],
-            values[k],
-            found[k],
-            release,
-            bundles[table.combos[k]].carried_state is not None,
-        )
-        for k, plan in plans.items()
+    return ScopeFigures(figs, extra, values, pairs, group_of)
+
+
+def aggregate_scope(
+    view: ScopeView,
+    table: TaskTable,
+    plans: Mapping[int, Plan],
+    bundles: Mapping[str, Bundle],
+    release: Release,
+    title: str,
+    prepared: ScopeFigures | None = None,
+    gated: Gated | None = None,
+) -> ScopeResult:
+    """All combinations' aggregates in one scope, their paired differences and rank ranges:
+    figures → the privacy gate (``gated``: what it admitted; every figure without) → one
+    bootstrap for all of them → each combination's scores → ranks."""
+    prepared = prepared or scope_figures(view, table, plans, bundles, release)
+    key = view.scope.key
+    admitted = {
+        k: {n for n in (*f, *prepared.extra[k]) if gated is None or gated.admitted(key, k, n)}
+        for k, f in prepared.figs.items()
     }
+    figs = {
+        k: {n: fig for n, fig in f.items() if n in admitted[k]}
+        for k, f in prepared.figs.items()
+        if "score" in admitted[k]
+    }
+    pairs = [
+        p
+        for p in prepared.pairs
+        if p.a in figs
+        and p.b in figs
+        and (gated is None or (p.a, p.b) in gated.pairs.get(key, set()))
+    ]
+    found, pair_found = _scope_intervals(view, release, figs, prepared.values, pairs)
+    every = {}
+    for k, plan in plans.items():
+        combo = table.combos[k]
+        if plan.result is not None:
+            every[combo] = plan.result
+        elif k not in figs:
+            every[combo] = CombinationScores(
+                combination=combo,
+                status="withheld",
+                note=gated.reason if gated is not None else None,
+                coverage=plan.coverage,
+            )
+        else:
+            every[combo] = score_combination(
+                view,
+                table,
+                k,
+                plan,
+                figs[k],
+                prepared.values[k],
+                found[k],
+                release,
+                bundles[combo].carried_state is not None,
+                admitted[k],
+            )
     diffs = differences(table, pairs, pair_found, release.statistics.min_tasks_to_order)
-    groups = _comparison_groups(every, group_of)
+    groups = _comparison_groups(every, prepared.group_of)
+    outcome = release.outcome(view.scope.domain)
     return ScopeResult(
         scope=view.scope,
         title=title,
         tasks=len(view.rows),
-        combinations=_ranked(every, diffs, groups, bundles, group_of, outcome.higher),
+        combinations=_ranked(every, diffs, groups, bundles, prepared.group_of, outcome.higher),
         differences=diffs,
         comparison_groups=[names for _, names in sorted(groups.items())]
         if release.varying()

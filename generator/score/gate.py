@@ -232,6 +232,12 @@ class Gate:
         self.basis = basis
         return True
 
+    def admit_known(self, functionals: Sequence[Functional]) -> None:
+        """Take functionals already admitted elsewhere (another combination's, whose values
+        are apart from this gate's own), unchecked."""
+        rows = self._rows([f for f in functionals if any(v != 0 for v in f.values())])
+        self.basis = _row_basis(np.vstack([self.basis, rows]))
+
     def admits(self, functionals: Sequence[Functional]) -> bool:
         """Whether :meth:`admit` would admit the figure, admitting nothing."""
         saved = (dict(self.index), list(self.tasks), self.basis)

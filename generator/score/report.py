@@ -9,13 +9,14 @@ import pandas as pd
 
 from generator.load import LoadedRelease
 from generator.models import Release
-from generator.score.aggregate import aggregate_scope, scope_weights
+from generator.score.aggregate import aggregate_scope, scope_figures, scope_weights
 from generator.score.agreement import agreement
 from generator.score.agreement_results import RaterAgreement
 from generator.score.changes import ExperimentResult
 from generator.score.cuts import cut_column
 from generator.score.experiments import experiment_results
 from generator.score.frame import VersionFrame, build_frame
+from generator.score.gating import gate_domain
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.plan import Plan, plan_combination
@@ -121,16 +122,38 @@ def _agreement(version: LoadedRelease, frame: VersionFrame, domain: str) -> list
 def _aggregate_scopes(
     table: TaskTable, shown: list[ScopeResult | tuple[ScopeView, str]], frame: VersionFrame
 ) -> tuple[list[ScopeResult], Computed]:
-    """Each shown scope's result, and the views and plans of those aggregated, by key."""
+    """Each shown scope's result, and the views and plans of those aggregated, by key: every
+    scope's figures first, then the privacy gate over all of them (§4.4,
+    :func:`~generator.score.gating.gate_domain`), then each scope's intervals and results."""
     release = frame.release
     views = [entry[0] for entry in shown if isinstance(entry, tuple)]
     plans = {id(view): _plans(table, view, frame, release) for view in views}
+    prepared = {
+        id(view): scope_figures(view, table, plans[id(view)], frame.bundles, release)
+        for view in views
+    }
+    gated = gate_domain(
+        table,
+        frame.items,
+        [(view, prepared[id(view)].every, prepared[id(view)].values) for view in views],
+        {v.scope.key: prepared[id(v)].pairs for v in views},
+        release,
+    )
     # One scope after another: threads gained nothing (the matrix products use every core,
     # the rest holds the GIL), measured on the reference release: 1.8 s against 2.0 s.
     scopes = [
         entry
         if isinstance(entry, ScopeResult)
-        else aggregate_scope(entry[0], table, plans[id(entry[0])], frame.bundles, release, entry[1])
+        else aggregate_scope(
+            entry[0],
+            table,
+            plans[id(entry[0])],
+            frame.bundles,
+            release,
+            entry[1],
+            prepared[id(entry[0])],
+            gated,
+        )
         for entry in shown
     ]
     return scopes, {view.scope.key: (view, plans[id(view)]) for view in views}
@@ -299,7 +322,7 @@ def _contamination(
     out = []
     for k, combo in enumerate(table.combos):
         public, held = (side[combo].task_score for side in shown)
-        if any(plans[k].result is not None for _, plans in sides):
+        if any(plans[k].result is not None for _, plans in sides) or None in (public, held):
             continue
         assert public is not None
         assert held is not None

@@ -1,0 +1,181 @@
+"""Every figure of one domain through the privacy gate, in the order the site shows them
+(§4.4, §7.2): the one place that decides which figures over held-out tasks are published.
+
+Per combination, one :class:`~generator.score.gate.Gate` takes the figures of every scope:
+first each scope's outcome (the Task Score with its interval), scope by scope in the order
+shown, then every other figure of each scope (success, reliability@k, the channels, the
+business views, the measures, the efficiency means, the failure types), then the paired
+differences of each pair of combinations, against what both have admitted. A figure the gate
+refuses is not published (:class:`Gated` says which and why); pages only display what it
+admitted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from generator.models import Release
+from generator.score.functionals import Coordinates, coordinates, figure_functionals, task_of
+from generator.score.gate import Functional, Gate
+from generator.score.intervals import Figure, figure
+from generator.score.plan import Plan
+from generator.score.ranking import PairFigure
+from generator.score.table import ScopeView, TaskTable
+
+#: Why a figure over held-out tasks is not published.
+GATED = (
+    "withheld: with the figures already published, this one would let a figure over fewer "
+    "than {} held-out tasks be derived (§4.4, §7.2)"
+)
+
+#: The efficiency means, each a figure for the gate only (they carry no interval).
+EFFICIENCY = ("input_tokens", "output_tokens", "total_tokens", "duration_s", "turns")
+
+
+def statistic(name: str) -> str:
+    """The per-task statistic a figure (by its name in :func:`figures`) is a mean of."""
+    if name in ("score", "risk", "cells"):
+        return "score"
+    if name in ("success", "key_process", "boundary") or name.startswith("chain:"):
+        return "success"
+    if name == "fatal":
+        return "fatal_failed"
+    return name.split(":", 1)[1] if name.startswith(("extra:", "efficiency:")) else name
+
+
+def gate_figures(view: ScopeView, table: TaskTable, k: int, plan: Plan) -> dict[str, Figure]:
+    """The figures a scored combination publishes beside those with intervals: its
+    efficiency means and its runs per failure type (sums over tasks)."""
+    rows, out = view.rows, {}
+    ones = np.ones(len(rows))
+    for name in EFFICIENCY:
+        if name == "total_tokens":
+            values = table.means["input_tokens"][k, rows] + table.means["output_tokens"][k, rows]
+        else:
+            values = table.means[name][k, rows]
+        mask = plan.data & ~np.isnan(values)
+        if mask.any():
+            out[f"efficiency:{name}"] = figure(values, mask, ones)
+    for failure, counts in sorted(table.failures.items()):
+        runs = counts[k, rows].astype(float)
+        if (runs[plan.covered] > 0).any():
+            out[f"failure:{failure}"] = figure(runs, plan.covered, ones)
+    return out
+
+
+@dataclass
+class Gated:
+    """What the gate admitted in one domain: per (scope key, combination) the names of its
+    figures, per scope key the pairs (a, b) whose differences are published."""
+
+    figures: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    pairs: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
+    reason: str = ""
+
+    def admitted(self, key: str, k: int, name: str) -> bool:
+        return name in self.figures.get((key, k), set())
+
+
+#: The order of a scope's figures after its outcome: what a reader looks for first.
+ORDER = (
+    "success",
+    "reliability@",
+    "rule",
+    "judge",
+    "extra:channel:",
+    "extra:dimension:",
+    "extra:overall",
+    "extra:rule_class:",
+    "cells",
+    "risk",
+    "key_process",
+    "chain:",
+    "fatal",
+    "boundary",
+    "extra:",
+    "efficiency:",
+    "failure:",
+)
+
+
+def _rank(name: str) -> tuple[int, str]:
+    return next((i for i, p in enumerate(ORDER) if name.startswith(p)), len(ORDER)), name
+
+
+Scoped = tuple[ScopeView, Mapping[int, Mapping[str, Figure]], Mapping[int, Mapping[str, float]]]
+
+
+def gate_domain(
+    table: TaskTable,
+    items: pd.DataFrame,
+    scoped: Sequence[Scoped],
+    pairs: Mapping[str, Sequence[PairFigure]],
+    release: Release,
+) -> Gated:
+    """Pass every figure of the domain's scopes (``scoped``: each view with its figures and
+    values per scored combination, in the order shown) and every pair's difference through
+    the gate, in the order of the module's docstring."""
+    minimum = release.groups.min_held_out_aggregate
+    resample = release.statistics.min_tasks_to_resample
+    coords = coordinates(table, items)
+    gates = {k: Gate(minimum, task_of) for k in range(len(table.combos))}
+    admitted: dict[int, list[Functional]] = {k: [] for k in gates}
+    out = Gated(reason=GATED.format(minimum))
+
+    def offer(view: ScopeView, k: int, name: str, fig: Figure, value: float) -> None:
+        second = fig.tasks >= resample and not name.startswith(("efficiency:", "failure:"))
+        found = figure_functionals(coords, k, statistic(name), fig, view.rows, value, second)
+        if gates[k].admit(found):
+            admitted[k].extend(found)
+            out.figures.setdefault((view.scope.key, k), set()).add(name)
+
+    for view, figs, values in scoped:
+        for k in sorted(figs):
+            if "score" in figs[k]:
+                offer(view, k, "score", figs[k]["score"], values[k]["score"])
+    for view, figs, values in scoped:
+        for k in sorted(figs):
+            for name in sorted(figs[k], key=_rank):
+                if name != "score":
+                    offer(view, k, name, figs[k][name], values[k].get(name, figs[k][name].value))
+    _gate_pairs(coords, scoped, pairs, admitted, out, minimum, resample)
+    return out
+
+
+def _gate_pairs(
+    coords: Coordinates,
+    scoped: Sequence[Scoped],
+    pairs: Mapping[str, Sequence[PairFigure]],
+    admitted: Mapping[int, list[Functional]],
+    out: Gated,
+    minimum: int,
+    resample: int,
+) -> None:
+    """Each pair's differences, against what both combinations have admitted: a pair's gate
+    starts from both (their coordinates apart, so together they expose nothing new)."""
+    held_any = {view.scope.key: bool(coords.held[view.rows].any()) for view, _, _ in scoped}
+    rows = {view.scope.key: view.rows for view, _, _ in scoped}
+    gates: dict[tuple[int, int], Gate] = {}
+    for key, found in pairs.items():
+        mine = out.pairs.setdefault(key, set())
+        for pair in found:
+            a, b = pair.a, pair.b
+            if not held_any.get(key, False):
+                mine.add((a, b))
+                continue
+            if not (out.admitted(key, a, "score") and out.admitted(key, b, "score")):
+                continue
+            if (a, b) not in gates:
+                gate = Gate(minimum, task_of)
+                gate.admit_known([*admitted[a], *admitted[b]])
+                gates[(a, b)] = gate
+            second = pair.figure.tasks >= resample
+            functionals = figure_functionals(
+                coords, a, "score", pair.figure, rows[key], pair.value, second, (b, "score")
+            )
+            if gates[(a, b)].admit(functionals):
+                mine.add((a, b))
