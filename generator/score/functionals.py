@@ -251,4 +251,10 @@ def figure_functionals(
             runs = max(float(fig.runs[i]), 1.0)
             key3 = ("spread", t, k, statistic)
             moment[key3] = moment.get(key3, 0.0) + c * c / runs
+    shares = den[(den > 0) & coords.held[rows]] / total if total > 0 else den[:0]
+    if second and len(shares) and np.allclose(shares, shares[0], rtol=1e-12, atol=0.0):
+        # Equal shares c: the second moment's part on the values themselves, −2m·c²·a, is
+        # −2m·c times the sum's own row; without it, the second moment lies on the products
+        # alone, apart from every sum (a part of its own for the gate, same row space).
+        moment = {key: v for key, v in moment.items() if key[0] != "m1"}
     return [first, moment] if moment else [first]

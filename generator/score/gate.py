@@ -23,6 +23,7 @@ which a differential test binds to :func:`exposed` on random small systems.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -188,59 +189,107 @@ def brute_exposed(
     return None
 
 
+@dataclass
+class _Part:
+    """Admitted functionals that share coordinates (a connected part): their coordinates,
+    each one's task, and an orthonormal basis of their row space."""
+
+    index: dict[Hashable, int]
+    tasks: list[frozenset[str]]
+    basis: np.ndarray
+
+
 class Gate:
     """The functionals admitted so far over one combination's held-out tasks (or a pair's),
-    kept as an orthonormal basis of their row space, and the test every further figure must
-    pass (:func:`exposed`)."""
+    and the test every further figure must pass (:func:`exposed`).
+
+    Admitted functionals are kept in parts that share no coordinate: a vector of the whole
+    row space is a sum of one from each part, its support the union of theirs, so the whole
+    exposes a small group exactly when one part does, and a figure is tested only with the
+    parts it touches. A figure that reaches ``minimum`` tasks or more on coordinates no part
+    holds cannot be cancelled there, so it exposes nothing new (admitted without a search)."""
 
     def __init__(self, minimum: int, task_of: Callable[[Hashable], str]) -> None:
         self.minimum = minimum
         self.task_of = task_of
-        self.index: dict[Hashable, int] = {}
-        self.tasks: list[frozenset[str]] = []
-        self.basis = np.zeros((0, 0))
+        self.parts: list[_Part] = []
+        self.owner: dict[Hashable, int] = {}
 
-    def _rows(self, functionals: Sequence[Functional]) -> np.ndarray:
-        """The functionals over the gate's coordinates (new coordinates added)."""
+    def _merged(self, functionals: Sequence[Functional]) -> tuple[list[int], _Part, np.ndarray]:
+        """The parts the functionals touch, joined into one with the functionals' new
+        coordinates, and the functionals as rows over it."""
+        touched = sorted({self.owner[c] for f in functionals for c in f if c in self.owner})
+        index: dict[Hashable, int] = {}
+        tasks: list[frozenset[str]] = []
+        blocks = []
+        for i in touched:
+            part = self.parts[i]
+            offset = len(tasks)
+            index.update({c: offset + j for c, j in part.index.items()})
+            tasks.extend(part.tasks)
+            blocks.append((offset, part.basis))
         for f in functionals:
             for c, v in f.items():
-                if v != 0 and c not in self.index:
-                    self.index[c] = len(self.tasks)
-                    self.tasks.append(frozenset((self.task_of(c),)))
-        width = len(self.tasks)
-        self.basis = np.pad(self.basis, ((0, 0), (0, width - self.basis.shape[1])))
-        out = np.zeros((len(functionals), width))
+                if v != 0 and c not in index:
+                    index[c] = len(tasks)
+                    tasks.append(frozenset((self.task_of(c),)))
+        basis = np.zeros((sum(len(b) for _, b in blocks), len(tasks)))
+        row = 0
+        for offset, b in blocks:
+            basis[row : row + len(b), offset : offset + b.shape[1]] = b
+            row += len(b)
+        rows = np.zeros((len(functionals), len(tasks)))
         for r, f in enumerate(functionals):
             for c, v in f.items():
                 if v != 0:
-                    out[r, self.index[c]] += v
-        return out
+                    rows[r, index[c]] += v
+        return touched, _Part(index, tasks, basis), rows
+
+    def _keep(self, touched: list[int], part: _Part) -> None:
+        keep = [p for i, p in enumerate(self.parts) if i not in set(touched)]
+        self.parts = [*keep, part]
+        self.owner = {c: i for i, p in enumerate(self.parts) for c in p.index}
 
     def admit(self, functionals: Sequence[Functional]) -> bool:
         """Admit one figure (its functionals: the mean and what its interval publishes)
-        when, with everything admitted before, nothing exposes a small held-out group."""
-        new = [f for f in functionals if any(v != 0 for v in f.values())]
-        if not new:
-            return True
-        rows = self._rows(new)
-        stacked = np.vstack([self.basis, rows])
-        basis = _row_basis(stacked)
-        if len(basis) == len(self.basis):
+        when, with everything admitted before, nothing exposes a small held-out group: one
+        functional after another (a set exposes nothing exactly when each step adds nothing
+        that does), all or none."""
+        saved = (list(self.parts), dict(self.owner))
+        for f in functionals:
+            if any(v != 0 for v in f.values()) and not self._admit_one(f):
+                self.parts, self.owner = saved
+                return False
+        return True
+
+    def _admit_one(self, functional: Functional) -> bool:
+        fresh = {self.task_of(c) for c, v in functional.items() if v != 0 and c not in self.owner}
+        touched, part, rows = self._merged([functional])
+        basis = _row_basis(np.vstack([part.basis, rows]))
+        if len(basis) == len(part.basis):
             return True  # already derivable from what is admitted: it tells nothing new
-        if exposed_matrix(basis, list(self.tasks), self.minimum) is not None:
+        # Coordinates no admitted functional touches cannot be cancelled: every combination
+        # involving the new one keeps them, and every one without it was safe before.
+        if len(fresh) < self.minimum and (
+            exposed_matrix(basis, list(part.tasks), self.minimum) is not None
+        ):
             return False
-        self.basis = basis
+        self._keep(touched, _Part(part.index, part.tasks, basis))
         return True
 
     def admit_known(self, functionals: Sequence[Functional]) -> None:
         """Take functionals already admitted elsewhere (another combination's, whose values
         are apart from this gate's own), unchecked."""
-        rows = self._rows([f for f in functionals if any(v != 0 for v in f.values())])
-        self.basis = _row_basis(np.vstack([self.basis, rows]))
+        new = [f for f in functionals if any(v != 0 for v in f.values())]
+        if new:
+            touched, part, rows = self._merged(new)
+            self._keep(
+                touched, _Part(part.index, part.tasks, _row_basis(np.vstack([part.basis, rows])))
+            )
 
     def admits(self, functionals: Sequence[Functional]) -> bool:
         """Whether :meth:`admit` would admit the figure, admitting nothing."""
-        saved = (dict(self.index), list(self.tasks), self.basis)
+        saved = (list(self.parts), dict(self.owner))
         ok = self.admit(functionals)
-        self.index, self.tasks, self.basis = saved
+        self.parts, self.owner = saved
         return ok
