@@ -1,21 +1,19 @@
 """Safe text for pages: escaping, authored Markdown, and number formats.
 
 Every string from an input file reaches a page through :func:`escape` (inside Markdown or
-HTML) or :func:`render_markdown` (authored text: raw HTML off, links limited to http(s) and
-relative targets).
+HTML) or :func:`render_markdown` (authored text: raw HTML shown as text, links and images
+only inside the site, see :mod:`generator.models.freetext`).
 """
 
 from __future__ import annotations
 
 import html
 import math
-import re
 
-from markdown_it import MarkdownIt
+from generator.models.freetext import markdown_parser
 
 # Characters that Python-Markdown would read as syntax mid-line, written as entities instead.
 _MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|~<>\"'&"}
-_SAFE_LINK = re.compile(r"^(https?://|#|\.{0,2}/|[A-Za-z0-9_.-]+(/|\.html|\.md|$))", re.IGNORECASE)
 
 
 _MD_TABLE = str.maketrans(_MD_SPECIAL)
@@ -31,12 +29,9 @@ def escape_html(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _safe_links(md: MarkdownIt) -> MarkdownIt:
-    md.validateLink = lambda url: bool(_SAFE_LINK.match(url.strip()))  # type: ignore[method-assign]
-    return md
-
-
-_MD = _safe_links(MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table"))
+#: Validation refuses a link or image that leaves the site; one that reaches the pages
+#: anyway is shown as its Markdown text.
+_MD = markdown_parser()
 
 
 # Markdown syntax left in rendered HTML, written as entities: the page is read again by
@@ -45,7 +40,7 @@ _INERT = str.maketrans({c: f"&#{ord(c)};" for c in "\\`*_{}[]()!|~+#"})
 
 
 def render_markdown(text: str) -> str:
-    """Authored Markdown as HTML, raw HTML escaped and unsafe links dropped.
+    """Authored Markdown as HTML, raw HTML escaped and links that leave the site as text.
 
     The result is inert Markdown too, so it may be placed anywhere in a page.
     """

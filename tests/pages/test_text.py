@@ -74,18 +74,34 @@ def test_escape_html_and_attr_show_the_text_as_text(text: str) -> None:
         assert parsed.text == text
 
 
-def test_authored_markdown_keeps_safe_links_and_drops_unsafe_ones() -> None:
+def test_authored_markdown_keeps_local_links_and_shows_the_others_as_text() -> None:
+    """Validation refuses a link or image that leaves the site; rendered anyway, it is text."""
     out = render_markdown(
-        "See [the docs](https://example.org/a), [a page](other.md), "
-        "[bad](javascript:alert(1)) and [data](data:text/html,x).\n\n<script>x()</script>"
+        "See [the docs](https://example.org/a), [a page](other.md), [up](#top), "
+        "[bad](javascript:alert(1)), [data](data:text/html,x), [host](//evil.example/x) "
+        "and ![pixel](https://tracker.example/p.gif) <https://example.org>"
+        "\n\n<script>x()</script>"
     )
     parsed = _parsed(out)
     assert "script" not in parsed.tags
-    assert parsed.links == ["https://example.org/a", "other.md"]  # the others stay text
-    assert "[bad](javascript:alert(1))" in parsed.text
-    assert "<script>x()</script>" in parsed.text
+    assert "img" not in parsed.tags
+    assert parsed.links == ["other.md", "#top"]  # the others stay text
+    for text in (
+        "[the docs](https://example.org/a)",
+        "[bad](javascript:alert(1))",
+        "![pixel](https://tracker.example/p.gif)",
+        "<https://example.org>",
+        "<script>x()</script>",
+    ):
+        assert text in parsed.text
     # Inert for a second Markdown pass: no syntax character is left as such.
     assert not set("`*_[]()!|~+#") & set(re.sub(r"&#?\w+;", "", out))
+
+
+def test_authored_markdown_keeps_a_local_image() -> None:
+    out = render_markdown("![a chart](chart.svg)")
+    assert _parsed(out).tags == ["p", "img"]
+    assert 'src="chart.svg"' in out
 
 
 def test_authored_markdown_renders_emphasis_and_lists() -> None:
