@@ -71,7 +71,7 @@ def markdown_parser(link_ok: Callable[[str], bool] = local_url) -> MarkdownIt:
     """CommonMark with tables, raw HTML off (shown as text) and no linkify; a link or image
     whose target ``link_ok`` refuses stays text."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
-    md.validateLink = link_ok  # type: ignore[method-assign]
+    md.validateLink = link_ok  # type: ignore[method-assign,assignment]
     return md
 
 
