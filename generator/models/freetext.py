@@ -26,7 +26,11 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 #: Characters free text may not hold (see the module's docstring).
-REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+REFUSED_CHARACTERS = "".join(
+    map(chr, [*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0),
+              *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+)  # fmt: skip
+REFUSED = re.compile(f"[{re.escape(REFUSED_CHARACTERS)}]")
 #: A URL with a scheme (RFC 3986: a letter, then letters, digits, "+", "-" or "."), or one
 #: that names a host: "//host", and "\\host" or "/\\host", which browsers read as "//host".
 _LEAVES_SITE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:|[/\\]{2})")

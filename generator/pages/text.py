@@ -10,23 +10,31 @@ from __future__ import annotations
 import html
 import math
 
-from generator.models.freetext import markdown_parser
+from generator.models.freetext import REFUSED_CHARACTERS, markdown_parser
 
 # Characters that Python-Markdown would read as syntax mid-line, written as entities instead.
 _MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|~<>\"'&"}
+# Characters validation refuses in free text (controls, bidi overrides), should one reach a
+# page: shown as U+FFFD. Python-Markdown also reads \x02 and \x03 as its own placeholders.
+_VISIBLE = dict.fromkeys(REFUSED_CHARACTERS, "\ufffd")
+# A line break would let the next line start a Markdown block (a "---" under a title makes
+# it a heading): text inside Markdown stays on its line.
+_ONE_LINE = {"\n": " ", "\r": " "}
 
 
-_MD_TABLE = str.maketrans(_MD_SPECIAL)
+_MD_TABLE = str.maketrans(_MD_SPECIAL | _VISIBLE | _ONE_LINE)
+_HTML_TABLE = str.maketrans(_VISIBLE)
 
 
 def escape(text: object) -> str:
-    """Text shown literally inside Markdown: every markup character as an entity."""
+    """Text shown literally inside Markdown: every markup character as an entity, on one
+    line."""
     return str(text).translate(_MD_TABLE)
 
 
 def escape_html(text: object) -> str:
     """Text shown literally inside a raw HTML block (Markdown is not read there)."""
-    return html.escape(str(text), quote=True)
+    return html.escape(str(text).translate(_HTML_TABLE), quote=True)
 
 
 #: Validation refuses a link or image that leaves the site; one that reaches the pages
@@ -44,7 +52,7 @@ def render_markdown(text: str) -> str:
 
     The result is inert Markdown too, so it may be placed anywhere in a page.
     """
-    return str(_MD.render(text)).strip().translate(_INERT)
+    return str(_MD.render(text.translate(_HTML_TABLE))).strip().translate(_INERT)
 
 
 def missing(value: float | None) -> bool:
@@ -107,7 +115,7 @@ def one_decimal(value: float | None) -> str:
 
 def attr(text: object) -> str:
     """Text for an HTML attribute value."""
-    return html.escape(str(text), quote=True)
+    return escape_html(text)
 
 
 _WORDS = [
