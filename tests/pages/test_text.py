@@ -74,6 +74,25 @@ def test_escape_html_and_attr_show_the_text_as_text(text: str) -> None:
         assert parsed.text == text
 
 
+@pytest.mark.parametrize("char", ["\a", "\x00", "\x02", "\x03", "\x1b", "\x7f", "\x85", "\u202e"])
+def test_a_character_validation_refuses_shows_as_a_replacement_character(char: str) -> None:
+    """Should such text reach a page (validation refuses it), it shows as U+FFFD; \\x02 and
+    \\x03 would otherwise be read by Python-Markdown as its own placeholders."""
+    for out in (escape(f"a{char}b"), escape_html(f"a{char}b"), attr(f"a{char}b")):
+        assert out == "a\ufffdb"
+    assert render_markdown(f"a{char}b") == "<p>a\ufffdb</p>"
+
+
+def test_text_inside_markdown_stays_on_its_line() -> None:
+    """A line break would let the next line start a block: "---" under a title makes it a
+    heading, "    " code, "> " a quote."""
+    out = escape("title\n---\n    code\r\n> quote\n\n- item")
+    assert "\n" not in out
+    assert "\r" not in out
+    assert html.unescape(out) == "title ---     code  > quote  - item"  # one space a break
+    assert escape_html("two\nlines") == "two\nlines"  # in HTML, a line break is a space
+
+
 def test_authored_markdown_keeps_local_links_and_shows_the_others_as_text() -> None:
     """Validation refuses a link or image that leaves the site; rendered anyway, it is text."""
     out = render_markdown(
