@@ -168,18 +168,16 @@ class Poisoner:
         self,
         payloads: Sequence[str] = PAYLOADS,
         fit: bool = True,
-        fill: bool = False,
         pinned: Mapping[str, str] | None = None,
     ) -> None:
         self.payloads = tuple(payloads)
         self.fit = fit
-        self.fill = fill
         self.pinned = dict(pinned or {})  # field → the payload it always gets
         self.count = 0
         self.fields: set[str] = set()
 
     def payload(
-        self, where: str, value: str | None, accepts: Callable[[str], bool] = lambda _: True
+        self, where: str, value: str, accepts: Callable[[str], bool] = lambda _: True
     ) -> str:
         """The payload for ``value`` of field ``where``: the same for the same value, as
         text that must agree between files (a controlled setting, an axis value, a rater's
@@ -192,10 +190,8 @@ class Poisoner:
         order = [self.payloads[(start + i) % n] for i in range(n)]
         return next((p for p in order if not self.fit or accepts(p)), order[0])
 
-    def _text(self, value: str | None, where: str, option: Any, info: FieldInfo | None) -> str:
+    def _text(self, value: str, where: str, option: Any, info: FieldInfo | None) -> str:
         self.fields.add(where)
-        if value is None:
-            return self.payload(where, value)
         fits = self.payload(where, value, lambda p: _accepts(where, option, info, f"{value} {p}"))
         return f"{value} {fits}"
 
@@ -230,8 +226,9 @@ class Poisoner:
         return data
 
     def model(self, obj: BaseModel) -> BaseModel:
-        """A copy of a model (unvalidated) with payloads in its free text, empty optional
-        free text filled in."""
+        """A copy of a model (unvalidated) with payloads in its free text. Empty optional
+        text stays empty: filling it would change what a page shows (a tokenizer splits a
+        chart), and the clean build would no longer compare."""
         updates = {}
         for name, field in type(obj).model_fields.items():
             value = getattr(obj, name)
@@ -244,7 +241,7 @@ class Poisoner:
         if isinstance(value, BaseModel):
             return self.model(value)
         text = _text_option(info, annotation)
-        if text is not None and (isinstance(value, str) or (value is None and self.fill)):
+        if text is not None and isinstance(value, str):
             return self._text(value, where, text, info)
         for option in _options(annotation):
             base = _base(option)
