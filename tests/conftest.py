@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from hostile import poison
+from hostile import REFUSED, Poisoner, poison
 
 from generator.build import build_site
 from generator.check import check_inputs
@@ -60,24 +60,43 @@ def site(inputs: Inputs, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+#: The three example releases: the repository's own (Lingee) and two declared profiles.
+EXAMPLES = {
+    "lingee": REPO,
+    "enterprisebench": REPO / "examples" / "enterprisebench",
+    "enterpriseclawbench": REPO / "examples" / "enterpriseclawbench",
+}
+
+
 @dataclass(frozen=True)
 class HostileSite:
-    """The example with a script payload in every free-text field, built into a site."""
+    """An example with a script payload in every free-text field, built into a site."""
 
     site: Path
     fields: frozenset[str]  # the model fields that carried payloads
     payloads: int
 
 
-@pytest.fixture(scope="session")
-def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> HostileSite:
-    root = tmp_path_factory.mktemp("hostile") / "root"
-    shutil.copytree(REPO / "results", root / "results", ignore=shutil.ignore_patterns("*.py"))
-    shutil.copytree(REPO / "harnesscards", root / "harnesscards")
-    poisoner = poison(root)
+def build_hostile(source: Path, work: Path) -> HostileSite:
+    """Build the example at ``source`` with payloads in every free-text field: in its files
+    those validate accepts (it must accept them all), then in the loaded models the text it
+    refuses (control characters, bidi overrides, links that leave the site)."""
+    root = work / "root"
+    shutil.copytree(source / "results", root / "results", ignore=shutil.ignore_patterns("*.py"))
+    shutil.copytree(source / "harnesscards", root / "harnesscards")
+    accepted = poison(root)
     loaded, problems = load_inputs(root)
     problems += check_inputs(loaded)
     assert [str(p) for p in problems if p.severity == "error"] == []
-    out = root.parent / "site"
-    build_site(loaded, out, strict=False, progress=lambda _: None)
-    return HostileSite(out, frozenset(poisoner.fields), poisoner.count)
+    # the title of a page and of a facet's value: written into <title> and the navigation
+    pinned = dict.fromkeys(("Combination.title", "EnumValue.title"), REFUSED[0])
+    refused = Poisoner(REFUSED, fit=False, pinned=pinned)
+    out = work / "site"
+    build_site(refused.walk_inputs(loaded), out, strict=False, progress=lambda _: None)
+    fields = frozenset(accepted.fields | refused.fields)
+    return HostileSite(out, fields, accepted.count + refused.count)
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> HostileSite:
+    return build_hostile(REPO, tmp_path_factory.mktemp("hostile"))

@@ -212,6 +212,41 @@ CASES = [
             "by 1 space(s), the line above by 2"
         ),
     ),
+    # --- free text: what no display shows, what reorders a line, what leaves the site
+    Case(
+        "control-character-in-a-title",
+        text(
+            f"{V1}/bundles/opencode/bundle.yaml",
+            "title: OpenCode × GLM-5.3-Flash",
+            'title: "OpenCode\\a </title><script>alert(document.domain)</script>"',
+        ),
+        at(
+            f"{V1}/bundles/opencode/bundle.yaml",
+            'title: "OpenCode',
+            "combination.title: holds a control character, U+0007, at character 9; expected "
+            "text without control characters (tab and line breaks are allowed)",
+        ),
+    ),
+    Case(
+        "bidi-override-in-a-task-title",
+        text(TASKS, "title: Invoice recognition", 'title: "Invoice \\u202Erecognition"'),
+        at(
+            TASKS,
+            'title: "Invoice',
+            "families[0].title: holds a bidirectional override or isolate, U+202E "
+            "RIGHT-TO-LEFT OVERRIDE, at character 9;",
+        ),
+    ),
+    Case(
+        "remote-image-in-card-notes",
+        text(CARD, "notes: |\n", "notes: |\n  Ours. ![pixel](https://tracker.example/p.gif)\n"),
+        at(
+            CARD,
+            "notes: |",
+            "notes: line 1 of the text has an image to 'https://tracker.example/p.gif', "
+            "outside the site; expected links and images only to pages and files of the site",
+        ),
+    ),
     Case("empty-file", write(TASKS, ""), f"{TASKS}: file is empty; expected a YAML mapping"),
     Case("not-utf8", write(CARD, b"format_version: 1\nid: \xff\xfe\n"), f"{CARD}: not UTF-8 text"),
     Case(

@@ -4,11 +4,13 @@ unhandled exception or a traceback.
 
 Mutations work on parsed data (delete, replace with any JSON-like value, add a field, repeat a
 list item) and on raw bytes (truncate, splice in random bytes), in every kind of input file.
+Arbitrary text in every free-text field is refused with its place or published as text.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 import traceback
@@ -20,11 +22,15 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, event, given, settings
+from hostile import PAYLOADS, REFUSED, Poisoner, poison, scan
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from synthetic import make_release
 
+from generator.build import build_site
 from generator.cli import cli
+from generator.load import Inputs, load_inputs
+from generator.models.freetext import REFUSED_CHARACTERS
 
 SETTINGS = settings(
     max_examples=100,
@@ -185,3 +191,96 @@ def test_build_answers_any_damage_with_typed_errors(
         _assert_typed(built, {0, 1})
         event(f"build exit {built.exit_code}")
         assert (out / "index.html").is_file() == (built.exit_code == 0)
+
+
+# ------------------------------------------------------------------ free text
+
+
+#: Pieces that have broken pages or might: markup, a <title> closed early, front matter,
+#: template syntax, Markdown links and images to another host or a script, control
+#: characters, bidi overrides.
+PIECES = st.sampled_from(
+    [*PAYLOADS, *REFUSED, "</title>", "<script>", "\n---\n", "{{ x }}", "{% if x %}", "\a",
+     "\u202e", "\u2066", '"', "'", "](", "![x](https://e.invalid/p.gif)", "javascript:"]
+)  # fmt: skip
+TEXTS = st.lists(st.text(max_size=8) | PIECES, min_size=1, max_size=4).map("".join)
+_LOCATED = re.compile(r"^\S+\.(yaml|jsonl):\d+: [^\s:]+: \S")
+_SHOWN = str.maketrans(dict.fromkeys(REFUSED_CHARACTERS, "\ufffd"))
+
+
+@pytest.fixture(scope="module")
+def clean_pages(base: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The pages of the small release, built as it is."""
+    out = tmp_path_factory.mktemp("fuzz-clean") / "site"
+    build_site(load_inputs(base)[0], out, strict=False, progress=lambda _: None)
+    return _pages(out)
+
+
+def _pages(site: Path) -> dict[str, str]:
+    return {
+        p.relative_to(site).as_posix(): p.read_text("utf-8")
+        for p in sorted(site.rglob("*.html"))
+        if p.relative_to(site).parts[0] != "latest"
+    }
+
+
+def _problems(output: str) -> list[str]:
+    skip = ("notice: ", "Error: ", "valid: ")
+    return [line for line in output.splitlines() if line and not line.startswith(skip)]
+
+
+def _as_read(text: str) -> str:
+    """Text as a browser (and a file read as text) reads it: line breaks as LF, a character
+    validation refuses as U+FFFD (as the pages show it)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").translate(_SHOWN)
+
+
+def _expected_titles(inputs: Inputs) -> dict[str, str]:
+    """The <title> of each combination's page: its title and the site's name, as text."""
+    (version,) = inputs.releases
+    assert version.release is not None
+    release = version.release.model
+    site = f"{release.benchmark.name} {release.version}"
+    return {
+        f"{version.folder}/combinations/{b.bundle.model.combination.id}.html": (
+            _as_read(f"{b.bundle.model.combination.title} - {site}")
+        )
+        for b in version.bundles
+    }
+
+
+@settings(SETTINGS, max_examples=6)
+@given(TEXTS)
+@example("OpenCode\a </title><script>alert(document.domain)</script>")  # the one that ran
+def test_any_free_text_is_refused_at_its_place_or_published_as_text(
+    base: Path, clean_pages: dict[str, str], text: str
+) -> None:
+    """The same drawn text in every free-text field. validate accepts it, and the build
+    publishes it; or refuses it, each problem at its file, line and field, and the text,
+    put into the loaded models past validation, is published all the same. Either way no
+    page gains an element or a handler, references another host, or has another title."""
+    with _copy(base) as root:
+        poison(root, Poisoner([text], fit=False))
+        checked = _invoke("validate", "--root", str(root))
+        _assert_typed(checked, {0, 1})
+        event(f"validate exit {checked.exit_code}")
+        if checked.exit_code == 0:
+            inputs = load_inputs(root)[0]
+        else:
+            unlocated = [p for p in _problems(checked.output) if not _LOCATED.match(p)]
+            assert unlocated == [], checked.output[:3000]
+            inputs = Poisoner([text], fit=False).walk_inputs(load_inputs(base)[0])
+        out = root.parent / "site"
+        build_site(inputs, out, strict=False, progress=lambda _: None)
+        pages = _pages(out)
+        assert pages.keys() == clean_pages.keys()
+        titles = _expected_titles(inputs)
+        for rel, page in pages.items():
+            found, clean = scan(page), scan(clean_pages[rel])
+            assert found.active == clean.active, (rel, found.active - clean.active)
+            handlers = {a: n for a, n in found.attributes.items() if a[1].startswith("on")}
+            assert handlers == {a: n for a, n in clean.attributes.items() if a[1].startswith("on")}
+            assert found.bad == found.remote == [], (rel, found.bad, found.remote)
+            assert len(found.titles) == 1, rel
+            if rel in titles:
+                assert found.titles[0] == titles[rel]

@@ -23,9 +23,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
-from pydantic import BaseModel, Strict
+from pydantic import AfterValidator, BaseModel, Strict
 from pydantic.fields import FieldInfo
 
+from generator.models.freetext import REFUSED_CHARACTERS, plain_text
 from generator.models.runs import JudgeVerdict, RuleVerdict, RunRecord
 
 # ------------------------------------------------------------------ schema from the model
@@ -77,6 +78,13 @@ _BOUNDS = (at.Ge, at.Le, at.Gt, at.Lt, at.MinLen, at.MaxLen, Strict)
 # Keys of pydantic's general metadata the checks implement: a pattern, whitespace stripping
 # before the length checks, and strictness (the Arrow schema already fixes each type).
 _GENERAL = frozenset({"pattern", "strip_whitespace", "strict"})
+# The one validator function they implement: free text's refused characters, as RE2 reads
+# a class of them.
+_REFUSED = "[" + "".join(f"\\x{{{ord(c):X}}}" for c in REFUSED_CHARACTERS) + "]"
+
+
+def _free_text_rule(m: Any) -> bool:
+    return isinstance(m, AfterValidator) and m.func is plain_text
 
 
 def _general(m: Any) -> dict[str, Any] | None:
@@ -95,7 +103,7 @@ def implemented(info: FieldInfo, annotation: Any) -> bool:
         if general is not None:
             if not set(general) <= _GENERAL:
                 return False
-        elif not isinstance(m, _BOUNDS):
+        elif not isinstance(m, _BOUNDS) and not _free_text_rule(m):
             return False
     return True
 
@@ -176,6 +184,8 @@ def bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray:
             bad |= to_bools(pc.greater(pc.utf8_length(array), m.max_length))
         elif isinstance(m, at.MinLen):
             bad |= to_bools(pc.less(pc.utf8_length(array), m.min_length))
+    if any(_free_text_rule(m) for m in found):
+        bad |= to_bools(pc.match_substring_regex(array, _REFUSED))
     for g in general:
         if g.get("pattern"):
             # the models' patterns are RE2-compatible as written

@@ -7,6 +7,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
+from generator.models.freetext import markdown_text, plain_text
+
 #: The newest format version of every input file that this generator understands.
 FORMAT_VERSION = 1
 
@@ -17,11 +19,19 @@ Id = Annotated[
         description="Identifier: letters, digits, '.', '_' and '-'; starts with a letter or digit."
     ),
 ]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=20_000, strip_whitespace=True)]
+Text = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=20_000, strip_whitespace=True),
+    AfterValidator(plain_text),
+]
 Markdown = Annotated[
     str,
     StringConstraints(min_length=1, max_length=200_000),
-    Field(description="Markdown text (rendered with raw HTML disabled)."),
+    AfterValidator(markdown_text),
+    Field(
+        description="Markdown text, rendered with raw HTML shown as text; links and images "
+        "only to pages and files of the site (no scheme, no host)."
+    ),
 ]
 VersionString = Annotated[
     str,

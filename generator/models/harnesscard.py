@@ -10,12 +10,17 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any
 
-from pydantic import Discriminator, Field, Tag
+from pydantic import AfterValidator, Discriminator, Field, Tag
 
 from generator.models.base import Contract, Id, Markdown, Text, Versioned, VersionString
+from generator.models.freetext import plain_text
 
 DisclosedValue = Annotated[
-    str | bool | int | float | list[Annotated[str, Field(min_length=1)]],
+    Annotated[str, AfterValidator(plain_text)]
+    | bool
+    | int
+    | float
+    | list[Annotated[str, Field(min_length=1), AfterValidator(plain_text)]],
     Field(description="The disclosed setting: text, a number, true/false or a list of texts."),
 ]
 

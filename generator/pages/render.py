@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
@@ -72,16 +73,22 @@ class Page:
 
     def sources(self) -> dict[str, str]:
         """What mkdocs builds: the page itself, and files it links from its Markdown."""
-        hide = "hide:\n  - toc\n" if self.wide else ""
-        meta = (
-            f"---\ntitle: {escape_yaml(escape_html(self.long_title or self.title))}\n"
-            f"charts: {str(self.charts).lower()}\n"
-            + (f"shared_nav: {escape_yaml(self.shared_nav)}\n" if self.shared_nav else "")
-            + _search_meta(self.searched, self.search_boost)
-            + f"{hide}---\n\n"
-        )
+        meta: dict[str, object] = {
+            # Material writes a title into <title>, the header, the nav and the search
+            # index as HTML, unescaped: it crosses into the engine escaped.
+            "title": escape_html(self.long_title or self.title),
+            "charts": self.charts,
+        }
+        if self.shared_nav:
+            meta["shared_nav"] = self.shared_nav
+        if not self.searched:
+            meta["search"] = {"exclude": True}
+        elif self.search_boost != 1.0:
+            meta["search"] = {"boost": self.search_boost}
+        if self.wide:
+            meta["hide"] = ["toc"]
         folder = Path(self.path).parent
-        out = {self.path: meta + str(self.markdown)}
+        out = {self.path: front_matter(meta) + str(self.markdown)}
         for name, text in self.extra_files.items():
             out[(folder / name).as_posix()] = text
         return out
@@ -107,17 +114,15 @@ class Page:
         return self.sources() | self.downloads()
 
 
-def _search_meta(searched: bool, boost: float) -> str:
-    """Material's search settings of a page (front matter): left out of the index, or its
-    results weighted by ``boost``."""
-    if not searched:
-        return "search:\n  exclude: true\n"
-    return "" if boost == 1.0 else f"search:\n  boost: {boost}\n"
+_NO_FOLDING = 1 << 30  # one line per value, however long
 
 
-def escape_yaml(text: str) -> str:
-    """A double-quoted YAML scalar."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def front_matter(meta: dict[str, object]) -> str:
+    """A page's metadata as the YAML block that starts it, written by the YAML serializer:
+    no text can end the block early or break it (a line ``---``, quotes, control
+    characters)."""
+    body = yaml.safe_dump(meta, sort_keys=False, width=_NO_FOLDING)
+    return f"---\n{body}---\n\n"
 
 
 def render(env: Environment, template: str, **context: Any) -> str:

@@ -1,42 +1,45 @@
 """Safe text for pages: escaping, authored Markdown, and number formats.
 
 Every string from an input file reaches a page through :func:`escape` (inside Markdown or
-HTML) or :func:`render_markdown` (authored text: raw HTML off, links limited to http(s) and
-relative targets).
+HTML) or :func:`render_markdown` (authored text: raw HTML shown as text, links and images
+only inside the site, see :mod:`generator.models.freetext`).
 """
 
 from __future__ import annotations
 
 import html
 import math
-import re
 
-from markdown_it import MarkdownIt
+from generator.models.freetext import REFUSED_CHARACTERS, markdown_parser
 
 # Characters that Python-Markdown would read as syntax mid-line, written as entities instead.
 _MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|~<>\"'&"}
-_SAFE_LINK = re.compile(r"^(https?://|#|\.{0,2}/|[A-Za-z0-9_.-]+(/|\.html|\.md|$))", re.IGNORECASE)
+# Characters validation refuses in free text (controls, bidi overrides), should one reach a
+# page: shown as U+FFFD. Python-Markdown also reads \x02 and \x03 as its own placeholders.
+_VISIBLE = dict.fromkeys(REFUSED_CHARACTERS, "\ufffd")
+# A line break would let the next line start a Markdown block (a "---" under a title makes
+# it a heading): text inside Markdown stays on its line.
+_ONE_LINE = {"\n": " ", "\r": " "}
 
 
-_MD_TABLE = str.maketrans(_MD_SPECIAL)
+_MD_TABLE = str.maketrans(_MD_SPECIAL | _VISIBLE | _ONE_LINE)
+_HTML_TABLE = str.maketrans(_VISIBLE)
 
 
 def escape(text: object) -> str:
-    """Text shown literally inside Markdown: every markup character as an entity."""
+    """Text shown literally inside Markdown: every markup character as an entity, on one
+    line."""
     return str(text).translate(_MD_TABLE)
 
 
 def escape_html(text: object) -> str:
     """Text shown literally inside a raw HTML block (Markdown is not read there)."""
-    return html.escape(str(text), quote=True)
+    return html.escape(str(text).translate(_HTML_TABLE), quote=True)
 
 
-def _safe_links(md: MarkdownIt) -> MarkdownIt:
-    md.validateLink = lambda url: bool(_SAFE_LINK.match(url.strip()))  # type: ignore[method-assign]
-    return md
-
-
-_MD = _safe_links(MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table"))
+#: Validation refuses a link or image that leaves the site; one that reaches the pages
+#: anyway is shown as its Markdown text.
+_MD = markdown_parser()
 
 
 # Markdown syntax left in rendered HTML, written as entities: the page is read again by
@@ -45,11 +48,11 @@ _INERT = str.maketrans({c: f"&#{ord(c)};" for c in "\\`*_{}[]()!|~+#"})
 
 
 def render_markdown(text: str) -> str:
-    """Authored Markdown as HTML, raw HTML escaped and unsafe links dropped.
+    """Authored Markdown as HTML, raw HTML escaped and links that leave the site as text.
 
     The result is inert Markdown too, so it may be placed anywhere in a page.
     """
-    return str(_MD.render(text)).strip().translate(_INERT)
+    return str(_MD.render(text.translate(_HTML_TABLE))).strip().translate(_INERT)
 
 
 def missing(value: float | None) -> bool:
@@ -112,7 +115,7 @@ def one_decimal(value: float | None) -> str:
 
 def attr(text: object) -> str:
     """Text for an HTML attribute value."""
-    return html.escape(str(text), quote=True)
+    return escape_html(text)
 
 
 _WORDS = [

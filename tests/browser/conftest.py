@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HostileSite
+from conftest import EXAMPLES, HostileSite, build_hostile
 from serve import serve
 
 from generator.build import build_site
@@ -56,6 +56,22 @@ def profiled_server(profiled_site: Path) -> Iterator[str]:
 def hostile_server(hostile_site: HostileSite) -> Iterator[str]:
     """Base URL of the site built from inputs full of script payloads."""
     yield from serve(hostile_site.site)
+
+
+@pytest.fixture(scope="session", params=sorted(EXAMPLES))
+def hostile_example(
+    request: pytest.FixtureRequest,
+    hostile_site: HostileSite,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[HostileSite, str]]:
+    """Each of the three examples built from inputs full of payloads, and its base URL."""
+    name = request.param
+    if name == "lingee":
+        built = hostile_site
+    else:
+        built = build_hostile(EXAMPLES[name], tmp_path_factory.mktemp(f"hostile-{name}"))
+    for url in serve(built.site):
+        yield built, url
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,7 @@ from generator.load.runschema import (
     to_bools,
     unwrap,
 )
-from generator.models.base import Id
+from generator.models.base import Id, Text
 from generator.models.runs import JudgeVerdict, RuleVerdict, RunRecord
 
 GOOD = {
@@ -82,6 +82,28 @@ def test_every_constraint_of_the_run_record_is_implemented_or_left_to_pydantic()
     for model in (RunRecord, RuleVerdict, JudgeVerdict):
         for info in model.model_fields.values():
             assert implemented(info, info.annotation)  # today's models: all implemented
+
+
+def test_a_note_with_a_refused_character_is_flagged_as_pydantic_refuses_it() -> None:
+    info = RunRecord.model_fields["note"]
+    values = ["ok", "bell\a", "\x00", "rtl \u202e", "c1 \x85 x", "tab\tline\nend", " pad ", None]
+    got = bad_values(pa.array(values, pa.string()), info, info.annotation).tolist()
+
+    class One(BaseModel):
+        note: Text | None
+
+    def refused(v: str) -> bool:
+        try:
+            One(note=v)
+        except ValidationError:
+            return True
+        return False
+
+    # " pad " is flagged for pydantic to strip (Arrow strips less); it accepts it
+    assert got == [False, True, True, True, True, False, True, False]
+    assert [v is not None and refused(v) for v in values] == [
+        False, True, True, True, True, False, False, False
+    ]  # fmt: skip
 
 
 def test_bad_values_follow_the_field_constraints() -> None:

@@ -9,19 +9,22 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import UndefinedError
 from markupsafe import Markup
+from mkdocs.utils.meta import get_data
 
 from generator.pages.render import (
     Page,
     environment,
-    escape_yaml,
     lift_blocks,
     opaque,
     render,
     tables_html,
 )
 from generator.pages.tables import BOM, Cell, Row, Table
+from generator.pages.text import escape_html
 
 HOSTILE = 'A "quoted" <b>title</b>: with \\ and # and *'
 
@@ -86,9 +89,27 @@ def test_a_named_table_s_downloads_take_its_name() -> None:
     assert 'href="bench-v9-x-t2.csv"' in named.to_html("page")
 
 
-@pytest.mark.parametrize("text", [HOSTILE, "", 'a\\"b', "plain"])
-def test_escape_yaml_reads_back_as_the_text(text: str) -> None:
-    assert yaml.safe_load(f"k: {escape_yaml(text)}") == {"k": text}
+#: What might end a YAML block or a scalar early, or that YAML cannot hold as it is.
+BREAKERS = st.sampled_from(
+    ["\n---\n", "\n...\n", "---", '"', "'", "\\", "#", ": ", "- ", "!ENV x", "&a *a", "\a", "\x85"]
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(
+    title=st.lists(st.text() | BREAKERS, max_size=6).map("".join),
+    nav=st.lists(st.text() | BREAKERS, max_size=3).map("".join),
+)
+def test_front_matter_reads_back_in_mkdocs_as_written(title: str, nav: str) -> None:
+    """mkdocs reads a page's front matter with its own pattern and YAML loader, and on a
+    failure silently takes the first heading, unescaped, as the title: the serialized block
+    must read back whole, whatever the text."""
+    page = Page("a.md", title, "# heading\n\nbody\n", shared_nav=nav, search_boost=0.5)
+    body, meta = get_data(page.sources()["a.md"])
+    assert meta["title"] == escape_html(title)
+    assert meta.get("shared_nav", "") == nav
+    assert (meta["charts"], meta["search"]) == (False, {"boost": 0.5})
+    assert body == "# heading\n\nbody\n"
 
 
 def test_templates_escape_every_value_but_markup(tmp_path: Path) -> None:

@@ -74,18 +74,53 @@ def test_escape_html_and_attr_show_the_text_as_text(text: str) -> None:
         assert parsed.text == text
 
 
-def test_authored_markdown_keeps_safe_links_and_drops_unsafe_ones() -> None:
+@pytest.mark.parametrize("char", ["\a", "\x00", "\x02", "\x03", "\x1b", "\x7f", "\x85", "\u202e"])
+def test_a_character_validation_refuses_shows_as_a_replacement_character(char: str) -> None:
+    """Should such text reach a page (validation refuses it), it shows as U+FFFD; \\x02 and
+    \\x03 would otherwise be read by Python-Markdown as its own placeholders."""
+    for out in (escape(f"a{char}b"), escape_html(f"a{char}b"), attr(f"a{char}b")):
+        assert out == "a\ufffdb"
+    assert render_markdown(f"a{char}b") == "<p>a\ufffdb</p>"
+
+
+def test_text_inside_markdown_stays_on_its_line() -> None:
+    """A line break would let the next line start a block: "---" under a title makes it a
+    heading, "    " code, "> " a quote."""
+    out = escape("title\n---\n    code\r\n> quote\n\n- item")
+    assert "\n" not in out
+    assert "\r" not in out
+    assert html.unescape(out) == "title ---     code  > quote  - item"  # one space a break
+    assert escape_html("two\nlines") == "two\nlines"  # in HTML, a line break is a space
+
+
+def test_authored_markdown_keeps_local_links_and_shows_the_others_as_text() -> None:
+    """Validation refuses a link or image that leaves the site; rendered anyway, it is text."""
     out = render_markdown(
-        "See [the docs](https://example.org/a), [a page](other.md), "
-        "[bad](javascript:alert(1)) and [data](data:text/html,x).\n\n<script>x()</script>"
+        "See [the docs](https://example.org/a), [a page](other.md), [up](#top), "
+        "[bad](javascript:alert(1)), [data](data:text/html,x), [host](//evil.example/x) "
+        "and ![pixel](https://tracker.example/p.gif) <https://example.org>"
+        "\n\n<script>x()</script>"
     )
     parsed = _parsed(out)
     assert "script" not in parsed.tags
-    assert parsed.links == ["https://example.org/a", "other.md"]  # the others stay text
-    assert "[bad](javascript:alert(1))" in parsed.text
-    assert "<script>x()</script>" in parsed.text
+    assert "img" not in parsed.tags
+    assert parsed.links == ["other.md", "#top"]  # the others stay text
+    for text in (
+        "[the docs](https://example.org/a)",
+        "[bad](javascript:alert(1))",
+        "![pixel](https://tracker.example/p.gif)",
+        "<https://example.org>",
+        "<script>x()</script>",
+    ):
+        assert text in parsed.text
     # Inert for a second Markdown pass: no syntax character is left as such.
     assert not set("`*_[]()!|~+#") & set(re.sub(r"&#?\w+;", "", out))
+
+
+def test_authored_markdown_keeps_a_local_image() -> None:
+    out = render_markdown("![a chart](chart.svg)")
+    assert _parsed(out).tags == ["p", "img"]
+    assert 'src="chart.svg"' in out
 
 
 def test_authored_markdown_renders_emphasis_and_lists() -> None:
