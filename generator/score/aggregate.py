@@ -149,7 +149,10 @@ CARRIED = (
 def _judge_coverage(plan: Plan, figs: Mapping[str, Figure]) -> str:
     """The tasks the Judge score rests on: those that enable the channel (§4.2(1))."""
     if "judge" not in figs:
-        return "withheld: too few held-out tasks with the Judge enabled (§4.4)"
+        return (
+            "withheld: with the figures published, the Judge score would let a figure over "
+            "too few held-out tasks be derived (§4.4)"
+        )
     return f"{figs['judge'].tasks} of {int(plan.data.sum())} tasks"
 
 

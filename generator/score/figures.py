@@ -15,7 +15,7 @@ import numpy as np
 
 from generator.models import Release
 from generator.score.intervals import Figure, figure, rate
-from generator.score.plan import Plan, has_views, small_held_out
+from generator.score.plan import Plan, has_views
 from generator.score.stats import reliability_at
 from generator.score.table import NAN, ScopeView, TaskTable
 
@@ -38,13 +38,9 @@ def figures(
         ),
         "success": rate(successes, valid, covered),
     }
-    # The rule channel over the tasks that have ordinary rule items (all of Lingee's). Over
-    # a part of the scope, beside the Task Score over all of it, the rest is their
-    # difference: neither part may hold 1..min − 1 held-out tasks (§4.4).
+    # The rule channel over the tasks that have ordinary rule items (all of Lingee's).
     ruled = data & (table.counts["rule"][k, rows] > 0)
-    small = small_held_out(view, release)
-    if not (small(ruled) or small(data & ~ruled)):
-        out["rule"] = figure(table.means["rule"][k, rows], ruled, table.counts["rule"][k, rows])
+    out["rule"] = figure(table.means["rule"][k, rows], ruled, table.counts["rule"][k, rows])
     if plan.judged is not None:
         judge_runs = table.counts["judge"][k, rows]
         out["judge"] = figure(table.means["judge"][k, rows], plan.judged, judge_runs)
@@ -71,44 +67,21 @@ def _declared_figures(
     averages over them, and the means of the table's extra columns (``extra:<column>``: the
     judged overall, each judged dimension, each measured resource)."""
     rows, out = view.rows, {}
-    small = small_held_out(view, release)
-    held = plan.data & (view.columns["group"] == "held-out")
     for column in table.extra:
         values = table.means[column][k, rows]
         mask = plan.data & ~np.isnan(values)
-        if not mask.any() or small(mask):  # 1..min − 1 held-out tasks would show (§4.4)
-            continue
-        if not alike(view, column, mask, held):
+        if not mask.any():
             continue
         metric = release.metric(column)
         own = None if metric is None or metric.unit_interval else table.spread[column][k, rows]
         out[f"extra:{column}"] = figure(values, mask, table.counts[column][k, rows], spread=own)
     cells = cell_of(view, release)
-    # Beside the mean over tasks, the mean over cells weighs each cell's tasks otherwise: the
-    # two give a cell's held-out sum, so every cell holds 0 or at least min held-out tasks.
-    if cells is not None and not any(small(cells == c) for c in set(cells.tolist())):
+    if cells is not None:
         weights = cell_weights(cells, plan.data)
         score = table.means["score"][k, rows]
         runs = table.counts["score"][k, rows]
         out["cells"] = figure(score, plan.data, runs, weights, spread)
     return out
-
-
-def alike(view: ScopeView, column: str, mask: np.ndarray, held: np.ndarray) -> bool:
-    """Whether a figure beside the scope's scores (``column``, over the tasks of ``mask``)
-    relates alike to every held-out task the scores rest on (``held``), so that no difference
-    between it and them singles one out (§4.4): it rests on every such task, and they share
-    their shares of the figure's group (a dimension's weight in J, a rule class's items in
-    R). A Judge channel may rest on part of them — its share of every scope is checked with
-    the sets shown (:mod:`generator.score.shown`) — where each is judged on one channel."""
-    group = column.split(":", 1)[0]
-    if group == "channel":
-        channels = view.columns.get("channels")
-        return channels is None or all(len(c) == 1 for c in channels[held])
-    if (held & ~mask).any():
-        return False
-    shares = view.columns.get(f"struct:{group}")
-    return shares is None or len(set(shares[held].tolist())) <= 1
 
 
 def cell_of(view: ScopeView, release: Release) -> np.ndarray | None:

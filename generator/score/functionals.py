@@ -32,6 +32,7 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
+from generator.score.frame import KIND_JUDGE, KIND_RULE
 from generator.score.gate import Functional
 from generator.score.intervals import Figure
 from generator.score.table import TaskTable
@@ -75,9 +76,6 @@ def structures(items: pd.DataFrame) -> dict[str, Structure]:
             {g: w / mass for g, w in weights[t].items()} if mass > 0 else {},
         )
     return out
-
-
-KIND_RULE, KIND_JUDGE = "rule", "judge"
 
 
 def _close(a: float, b: float) -> bool:
@@ -161,20 +159,48 @@ def _judge_form(
             mine = {g: w for g, w in groups.items() if g[by] == name}
             mass = sum(mine.values())
             forms[f"{column}:{name}"] = {_group(g): w / mass for g, w in mine.items()}
-    same_runs = all(
-        int(table.counts[f"{column}:{name}"][k, t]) == int(table.counts["judge"][k, t])
+    # A valid run without a Judge result (zeroed before judging) has J = 0 and no group
+    # score: J is then the judged runs' share times the groups' weighted sum.
+    judged = {
+        int(table.counts[f"{column}:{name}"][k, t])
         for column, names in (("channel", channels), ("dimension", dimensions))
         for name in names
         if f"{column}:{name}" in table.counts
-    )
-    if len(groups) > 1 and (channels or dimensions) and same_runs:
-        return {_group(g): w for g, w in groups.items()}
+    }
+    runs = int(table.counts["judge"][k, t])
+    if len(judged) != 1 or not runs or not min(judged) or not groups:
+        return {"judge": 1.0}
+    factor = min(judged) / runs
+    out = {_group(g): factor * w for g, w in groups.items()}
+    if not _agrees(means, groups, out, channels, dimensions):
+        return {"judge": 1.0}
     if len(groups) == 1:
-        (only,) = groups
-        for name in (f"channel:{only[0]}", f"dimension:{only[1]}"):
-            if name in forms and same_runs:
-                forms[name] = {"judge": 1.0}
-    return {"judge": 1.0}
+        for name in (f"channel:{next(iter(groups))[0]}", f"dimension:{next(iter(groups))[1]}"):
+            if name in forms:
+                forms[name] = {"judge": 1.0 / factor}
+        return {"judge": 1.0}
+    return out
+
+
+def _agrees(
+    means: Mapping[str, float],
+    groups: Mapping[tuple[str, str], float],
+    form: Form,
+    channels: set[str],
+    dimensions: set[str],
+) -> bool:
+    """Whether J equals its form where a grouping covers all its items and its scores are
+    at hand (channels, else dimensions); True where none does."""
+    for by, names, column in ((0, channels, "channel"), (1, dimensions, "dimension")):
+        if not names or any(not g[by] for g in groups):
+            continue
+        if any(np.isnan(means.get(f"{column}:{n}", np.nan)) for n in names):
+            continue
+        mass = {n: sum(w for g, w in groups.items() if g[by] == n) for n in names}
+        factor = sum(form.values()) / sum(groups.values())
+        total = sum(factor * mass[n] * means[f"{column}:{n}"] for n in names)
+        return _close(total, _zero(means["judge"]))
+    return True
 
 
 def _group(group: tuple[str, str]) -> str:
@@ -256,5 +282,5 @@ def figure_functionals(
         # Equal shares c: the second moment's part on the values themselves, −2m·c²·a, is
         # −2m·c times the sum's own row; without it, the second moment lies on the products
         # alone, apart from every sum (a part of its own for the gate, same row space).
-        moment = {key: v for key, v in moment.items() if key[0] != "m1"}
+        moment = {key: v for key, v in moment.items() if cast(tuple[str], key)[0] != "m1"}
     return [first, moment] if moment else [first]

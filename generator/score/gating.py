@@ -12,7 +12,7 @@ admitted.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,7 +20,7 @@ import pandas as pd
 
 from generator.models import Release
 from generator.score.functionals import Coordinates, coordinates, figure_functionals, task_of
-from generator.score.gate import Functional, Gate
+from generator.score.gate import Gate
 from generator.score.intervals import Figure, figure
 from generator.score.plan import Plan
 from generator.score.ranking import PairFigure
@@ -123,14 +123,12 @@ def gate_domain(
     resample = release.statistics.min_tasks_to_resample
     coords = coordinates(table, items)
     gates = {k: Gate(minimum, task_of) for k in range(len(table.combos))}
-    admitted: dict[int, list[Functional]] = {k: [] for k in gates}
     out = Gated(reason=GATED.format(minimum))
 
     def offer(view: ScopeView, k: int, name: str, fig: Figure, value: float) -> None:
         second = fig.tasks >= resample and not name.startswith(("efficiency:", "failure:"))
         found = figure_functionals(coords, k, statistic(name), fig, view.rows, value, second)
         if gates[k].admit(found):
-            admitted[k].extend(found)
             out.figures.setdefault((view.scope.key, k), set()).add(name)
 
     for view, figs, values in scoped:
@@ -142,7 +140,7 @@ def gate_domain(
             for name in sorted(figs[k], key=_rank):
                 if name != "score":
                     offer(view, k, name, figs[k][name], values[k].get(name, figs[k][name].value))
-    _gate_pairs(coords, scoped, pairs, admitted, out, minimum, resample)
+    _gate_pairs(coords, scoped, pairs, out, minimum, resample)
     return out
 
 
@@ -150,32 +148,41 @@ def _gate_pairs(
     coords: Coordinates,
     scoped: Sequence[Scoped],
     pairs: Mapping[str, Sequence[PairFigure]],
-    admitted: Mapping[int, list[Functional]],
     out: Gated,
     minimum: int,
     resample: int,
 ) -> None:
-    """Each pair's differences, against what both combinations have admitted: a pair's gate
-    starts from both (their coordinates apart, so together they expose nothing new)."""
-    held_any = {view.scope.key: bool(coords.held[view.rows].any()) for view, _, _ in scoped}
-    rows = {view.scope.key: view.rows for view, _, _ in scoped}
+    """Each pair's differences over held-out tasks, where both sides' Task Scores are
+    admitted. Its mean is then their difference when it rests on the same held-out tasks as
+    both (else it is withheld). Its interval adds Σ c²·(S_a − S_b − d)² over the common
+    tasks: with equal shares its part on the products of one task's values is c² times a
+    pattern fixed per task, and it alone holds the products of a's and b's values, so a
+    combination of pair intervals that is zero on those is zero altogether. Hence the pair's
+    intervals, with everything admitted, expose a group exactly when their c² over the
+    common held-out tasks do: one coordinate per task (("pair", task)) in the pair's own
+    gate."""
     gates: dict[tuple[int, int], Gate] = {}
-    for key, found in pairs.items():
+    for view, figs, _ in scoped:
+        key = view.scope.key
+        held = coords.held[view.rows]
         mine = out.pairs.setdefault(key, set())
-        for pair in found:
+        for pair in pairs.get(key, ()):
             a, b = pair.a, pair.b
-            if not held_any.get(key, False):
+            if not held.any():
                 mine.add((a, b))
                 continue
             if not (out.admitted(key, a, "score") and out.admitted(key, b, "score")):
                 continue
-            if (a, b) not in gates:
-                gate = Gate(minimum, task_of)
-                gate.admit_known([*admitted[a], *admitted[b]])
-                gates[(a, b)] = gate
-            second = pair.figure.tasks >= resample
-            functionals = figure_functionals(
-                coords, a, "score", pair.figure, rows[key], pair.value, second, (b, "score")
-            )
-            if gates[(a, b)].admit(functionals):
+            common = (pair.figure.den > 0) & held
+            if any(not np.array_equal((figs[k]["score"].den > 0) & held, common) for k in (a, b)):
+                continue  # the mean would rest on other held-out tasks than the sides'
+            gate = gates.setdefault((a, b), Gate(minimum, task_of))
+            if pair.figure.tasks < resample:
+                mine.add((a, b))  # its interval is the sides' run noise: nothing new
+                continue
+            share = 1.0 / float((pair.figure.den > 0).sum())
+            pattern: dict[Hashable, float] = {
+                ("pair", int(t)): share * share for t in view.rows[common]
+            }
+            if gate.admit([pattern]):
                 mine.add((a, b))

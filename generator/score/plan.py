@@ -64,9 +64,7 @@ def plan_combination(
             coverage=coverage,
         )
         return Plan(result, covered, data, None, nothing, coverage)
-    judged = None
-    if not small_held_out(view, release)(view.columns["dual"]):
-        judged = data & (table.counts["judge"][k, view.rows] > 0)
+    judged = data & (table.counts["judge"][k, view.rows] > 0)
     return Plan(None, covered, data, judged, data & (valid == n), coverage)
 
 
