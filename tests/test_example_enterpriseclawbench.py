@@ -485,19 +485,18 @@ def _in_scope(task: Task, scope: ScopeResult) -> bool:
 
 
 def _reported(scores: CombinationScores) -> dict[str, float]:
+    """The combination's published figures (those the privacy gate withheld are absent)."""
     assert scores.task_score is not None
-    assert scores.rule_score is not None
-    assert scores.judge_score is not None
-    assert scores.success_rate is not None
     assert scores.efficiency is not None
-    assert scores.efficiency.duration_s is not None
-    out = {
-        "task_score": scores.task_score.value,
-        "rule_score": scores.rule_score.value,
-        "judge_score": scores.judge_score.value,
-        "success": scores.success_rate.value,
-        "duration_s": scores.efficiency.duration_s,
+    shown = {
+        "task_score": scores.task_score,
+        "rule_score": scores.rule_score,
+        "judge_score": scores.judge_score,
+        "success": scores.success_rate,
     }
+    out = {name: e.value for name, e in shown.items() if e is not None}
+    if scores.efficiency.duration_s is not None:
+        out["duration_s"] = scores.efficiency.duration_s
     out |= {f"dimension:{d}": e.value for d, e in scores.dimensions.items()}
     out |= {f"channel:{c}": e.value for c, e in scores.channels.items()}
     out |= {f"class:{c}": e.value for c, e in scores.rule_classes.items()}

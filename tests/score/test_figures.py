@@ -246,9 +246,10 @@ def test_a_channel_s_score_is_the_weighted_judge_mean_over_the_tasks_it_judges()
 
 def test_a_figure_that_relates_otherwise_to_one_held_out_task_is_withheld() -> None:
     """Six held-out tasks, one of them without the 'render' rule class: beside the rule score
-    over all six, the class's pass rate over five would give that task's rule score by
-    difference, so it is withheld over the held-out group, and so is the class every task
-    has, whose share of R differs between them; over the public group, alike, both show."""
+    over all six, the two classes' pass rates would give that task's rule score
+    (6·R − 4·type − 5/3·render = type of the one task), so the privacy gate admits the first
+    class and withholds the second over the held-out group; over the public group both
+    show."""
     from generator.models import Release
     from generator.score.report import build_report
 
@@ -275,5 +276,5 @@ def test_a_figure_that_relates_otherwise_to_one_held_out_task_is_withheld() -> N
     by_group = {s.scope.group: s for s in report.scopes if s.scope.whole}
     (held,) = by_group["held-out"].combinations
     (public,) = by_group["public"].combinations
-    assert set(held.rule_classes) == set()  # 'type' too: the shares of R differ (2/2 vs 2/3)
+    assert set(held.rule_classes) == {"render"}  # 'type' beside it isolates the one task
     assert set(public.rule_classes) == {"type", "render"}

@@ -1,0 +1,170 @@
+"""The privacy gate over whole reports: the routes a review found by arithmetic on the
+downloads are closed, and what a report publishes over held-out tasks exposes no small
+group by the gate's own definition (generator/score/gating.py, §4.4, §7.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+from unittest.mock import patch
+
+from builders import catalog, release, run, task, version
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.score import gate as gate_module
+from generator.score.functionals import task_of
+from generator.score.gate import Functional, brute_exposed
+from generator.score.report import build_report
+from generator.score.results import CombinationScores, Report
+
+MIN = 5
+
+
+def _held_out(report: Report) -> CombinationScores:
+    (scope,) = [s for s in report.scopes if s.scope.whole and s.scope.group == "held-out"]
+    (combo,) = scope.combinations
+    return combo
+
+
+def _report(tasks: list[dict[str, Any]], runs: list[Any]) -> Report:
+    rel = release(groups={"public": 6, "held_out": 6, "min_held_out_aggregate": MIN})
+    return build_report(version(rel, catalog(tasks), {"p": runs}), "office")
+
+
+def _dual_tasks(weight: float = 0.5) -> list[dict[str, Any]]:
+    return [
+        task(f"t{i:02}", group="held-out" if i < 6 else "public", judge=(2, 2), weight=weight)
+        for i in range(12)
+    ]
+
+
+def _runs(tasks: list[dict[str, Any]], **change: Any) -> list[Any]:
+    """Two runs per task with varied verdicts; ``change`` applies to task t00's first run."""
+    out = []
+    for i, t in enumerate(tasks):
+        judged = bool(t["scoring"].get("judge_items"))
+        for r in (1, 2):
+            levels = ((i + r) % 3, (i * r) % 3) if judged else ()
+            made: dict[str, Any] = {"passed": (i + r) % 3, "judge": levels}
+            made |= change if (i == 0 and r == 1) else {}
+            out.append(run(t["id"], r, of=2, **made))
+    return out
+
+
+def test_a_zeroed_run_that_keeps_its_verdicts_is_not_isolated() -> None:
+    """A held-out run zeroed by its delivery threshold keeps its recorded R and J (§4.3): with
+    S, R and J over the same held-out tasks, n·S − w·n·R − (1 − w)·n·J would be that run's
+    would-be score, so the gate publishes at most two of them."""
+    tasks = _dual_tasks()
+    held = _held_out(_report(tasks, _runs(tasks, delivery=False, passed=2, judge=(2, 2))))
+    shown = [e for e in (held.task_score, held.rule_score, held.judge_score) if e is not None]
+    assert held.task_score is not None
+    assert len(shown) == 2
+
+
+def test_without_a_zeroed_run_all_three_channels_show() -> None:
+    """The same release without the zeroed run: S = w·R + (1 − w)·J task by task, so S adds
+    nothing to R and J and all three are published (the gate is not merely strict)."""
+    tasks = _dual_tasks()
+    held = _held_out(_report(tasks, _runs(tasks)))
+    assert None not in (held.task_score, held.rule_score, held.judge_score)
+
+
+def test_equal_rule_weights_with_one_rule_only_task() -> None:
+    """Every dual task at w = 0.5 and one held-out task rule-only: 2·(n·S − 0.5·n·R − m·J)
+    is that task's mean, so R and J are not both published beside S."""
+    tasks = _dual_tasks()
+    tasks[0] = task("t00", group="held-out")
+    held = _held_out(_report(tasks, _runs(tasks)))
+    assert held.task_score is not None
+    assert held.rule_score is None or held.judge_score is None
+
+
+def test_a_measure_recorded_on_one_held_out_task_is_withheld() -> None:
+    """Turns recorded on one held-out task (and every public one): their mean over the
+    held-out group would be that task's turns."""
+    tasks = [task(f"t{i:02}", group="held-out" if i < 6 else "public") for i in range(12)]
+    runs = []
+    for i, t in enumerate(tasks):
+        for r in (1, 2):
+            record = run(t["id"], r, passed=(i + r) % 3, turns=3 + i)
+            if 0 < i < 6:
+                record = record.model_copy(update={"turns": None})
+            runs.append(record)
+    held = _held_out(_report(tasks, runs))
+    assert held.efficiency is not None
+    assert held.efficiency.turns is None
+    assert held.efficiency.total_tokens is not None
+
+
+@st.composite
+def small_releases(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[Any]]:
+    """Six to nine held-out and a few public tasks, rule-only or dual at drawn weights, in two
+    sub-divisions, with drawn verdicts and now and then a zeroed run."""
+    n_held = draw(st.integers(6, 9))
+    tasks = []
+    for i in range(n_held + 4):
+        dual = draw(st.booleans())
+        weight = draw(st.sampled_from([0.3, 0.5, 0.7]))
+        sub = draw(st.sampled_from(["a", "b"]))
+        group = "held-out" if i < n_held else "public"
+        tasks.append(
+            task(f"t{i:02}", sub=sub, group=group, judge=(2, 4) if dual else (), weight=weight)
+        )
+    runs = []
+    for t in tasks:
+        judged = bool(t["scoring"].get("judge_items"))
+        for r in (1, 2):
+            levels = (draw(st.integers(0, 2)), draw(st.integers(0, 4))) if judged else ()
+            runs.append(
+                run(
+                    t["id"],
+                    r,
+                    passed=draw(st.integers(0, 2)),
+                    judge=levels,
+                    delivery=draw(st.sampled_from([True, True, True, False])),
+                )
+            )
+    return tasks, runs
+
+
+@settings(max_examples=12, deadline=None)
+@given(small_releases())
+def test_what_a_report_publishes_exposes_no_small_group(
+    drawn: tuple[list[dict[str, Any]], list[Any]],
+) -> None:
+    """Every figure the gate admits in a report, tested together by the definition itself
+    (every group of fewer than the minimum held-out tasks tried)."""
+    admitted: list[list[Functional]] = []
+    original = gate_module.Gate.admit
+
+    def recording(self: gate_module.Gate, functionals: Sequence[Functional]) -> bool:
+        ok = original(self, functionals)
+        if ok:
+            admitted.append([dict(f) for f in functionals])
+        return ok
+
+    with patch.object(gate_module.Gate, "admit", recording):
+        tasks, runs = drawn
+        _report(tasks, runs)
+    per_combination: dict[Hashable, list[Functional]] = {}
+    for functionals in admitted:
+        for f in functionals:
+            owners = {_owner(c) for c in f}
+            if len(owners) == 1 and owners != {"pair"}:  # each pair has a gate of its own
+                per_combination.setdefault(owners.pop(), []).append(f)
+    assert per_combination
+    for rows in per_combination.values():
+        assert brute_exposed(rows, task_of, MIN) is None
+
+
+def _owner(coordinate: Hashable) -> Hashable:
+    """The combination (or the pair's own gate) a coordinate belongs to."""
+    assert isinstance(coordinate, tuple)
+    kind, _, owner = coordinate[0], coordinate[1], coordinate[2:]
+    if kind == "m2":
+        return owner[0][0]
+    if kind == "pair":
+        return "pair"
+    return owner[0]
