@@ -239,8 +239,9 @@ CASES = [
     Case(
         "runs-not-utf8",
         bytes_in(f"{LINGEE}/runs.jsonl", FA20_RUN_1, FA20_RUN_1 + b'"note":"caf\xe9",'),
-        lambda root: f"{LINGEE}/runs.jsonl:{bytes_line(root / LINGEE / 'runs.jsonl')}: "
-        "not UTF-8 text",
+        lambda root: (
+            f"{LINGEE}/runs.jsonl:{bytes_line(root / LINGEE / 'runs.jsonl')}: not UTF-8 text"
+        ),
     ),
     Case(
         "two-documents",
