@@ -388,6 +388,42 @@ CASES = [
         ),
     ),
     Case(
+        "duration-whose-mean-overflows",
+        runs_of(LINGEE, set_in(FA20, 1, duration_s=1.7e308)),
+        run_line(
+            f"{LINGEE}/runs.jsonl",
+            FA20,
+            1,
+            "duration_s: 1.7e+308 is not allowed: input should be less than or equal to "
+            "1000000000000000; numbers lie within ±10^15",
+        ),
+    ),
+    Case(
+        "freeze-date-past-the-build-timestamps",
+        text(RELEASE, "freeze_date: 2026-10-12", "freeze_date: 9999-12-31"),
+        at(
+            RELEASE,
+            "freeze_date: 9999",
+            "freeze_date: 9999-12-31 is not allowed: input should be less than or equal to "
+            "2099-12-31; dates run from 1970-01-01 to 2099-12-31",
+        ),
+    ),
+    Case(
+        "freeze-date-before-the-build-timestamps",
+        text(RELEASE, "freeze_date: 2026-10-12", "freeze_date: 0001-01-01"),
+        at(
+            RELEASE,
+            "freeze_date: 0001",
+            "freeze_date: 0001-01-01 is not allowed: input should be greater than or equal to "
+            "1970-01-01",
+        ),
+    ),
+    Case(
+        "run-dates-out-of-range",
+        text(f"{LINGEE}/bundle.yaml", "end: 2026-10-27", "end: 2100-01-01"),
+        at(f"{LINGEE}/bundle.yaml", "end: 2100", "run_dates.end: 2100-01-01 is not allowed"),
+    ),
+    Case(
         "rule-weight-out-of-range",
         text(TASKS, "rule_weight: 0.5", "rule_weight: 1.5"),
         at(
