@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from valid_releases import Choices, releases, write  # noqa: E402
+from valid_releases import MANY_RUNS, Choices, releases, write  # noqa: E402
 
 from generator.cli import cli  # noqa: E402
 
@@ -140,6 +140,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(drawn)} releases in {seconds:.0f} s; validate accepted, by base:")
     for base in sorted(every):
         print(f"  {base}: {accepted[base]} of {every[base]}")
+    drawn_as = Counter(
+        tag
+        for c in drawn
+        for tag in (
+            f"dates {c.dates}" if c.dates else "",
+            f"values {c.values}" if c.values else "",
+            "no token metric" if c.undeclare_tokens else "",
+            "free text" if c.strings else "",
+            "many runs" if c.size.get("runs") == MANY_RUNS else "",
+            *(f"{count} {mode}" for count, mode in c.counts.items() if mode != "keep"),
+        )
+        if tag
+    )
+    print("drawn: " + ", ".join(f"{tag} {n}" for tag, n in sorted(drawn_as.items())))
     refusals = Counter(
         re.sub(r"^\S+ ", "", line)[:100]
         for c, o in zip(drawn, outcomes, strict=True)
