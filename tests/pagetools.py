@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any, NamedTuple
 
@@ -90,11 +91,12 @@ def bundle_with_card(combo: str, **extra: Any) -> Bundle:
     return Bundle.model_validate({**data, **extra})
 
 
-def small_version() -> VersionContext:
+def small_version(change: Callable[[str, RunRecord], RunRecord] | None = None) -> VersionContext:
     """Four combinations over two tokenizers (``r`` not covered on ERP) and a fifth
-    without consent, scored and made into a page context."""
+    without consent, scored and made into a page context; ``change`` is given each
+    combination's run records, one by one, to return another."""
     rel = release(groups={"public": 6, "held_out": 3, "min_held_out_aggregate": 2})
-    runs = small_runs()
+    runs = {c: [change(c, r) if change else r for r in rs] for c, rs in small_runs().items()}
     bundles = {
         c: bundle(
             c,

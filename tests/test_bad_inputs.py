@@ -79,6 +79,26 @@ def write(rel: str, content: str | bytes) -> Callable[[Path], None]:
     return go
 
 
+FA20_RUN_1 = b'"task":"' + FA20.encode() + b'","run":1,'
+
+
+def bytes_in(rel: str, old: bytes, new: bytes) -> Callable[[Path], None]:
+    """Replace the first ``old`` in a file's bytes (which need not stay UTF-8)."""
+
+    def go(root: Path) -> None:
+        raw = (root / rel).read_bytes()
+        assert old in raw, f"{old!r} not in {rel}"
+        (root / rel).write_bytes(raw.replace(old, new, 1))
+
+    return go
+
+
+def bytes_line(path: Path, needle: bytes = FA20_RUN_1) -> int:
+    """1-based number of the first line of a file's bytes that holds ``needle``."""
+    raw = path.read_bytes()
+    return raw.count(b"\n", 0, raw.index(needle)) + 1
+
+
 def drop_runs_of(task: str) -> Callable[[list[dict[str, Any]]], None]:
     def change(records: list[dict[str, Any]]) -> None:
         records[:] = [r for r in records if r["task"] != task]
@@ -248,7 +268,16 @@ CASES = [
         ),
     ),
     Case("empty-file", write(TASKS, ""), f"{TASKS}: file is empty; expected a YAML mapping"),
-    Case("not-utf8", write(CARD, b"format_version: 1\nid: \xff\xfe\n"), f"{CARD}: not UTF-8 text"),
+    Case(
+        "not-utf8", write(CARD, b"format_version: 1\nid: \xff\xfe\n"), f"{CARD}:2: not UTF-8 text"
+    ),
+    Case(
+        "runs-not-utf8",
+        bytes_in(f"{LINGEE}/runs.jsonl", FA20_RUN_1, FA20_RUN_1 + b'"note":"caf\xe9",'),
+        lambda root: (
+            f"{LINGEE}/runs.jsonl:{bytes_line(root / LINGEE / 'runs.jsonl')}: not UTF-8 text"
+        ),
+    ),
     Case(
         "two-documents",
         lambda root: (root / CARD).write_text(
@@ -392,6 +421,42 @@ CASES = [
             1,
             "input_tokens: -5 is not allowed: input should be greater than or equal to 0",
         ),
+    ),
+    Case(
+        "duration-whose-mean-overflows",
+        runs_of(LINGEE, set_in(FA20, 1, duration_s=1.7e308)),
+        run_line(
+            f"{LINGEE}/runs.jsonl",
+            FA20,
+            1,
+            "duration_s: 1.7e+308 is not allowed: input should be less than or equal to "
+            "1000000000000000; numbers lie within ±10^15",
+        ),
+    ),
+    Case(
+        "freeze-date-past-the-build-timestamps",
+        text(RELEASE, "freeze_date: 2026-10-12", "freeze_date: 9999-12-31"),
+        at(
+            RELEASE,
+            "freeze_date: 9999",
+            "freeze_date: 9999-12-31 is not allowed: input should be less than or equal to "
+            "2099-12-31; dates run from 1970-01-01 to 2099-12-31",
+        ),
+    ),
+    Case(
+        "freeze-date-before-the-build-timestamps",
+        text(RELEASE, "freeze_date: 2026-10-12", "freeze_date: 0001-01-01"),
+        at(
+            RELEASE,
+            "freeze_date: 0001",
+            "freeze_date: 0001-01-01 is not allowed: input should be greater than or equal to "
+            "1970-01-01",
+        ),
+    ),
+    Case(
+        "run-dates-out-of-range",
+        text(f"{LINGEE}/bundle.yaml", "end: 2026-10-27", "end: 2100-01-01"),
+        at(f"{LINGEE}/bundle.yaml", "end: 2100", "run_dates.end: 2100-01-01 is not allowed"),
     ),
     Case(
         "rule-weight-out-of-range",

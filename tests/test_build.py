@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -66,4 +67,30 @@ def test_bad_input_stops_the_build_before_any_page_and_leaves_the_output(
         build(broken, out, progress=said.append)
     assert any("unknown_field" in str(p) for p in raised.value.problems)
     assert said == [], "nothing is scored or written once a check fails"
+    assert _files(out) == before
+
+
+def test_a_runs_file_linked_outside_the_root_is_refused_fresh_and_over_a_cached_build(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A runs file replaced by a link to the same bytes outside the root: a fresh build
+    refuses it, and so does a build over the previous site, whose cached version no
+    longer matches; the previous site stays as it was."""
+    monkeypatch.delenv("LG_BENCH_NO_CACHE", raising=False)
+    mine = tmp_path / "root"
+    shutil.copytree(root, mine)
+    out = tmp_path / "site"
+    build(mine, out)
+    before = _files(out)
+    runs = sorted(mine.glob("results/*/bundles/*/runs.jsonl"))[0]
+    outside = tmp_path / "outside.jsonl"
+    shutil.copyfile(runs, outside)
+    runs.unlink()
+    runs.symlink_to(outside)
+    rel = runs.relative_to(mine).as_posix()
+    for target in (out, tmp_path / "fresh"):
+        with pytest.raises(InvalidInput) as refused:
+            build(mine, target)
+        said = [str(p) for p in refused.value.problems]
+        assert f"{rel}: is a symbolic link that leads outside the input root" in said[0], said
     assert _files(out) == before

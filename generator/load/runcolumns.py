@@ -9,6 +9,7 @@ file is read at Arrow's speed, and a bad one gets the same messages, found in on
 
 from __future__ import annotations
 
+import codecs
 import typing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -139,6 +140,36 @@ def _explicit_nulls(raw: bytes, start: int) -> set[int]:
     return lines
 
 
+#: Bytes decoded at a time when a runs file is checked for UTF-8.
+UTF8_CHUNK = 1 << 24
+
+
+def _not_utf8(raw: bytes, start: int) -> set[int]:
+    """Lines holding bytes that are not UTF-8 text: Arrow's reader takes any bytes inside a
+    string. Decoded a chunk at a time (no copy of the file); an ASCII file is not decoded."""
+    lines: set[int] = set()
+    if raw.isascii():
+        return lines
+    view, at, line, counted = memoryview(raw), start, 1, 0
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    while at < len(raw):
+        chunk = view[at : at + UTF8_CHUNK]
+        pending = len(decoder.getstate()[0])  # bytes of a character cut by the last chunk
+        try:
+            decoder.decode(chunk, final=at + len(chunk) >= len(raw))
+            at += len(chunk)
+            continue
+        except UnicodeDecodeError as exc:
+            bad = at - pending + exc.start
+        line += raw.count(b"\n", counted, bad)
+        counted = bad
+        lines.add(line)
+        end = raw.find(b"\n", bad)
+        at = len(raw) if end == -1 else end + 1
+        decoder.reset()
+    return lines
+
+
 def read_fast(raw: bytes, start: int, first_line: int) -> FastRead | None:
     """Parse ``raw[start:]`` (the records after the header) in bulk.
 
@@ -157,7 +188,7 @@ def read_fast(raw: bytes, start: int, first_line: int) -> FastRead | None:
         return None
     bad = flag_rows(table)
     suspects = {first_line + int(i) for i in np.flatnonzero(bad)}
-    suspects |= _explicit_nulls(raw, start)
+    suspects |= _explicit_nulls(raw, start) | _not_utf8(raw, start)
     keep = np.ones(table.num_rows, dtype=bool)
     keep[[line - first_line for line in suspects]] = False
     good = table.filter(pa.array(keep)) if not keep.all() else table

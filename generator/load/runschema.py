@@ -156,10 +156,16 @@ def bad_values(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray:
         if isinstance(array, pa.ChunkedArray):
             array = array.combine_chunks()
         encoded = pc.dictionary_encode(array)
-        distinct = bad_values(encoded.dictionary, info, annotation)
+        # the dictionary is checked as it is: it may hold every value (free-text rationales)
+        distinct = _bad_each(encoded.dictionary, info, annotation)
         index = np.asarray(pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False))
         spread: np.ndarray = np.append(distinct, False)[index]  # a null (-1): the False
         return spread
+    return _bad_each(array, info, annotation)
+
+
+def _bad_each(array: pa.Array, info: FieldInfo, annotation: Any) -> np.ndarray:
+    """:func:`bad_values`, value by value."""
     bad = np.zeros(len(array), dtype=bool)
     base, _ = unwrap(annotation)
     found = field_constraints(info, annotation)

@@ -11,7 +11,14 @@ from pydantic_core import ErrorDetails
 
 from generator.errors import Problem, did_you_mean, shown
 from generator.load.source import Loc, Source, dotted
-from generator.models.base import FORMAT_VERSION
+from generator.models.base import (
+    DATE_WHY,
+    FIRST_DATE,
+    FORMAT_VERSION,
+    LAST_DATE,
+    MAX_FLOAT,
+    MAX_FLOAT_WHY,
+)
 from generator.models.template import PLACEHOLDER, TEMPLATED, describe
 
 M = TypeVar("M", bound=BaseModel)
@@ -88,9 +95,28 @@ def _message(err: ErrorDetails, loc: Loc) -> str:
     value = err.get("input")
     if kind == "string_type" and isinstance(value, int | float | dt.date):
         return f"{_as_written(value)} is not allowed: {msg[0].lower()}{msg[1:]}; {_quote(value)}"
+    msg += _why(err)
+    if isinstance(value, dt.date):
+        return f"{_as_written(value)} is not allowed: {msg[0].lower()}{msg[1:]}"
     if isinstance(value, str | int | float | bool) and not isinstance(value, dict):
         return f"{shown(value)} is not allowed: {msg[0].lower()}{msg[1:]}"
     return msg[0].lower() + msg[1:]
+
+
+#: Why the bounds every number and date of the inputs share are what they are.
+_WHY = {
+    **dict.fromkeys(map(str, (MAX_FLOAT, -MAX_FLOAT, 1 / MAX_FLOAT)), MAX_FLOAT_WHY),
+    **dict.fromkeys(map(str, (FIRST_DATE, LAST_DATE)), DATE_WHY),
+}
+
+
+def _why(err: ErrorDetails) -> str:
+    """The reason for a shared bound (numbers, dates) a value breaks, or nothing."""
+    if err["type"] not in {"less_than_equal", "greater_than_equal"}:
+        return ""
+    limit = (err.get("ctx") or {}).get("le", (err.get("ctx") or {}).get("ge"))
+    why = _WHY.get(str(limit))
+    return f"; {why}" if why else ""
 
 
 def _as_written(value: int | float | dt.date) -> str:

@@ -106,9 +106,11 @@ def read_yaml(path: Path, rel: str) -> tuple[Any, Source] | Problem:
             return Problem(
                 rel, None, "", f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
             )
-        text = path.read_bytes().decode("utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Problem(rel, None, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return Problem(rel, line, "", f"not UTF-8 text ({exc.reason} at byte {exc.start})")
     except OSError as exc:
         return Problem(rel, None, "", f"cannot be read: {exc.strerror}")
     fast = yamlrapid.read(text, MAX_NODES)

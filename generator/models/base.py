@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Annotated
 
@@ -73,14 +74,40 @@ RelativeFile = Annotated[
 ]
 #: Integers above 2**53 lose precision in JSON readers; no input needs them.
 MAX_INT = 2**53
+#: The largest magnitude of a number with a fraction (a cost, a duration, a bound): the sums,
+#: means, variances and bootstrap replicates the engine forms from up to a billion such
+#: values stay finite (squares up to 10^30), so no figure overflows to infinity.
+MAX_FLOAT = 1e15
+#: Why a number is bounded, said with the bound in a message.
+MAX_FLOAT_WHY = (
+    "numbers lie within ±10^15 (a scale or a weight at least 10^-15), so that the sums, "
+    "means, variances and ratios formed from them stay finite"
+)
 # Strict scalars: "yes" is not a boolean, "3" is not a number, 3.0 is not an integer.
 Bool = Annotated[bool, Field(strict=True)]
 Int = Annotated[int, Field(strict=True, ge=-MAX_INT, le=MAX_INT)]
-Float = Annotated[float, Field(strict=True)]
+Float = Annotated[float, Field(strict=True, ge=-MAX_FLOAT, le=MAX_FLOAT)]
 Fraction = Annotated[float, Field(strict=True, ge=0.0, le=1.0)]
 NonNegInt = Annotated[int, Field(strict=True, ge=0, le=MAX_INT)]
 PosInt = Annotated[int, Field(strict=True, ge=1, le=MAX_INT)]
-NonNegFloat = Annotated[float, Field(strict=True, ge=0.0)]
+NonNegFloat = Annotated[float, Field(strict=True, ge=0.0, le=MAX_FLOAT)]
+
+#: The dates an input may give. A build stamps a version's pages with its freeze date
+#: (SOURCE_DATE_EPOCH), which mkdocs writes into the gzip header of sitemap.xml.gz as seconds
+#: since 1970 in 32 bits (so up to 2106-02-07); every date of the inputs shares one range.
+FIRST_DATE = dt.date(1970, 1, 1)
+LAST_DATE = dt.date(2099, 12, 31)
+DATE_WHY = (
+    f"dates run from {FIRST_DATE} to {LAST_DATE}, the range the site's build timestamps can hold"
+)
+Date = Annotated[
+    dt.date,
+    Field(
+        ge=FIRST_DATE,
+        le=LAST_DATE,
+        json_schema_extra={"formatMinimum": str(FIRST_DATE), "formatMaximum": str(LAST_DATE)},
+    ),
+]
 
 
 class Contract(BaseModel):

@@ -5,15 +5,14 @@ Its runs live beside it in JSON Lines (see :mod:`generator.models.runs`).
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictFloat, StrictInt, model_validator
 
 from generator.models.base import (
     Bool,
     Contract,
-    Float,
+    Date,
     Fraction,
     Id,
     Markdown,
@@ -63,7 +62,7 @@ class Combination(Contract):
 class Configuration(Contract):
     """The configuration record of §5.1.3."""
 
-    temperature: Float = Field(ge=0, le=2, description="Sampling temperature, 0 to 2.")
+    temperature: StrictFloat = Field(ge=0, le=2, description="Sampling temperature, 0 to 2.")
     top_p: Fraction = Field(title="Top-p", description="Nucleus-sampling probability mass.")
     max_output_tokens: PosInt = Field(description="Most tokens the model may write per call.")
     context_window: PosInt = Field(description="The model's context window in tokens.")
@@ -111,8 +110,8 @@ class Evaluator(Contract):
 
 
 class RunDates(Contract):
-    start: dt.date = Field(description="First day of the runs (YYYY-MM-DD).")
-    end: dt.date = Field(description="Last day of the runs (YYYY-MM-DD).")
+    start: Date = Field(description="First day of the runs (YYYY-MM-DD).")
+    end: Date = Field(description="Last day of the runs (YYYY-MM-DD).")
 
     @model_validator(mode="after")
     def _ordered(self) -> RunDates:
@@ -126,7 +125,7 @@ class Consent(Contract):
 
     granted: Bool = Field(description="true to publish; false keeps every result back.")
     by: Text = Field(description="Who granted (or refused) consent.")
-    date: dt.date = Field(description="When (YYYY-MM-DD).")
+    date: Date = Field(description="When (YYYY-MM-DD).")
 
 
 class NotCovered(Contract):
@@ -149,7 +148,7 @@ class Pricing(Contract):
         description="ISO 4217 currency of the prices, e.g. 'CNY'."
     )
     source: Text = Field(description="Where the prices come from, e.g. a provider's price list.")
-    date: dt.date = Field(description="The date the prices held (YYYY-MM-DD).")
+    date: Date = Field(description="The date the prices held (YYYY-MM-DD).")
 
 
 class Condition(Contract):

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictFloat, StrictInt, model_validator
 
 from generator.models.base import (
+    MAX_FLOAT,
     Bool,
     Contract,
     Float,
@@ -52,9 +53,9 @@ class RuleItem(Contract):
         default=False,
         description="A fatal item zeroes the run when it fails and stays out of R's denominator.",
     )
-    weight: Float = Field(
+    weight: StrictFloat = Field(
         default=1.0,
-        gt=0,
+        ge=1 / MAX_FLOAT,
         le=1000,
         description="The item's weight in R (an ordinary item): R is the weighted share of "
         "ordinary items passed; 1 each by default (§4.3(1)).",
@@ -92,9 +93,9 @@ class JudgeItem(Contract):
     dimension: Id | None = Field(
         default=None, description="The release's judged dimension the item assesses, if any."
     )
-    weight: Float = Field(
+    weight: StrictFloat = Field(
         default=1.0,
-        gt=0,
+        ge=1 / MAX_FLOAT,
         le=1000,
         description="The item's weight in J: J is the weighted mean of g/G over the Judge "
         "items (e.g. a composite of weighted dimensions); 1 each by default (§4.3(2)).",

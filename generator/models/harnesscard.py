@@ -7,19 +7,27 @@ field is an error.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Discriminator, Field, Tag
 
-from generator.models.base import Contract, Id, Markdown, Text, Versioned, VersionString
+from generator.models.base import (
+    Contract,
+    Date,
+    Float,
+    Id,
+    Markdown,
+    Text,
+    Versioned,
+    VersionString,
+)
 from generator.models.freetext import plain_text
 
 DisclosedValue = Annotated[
     Annotated[str, AfterValidator(plain_text)]
     | bool
     | int
-    | float
+    | Float
     | list[Annotated[str, Field(min_length=1), AfterValidator(plain_text)]],
     Field(description="The disclosed setting: text, a number, true/false or a list of texts."),
 ]
@@ -257,7 +265,7 @@ class HarnessCard(Versioned):
 
     id: Id = Field(description="Card id; equals the file name without '.yaml'.")
     harness: Harness = Field(description="The harness and version the card describes.")
-    card_date: dt.date = Field(description="Date of the card (YYYY-MM-DD); not fingerprinted.")
+    card_date: Date = Field(description="Date of the card (YYYY-MM-DD); not fingerprinted.")
     modes: tuple[HarnessMode, ...] = Field(
         default=(),
         description="Modes a bundle may choose with combination.harness_mode; none if empty.",

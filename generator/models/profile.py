@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, get_args
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictFloat, model_validator
 
-from generator.models.base import Bool, Contract, Float, Id, Text
+from generator.models.base import MAX_FLOAT, Bool, Contract, Float, Id, Text
 from generator.models.views import Board, Dimensions, Grid, Resources, Slice, View
 
 __all__ = ["Board", "Dimensions", "Grid", "Resources", "Slice", "View"]
@@ -100,11 +100,13 @@ class Metric(Contract):
         description="true: each run records the metric in its 'measures' list; false: the "
         "engine computes it (its id one of the engine's metrics).",
     )
-    scale: Float | None = Field(
+    scale: StrictFloat | None = Field(
         default=None,
-        gt=0,
-        description="Values are shown divided by this, e.g. 10000 for costs shown in units of "
-        "10^4, or 0.1 for a [0, 1] score shown on 0-10; null: as they are. Only the display "
+        ge=1 / MAX_FLOAT,
+        le=MAX_FLOAT,
+        description="Values are shown divided by this (10^-15 to 10^15), e.g. 10000 for costs "
+        "shown in units of 10^4, or 0.1 for a [0, 1] score shown on 0-10; null: as they are. "
+        "Only the display "
         "changes; every figure, interval and download keeps the value itself.",
     )
     range: Range | None = Field(

@@ -6,15 +6,15 @@ directions — is declared here rather than hard-coded (whitepaper §2.2–2.5, 
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictFloat, StrictInt, model_validator
 
 from generator.models.base import (
+    MAX_FLOAT,
     Bool,
     Contract,
-    Float,
+    Date,
     Id,
     Markdown,
     NonNegInt,
@@ -100,7 +100,9 @@ class Domain(Contract):
 
 
 class RiskLevel(EnumValue):
-    weight: Float = Field(gt=0, le=1000, description="Frozen weight in the risk-weighted score.")
+    weight: StrictFloat = Field(
+        ge=1 / MAX_FLOAT, le=1000, description="Frozen weight in the risk-weighted score."
+    )
 
 
 class Enumerations(Contract):
@@ -219,7 +221,7 @@ class Release(Versioned):
     benchmark: Benchmark = Field(description="The benchmark this release belongs to.")
     version: Id = Field(description="Version label; equals the release folder name, e.g. 'v1.0'.")
     title: Text = Field(description="Title of the release, e.g. 'Lingee Bench v1.0'.")
-    freeze_date: dt.date = Field(description="Date the release was frozen (YYYY-MM-DD).")
+    freeze_date: Date = Field(description="Date the release was frozen (YYYY-MM-DD).")
     illustrative: Bool = Field(description="True when the release's data is illustrative only.")
     notice: Markdown | None = Field(
         default=None,

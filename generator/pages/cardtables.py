@@ -9,13 +9,19 @@ from typing import Any, NamedTuple
 
 from generator.models import Bundle, HarnessCard
 from generator.models.harnesscard import Disclosed, Layer, Withheld
-from generator.pages.cells import STATUS_TEXT, estimate_cell, judge_cell
+from generator.pages.cells import STATUS_TEXT, efficiency_cell, estimate_cell, judge_cell
 from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, pairs, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.outcome import channel_fields, outcome_of
 from generator.pages.tables import Cell, Table
 from generator.pages.text import NBSP, kilo, one_decimal
-from generator.score.results import CombinationScores, Efficiency, Reliability, Report, ScopeResult
+from generator.score.results import (
+    EFFICIENCY_COUNTS,
+    CombinationScores,
+    Reliability,
+    Report,
+    ScopeResult,
+)
 
 
 class Placed(NamedTuple):
@@ -99,7 +105,7 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
 
 
 def _efficiency(name: str, text: Callable[[Any], str], header: str) -> Column[Placed]:
-    return Column(header, lambda p: getattr(p.scores.efficiency, name), sorted_as(text))
+    return Column(header, attrgetter("scores"), efficiency_cell(name, text))
 
 
 #: A row per domain: the combination's per-task means over valid runs (§4.2(2)).
@@ -114,7 +120,7 @@ EFFICIENCY: Spec[Placed] = Spec(
     ),
     (
         Field("domain", attrgetter("domain")),
-        *fields(Efficiency.model_fields, lambda p: p.scores.efficiency, "number"),
+        *fields(EFFICIENCY_COUNTS, lambda p: p.scores.efficiency, "number"),
     ),
 )
 

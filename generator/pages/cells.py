@@ -4,7 +4,7 @@ to combinations, what a rank and a † mean, the illustrative-release notice."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -33,6 +33,23 @@ def estimate_cell(e: Estimate | Rate | Reliability | None) -> Cell:
     if e is None or e.value is None:
         return Cell("—")
     return Cell(estimate_text(e), e.value)
+
+
+def efficiency_cell(
+    metric: str, text: Callable[[float | None], str]
+) -> Callable[[CombinationScores], Cell]:
+    """A combination's efficiency figure as ``text`` writes it, sorted by its value; where
+    some valid runs leave the count out, followed by the runs it rests on ("on 40 of 60
+    runs"), so that a partial mean never reads as a whole one."""
+
+    def show(c: CombinationScores) -> Cell:
+        value = getattr(c.efficiency, metric) if c.efficiency else None
+        runs = c.efficiency.recorded.get(metric) if c.efficiency else None
+        if value is None or runs is None or c.coverage is None:
+            return Cell(text(value), value)
+        return Cell(f"{text(value)} (on {runs} of {c.coverage.valid_runs} runs)", value)
+
+    return show
 
 
 def estimate_text(e: Estimate | Rate | Reliability) -> str:

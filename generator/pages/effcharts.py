@@ -16,8 +16,26 @@ from generator.score.results import CombinationScores, Estimate, Reliability, Sc
 PARETO = {True: "yes", False: "no", None: "not compared: coverage differs"}
 
 
+def has(c: CombinationScores, metric: str) -> bool:
+    """Whether the combination has a figure of the efficiency ``metric``: a count its runs
+    leave out has none, and is not drawn (never at 0)."""
+    return c.efficiency is not None and getattr(c.efficiency, metric) is not None
+
+
 def tokens(c: CombinationScores) -> float:
-    return float(c.efficiency.total_tokens or 0) if c.efficiency else 0.0
+    """Total tokens per run of a combination that has them (:func:`has`)."""
+    assert c.efficiency is not None
+    assert c.efficiency.total_tokens is not None
+    return float(c.efficiency.total_tokens)
+
+
+def recorded(c: CombinationScores, metric: str) -> str | None:
+    """On how many of its valid runs a combination's figure of ``metric`` rests, where some
+    valid runs leave the count out; None where every one records it."""
+    runs = c.efficiency.recorded.get(metric) if c.efficiency else None
+    if runs is None or c.coverage is None:
+        return None
+    return f"{runs} of {c.coverage.valid_runs} valid runs"
 
 
 def _value(c: CombinationScores) -> float:
@@ -31,6 +49,8 @@ METRICS: tuple[tuple[str, str, bool, Callable[[float | None], str]], ...] = (
     ("duration_s", "Duration per task (s)", False, lambda v: f"{one_decimal(v)} s"),
     ("turns", "Turns per task", False, lambda v: f"{one_decimal(v)} turns"),
 )
+#: What a hover box calls each metric's count when it says on how many runs it rests.
+COUNTED = {"total_tokens": "tokens", "duration_s": "duration", "turns": "turns"}
 #: Dash of each comparison group's frontier, so two groups' lines are told apart.
 DASHES = ("dot", "dash", "dashdot", "longdash", "longdashdot")
 
@@ -58,6 +78,8 @@ def _point(
     assert c.task_score is not None
     x = getattr(c.efficiency, metric)
     label, reads = next((m[1], m[3]) for m in METRICS if m[0] == metric)
+    on = recorded(c, metric)
+    coverage = (f"{COUNTED[metric]} recorded on {on}",) if on else ()
     return Series(
         name,
         (float(x),),
@@ -66,7 +88,7 @@ def _point(
         (float(c.task_score.high or 0),),
         color=style[0],
         symbol=style[1],
-        hover=((name, *_estimate(title, c.task_score), f"{label}: {reads(x)}", *extra),),
+        hover=((name, *_estimate(title, c.task_score), f"{label}: {reads(x)}", *coverage, *extra),),
     )
 
 
@@ -108,8 +130,10 @@ def _token_charts(
     axis: tuple[str, tuple[float, float] | None] = ("Task Score", (0, 1)),
 ) -> list[Markup]:
     """Task Score (``axis``: the domain's outcome and its range) against total tokens: a
-    chart per tokenizer, each with its own frontiers."""
+    chart per tokenizer, each with its own frontiers; none without tokens (a release that
+    declares no token metric)."""
     title, y_range = axis
+    scored = [c for c in scored if has(c, "total_tokens")]
     charts = []
     for tok in sorted({tokenizer[c.combination] for c in scored}):
         mine = [c for c in scored if tokenizer[c.combination] == tok]
@@ -185,15 +209,16 @@ def domain_charts(
     charts = _token_charts(d, scope, scored, tokenizer, style, names, axis)
     title, y_range = axis
     for metric, label, log, _ in METRICS[1:]:
-        if not any(getattr(c.efficiency, metric) is not None for c in scored):
-            continue  # a metric the release does not declare: its runs do not record it
+        given = [c for c in scored if has(c, metric)]
+        if not given:
+            continue  # a count no run records (a release that does not report it)
         charts.append(
             chart(
                 f"{d}-score-{metric}",
                 f"{title} against {label.lower()}",
                 [
                     _point(c, metric, style[c.combination], names[c.combination], (), title)
-                    for c in scored
+                    for c in given
                 ],
                 label,
                 title,

@@ -3,13 +3,13 @@ each tokenizer), against duration and turns, and reliability@k curves — each b
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from operator import attrgetter
 from typing import Any
 
 from markupsafe import Markup
 
-from generator.pages.cells import combo_cell
+from generator.pages.cells import combo_cell, efficiency_cell
 from generator.pages.charts import labels, style_of
 from generator.pages.columns import (
     Column,
@@ -23,23 +23,39 @@ from generator.pages.columns import (
 )
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
-from generator.pages.effcharts import PARETO, domain_charts, tokens
+from generator.pages.effcharts import METRICS, PARETO, domain_charts, has, tokens
+from generator.pages.measures import MEANS
 from generator.pages.outcome import outcome_of
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
 from generator.pages.text import NBSP, kilo, one_decimal, scale_label, score, spelled
 from generator.score.results import (
     CombinationScores,
-    Efficiency,
     Report,
     ScopeResult,
 )
+
+#: The counts the page charts: the table beside the charts holds each that some row gives.
+CHARTED = frozenset(m[0] for m in METRICS)
 
 
 def _measure(
     header: str, name: str, text: Callable[[Any], str], first: First | None = None
 ) -> Column[CombinationScores]:
-    return Column(header, lambda c: getattr(c.efficiency, name), sorted_as(text), first=first)
+    return Column(header, lambda c: c, efficiency_cell(name, text), first=first)
+
+
+def _runs_fields(given: Collection[str]) -> tuple[Field[CombinationScores], ...]:
+    """For each count some valid runs leave out, the runs its figure rests on (a field of
+    the rows where it does)."""
+
+    def runs(name: str) -> Callable[[CombinationScores], int]:
+        return lambda c: c.efficiency.recorded[name] if c.efficiency else 0
+
+    def partial(name: str) -> Callable[[CombinationScores], bool]:
+        return lambda c: c.efficiency is not None and name in c.efficiency.recorded
+
+    return tuple(Field(f"{n}_runs", runs(n), "integer", partial(n)) for n in MEANS if n in given)
 
 
 def _reliability_text(c: CombinationScores) -> str:
@@ -57,10 +73,15 @@ def _reliability_fields(ks: list[int]) -> tuple[Field[CombinationScores], ...]:
 
 
 def efficiency_spec(
-    ctx: VersionContext, tokenizer: dict[str, str], domain: str | None = None
+    ctx: VersionContext,
+    tokenizer: dict[str, str],
+    domain: str | None = None,
+    given: frozenset[str] = frozenset(MEANS),
 ) -> Spec[CombinationScores]:
     """A row per scored combination: Task Score (the domain's outcome, in its display),
-    efficiency, frontier, reliability@k."""
+    efficiency, frontier, reliability@k. ``given``: the counts some row has a figure of; a
+    count is a column where the release declares it or it is charted (some row gives it),
+    the frontier where some row has tokens."""
     combination = attrgetter("combination")
     outcome = outcome_of(ctx, domain or ctx.release.domains[0].id)
     header = "Task Score" if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
@@ -68,6 +89,9 @@ def efficiency_spec(
     def best(metric: str) -> First | None:
         return best_first(ctx.release, metric)
 
+    frontier: tuple[Column[CombinationScores], ...] = (
+        (Column("Pareto frontier", lambda c: PARETO[c.pareto]),) if "total_tokens" in given else ()
+    )
     return Spec(
         (
             Column("Combination", combination, lambda k: combo_cell(ctx, k, 0)),
@@ -94,16 +118,17 @@ def efficiency_spec(
                     (f"Duration{NBSP}(s)", "duration_s", one_decimal),
                     ("Turns", "turns", one_decimal),
                 )
-                if ctx.release.metric(metric) is not None  # the metrics the release declares
+                if ctx.release.metric(metric) is not None or metric in given & CHARTED
             ),
-            Column("Pareto frontier", lambda c: PARETO[c.pareto]),
+            *frontier,
             Column("reliability@k", _reliability_text),
         ),
         (
             Field("combination", combination),
             Field("tokenizer", lambda c: tokenizer[c.combination]),
             *estimate_fields("task_score", attrgetter("task_score"))[:3],
-            *fields(Efficiency.model_fields, attrgetter("efficiency"), "number"),
+            *fields(MEANS, attrgetter("efficiency"), "number"),
+            *_runs_fields(given),
             Field("pareto", attrgetter("pareto"), "boolean"),
             *_reliability_fields(list(ctx.release.reliability_k)),
         ),
@@ -127,12 +152,21 @@ def _domain_charts(
         return [], []
     d = report.domain
     outcome = outcome_of(ctx, d)
-    table = efficiency_spec(ctx, tokenizer, d).table(
+    given = given_counts(scored)
+    partial = any(c.efficiency and c.efficiency.recorded for c in scored)
+    table = efficiency_spec(ctx, tokenizer, d, given).table(
         f"{d}-efficiency",
         f"Efficiency — {report.domain_title} (data of the charts)",
         scored,
-        "Per-task means over valid runs. The frontier is drawn within one tokenizer: "
-        "tokens are not a common unit across models, so no cross-model ranking.",
+        "Per-task means over valid runs"
+        + (", over those that record the count where some leave it out" if partial else "")
+        + "."
+        + (
+            " The frontier is drawn within one tokenizer: tokens are not a common unit "
+            "across models, so no cross-model ranking."
+            if "total_tokens" in given
+            else ""
+        ),
     )
     names = labels({k: b.combination.title for k, b in ctx.frame.bundles.items()})
     # the charts in the outcome's display: its scale, its title, [0, 1] only for a score
@@ -151,15 +185,23 @@ def _domain_charts(
     )
 
 
+def given_counts(scored: Iterable[CombinationScores]) -> frozenset[str]:
+    """The efficiency counts some of the combinations has a figure of."""
+    return frozenset(m for c in scored for m in MEANS if has(c, m))
+
+
 def frontier_lines(
     scope: ScopeResult, tokenizer: dict[str, str], titles: dict[str, str]
 ) -> list[str]:
     """A domain's answer in one line per tokenizer: the combinations on its Pareto frontier,
-    fewest tokens first, or why it has none (fewer than two compared)."""
+    fewest tokens first, or why it has none (fewer than two compared); none without tokens."""
     scored = [
         c
         for c in scope.combinations
-        if c.status == "scored" and c.task_score and c.efficiency and c.task_score.value is not None
+        if c.status == "scored"
+        and c.task_score
+        and c.task_score.value is not None
+        and has(c, "total_tokens")
     ]
     lines = []
     for tok in sorted({tokenizer[c.combination] for c in scored}):
@@ -173,11 +215,19 @@ def frontier_lines(
     return lines
 
 
+#: How the page's opening names each count it reports.
+READ_AS = {"total_tokens": "token consumption", "duration_s": "duration", "turns": "turns"}
+
+
 def efficiency_page(ctx: VersionContext) -> Page:
     tokenizer = {k: b.combination.model.tokenizer for k, b in ctx.frame.bundles.items()}
     titles = {k: b.combination.title for k, b in ctx.frame.bundles.items()}
-    sections, tables = [], []
+    sections, tables, partial = [], [], False
+    given: set[str] = set()
     for report in ctx.reports.values():
+        scored = [c for c in report.scopes[0].combinations if c.status == "scored"]
+        given |= given_counts(scored)
+        partial = partial or any(c.efficiency and c.efficiency.recorded for c in scored)
         charts, t = _domain_charts(ctx, report, tokenizer, style_of(list(ctx.frame.bundles)))
         tables += t
         sections.append(
@@ -190,9 +240,14 @@ def efficiency_page(ctx: VersionContext) -> Page:
                 "table": t[0].id if t else None,
             }
         )
+    counts = [w for m, w in READ_AS.items() if m in given] or ["no count"]
+    reported = ", ".join(counts[:-1]) + (" and " if len(counts) > 1 else "") + counts[-1]
     markdown = render(
         environment(),
         "efficiency.md.j2",
+        reported=f"{reported[0].upper()}{reported[1:]} {'are' if len(counts) > 1 else 'is'}",
+        tokens="total_tokens" in given,
+        partial=partial,
         sections=sections,
         tables=tables_html(tables, "efficiency"),
     )

@@ -18,12 +18,12 @@ from generator.models.profile import TOKEN_METRICS, Metric
 from generator.pages.cells import RUNS_MARK, STATUS_TEXT
 from generator.pages.tables import Cell
 from generator.pages.text import NBSP, estimate, kilo, scale_label
-from generator.score.results import CombinationScores, Estimate, Rate
+from generator.score.results import EFFICIENCY_COUNTS, CombinationScores, Estimate, Rate
 
 #: The engine's figures a combination carries under the metric's own id.
 _ENGINE = ("task_score", "rule_score", "judge_score", "success_rate")
 #: Resource metrics the report gives as a mean without an interval (its ``efficiency``).
-MEANS = ("input_tokens", "output_tokens", "total_tokens", "duration_s", "turns")
+MEANS = EFFICIENCY_COUNTS
 #: Said in a cell of a view whose figure is missing, by the combination's status.
 MISSING = {**STATUS_TEXT, "scored": "—"}
 

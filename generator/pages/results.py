@@ -12,6 +12,7 @@ from generator.pages.cells import (
     FEWER_MARK,
     STATUS_TEXT,
     combo_cell,
+    efficiency_cell,
     estimate_cell,
     fewer_note,
     fewer_tasks,
@@ -31,7 +32,6 @@ from generator.pages.columns import (
     fields,
     only,
     plain,
-    sorted_as,
     whole,
 )
 from generator.pages.context import VersionContext
@@ -51,8 +51,8 @@ from generator.pages.text import (
     one_decimal,
 )
 from generator.score.results import (
+    EFFICIENCY_COUNTS,
     CombinationScores,
-    Efficiency,
     Reliability,
     ScopeResult,
 )
@@ -229,12 +229,12 @@ def _usage_columns(ctx: VersionContext) -> tuple[Column[CombinationScores], ...]
             "reliability@" + "/".join(map(str, ks)), whole, _reliability_cell(ks), "reliability"
         ),
         scored(
-            f"Tokens{NBSP}/{NBSP}task", _efficiency("total_tokens"), sorted_as(kilo), "total_tokens"
+            f"Tokens{NBSP}/{NBSP}task", whole, efficiency_cell("total_tokens", kilo), "total_tokens"
         ),
         scored(
-            f"Duration{NBSP}(s)", _efficiency("duration_s"), sorted_as(one_decimal), "duration_s"
+            f"Duration{NBSP}(s)", whole, efficiency_cell("duration_s", one_decimal), "duration_s"
         ),
-        scored("Turns", _efficiency("turns"), sorted_as(one_decimal), "turns"),
+        scored("Turns", whole, efficiency_cell("turns", one_decimal), "turns"),
     )
 
 
@@ -250,7 +250,7 @@ def usage_spec(ctx: VersionContext) -> Spec[CombinationScores]:
             Field("combination", attrgetter("combination")),
             *(f for k in ks for f in estimate_fields(f"reliability_at_{k}", _reliability_at(k))),
             Field("reliability_excluded", attrgetter("reliability_excluded"), "integer"),
-            *fields(Efficiency.model_fields, attrgetter("efficiency"), "number"),
+            *fields(EFFICIENCY_COUNTS, attrgetter("efficiency"), "number"),
         ),
     )
 
@@ -313,7 +313,7 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
                     for k in ctx.release.reliability_k
                     for f in estimate_fields(f"reliability_at_{k}", _reliability_at(k))
                 ),
-                *fields(Efficiency.model_fields, attrgetter("efficiency"), "number"),
+                *fields(EFFICIENCY_COUNTS, attrgetter("efficiency"), "number"),
                 *fields(("valid_runs", "expected_runs", "incomplete_runs"), coverage, "integer"),
                 *fields(("valid_tasks",), coverage, "integer"),
                 *fields(("complete",), coverage, "boolean"),

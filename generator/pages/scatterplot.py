@@ -21,7 +21,7 @@ from generator.pages.effcharts import DASHES, PARETO
 from generator.pages.measures import Figure, figure, figure_text
 from generator.pages.text import scale_label
 from generator.pages.viewparts import combinations, shown_scope, slug
-from generator.score.ranking import frontier
+from generator.score.ranking import compared_on_frontier, frontier
 from generator.score.results import CombinationScores, ScopeResult
 
 
@@ -91,7 +91,7 @@ def scatter_data(ctx: VersionContext, view: Scatter) -> ScatterData:
     compared = {
         c.combination: (float(fy.value or 0), float(fx.value or 0))
         for c, fx, fy in drawn
-        if c.coverage is not None and c.coverage.complete and not c.coverage.not_covered
+        if compared_on_frontier(c, x.id)
     }
     front = frontier(compared, groups, y.higher, x.higher)
     peers = {g: sum(groups[n] == g for n in compared) for g in set(groups.values())}

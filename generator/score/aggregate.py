@@ -18,16 +18,23 @@ import numpy as np
 from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
 from generator.models.profile import Range
-from generator.score.figures import figures, nanmean, point_values
+from generator.score.efficiency import efficiency
+from generator.score.figures import figures, finite_or_none, point_values
 from generator.score.gating import Gated, gate_figures
 from generator.score.intervals import Figure, Interval, intervals, task_weights
 from generator.score.plan import Plan, has_views
-from generator.score.ranking import PairFigure, differences, pair_figures, pareto, rank_ranges
+from generator.score.ranking import (
+    PairFigure,
+    compared_on_frontier,
+    differences,
+    pair_figures,
+    pareto,
+    rank_ranges,
+)
 from generator.score.results import (
     BusinessViews,
     CombinationScores,
     Difference,
-    Efficiency,
     Estimate,
     Rate,
     Reliability,
@@ -36,11 +43,6 @@ from generator.score.results import (
 from generator.score.runs import GROUP_PREFIXES
 from generator.score.stats import seed_for
 from generator.score.table import ScopeView, TaskTable
-
-
-def _none(x: float | None) -> float | None:
-    return None if x is None or not np.isfinite(x) else float(x)
-
 
 Lookup = Mapping[str, Interval]
 
@@ -54,8 +56,8 @@ def _rate(f: Figure, found: Interval) -> Rate | None:
         successes=successes,
         trials=trials,
         value=successes / trials,
-        low=_none(found.low),
-        high=_none(found.high),
+        low=finite_or_none(found.low),
+        high=finite_or_none(found.high),
         tasks=f.tasks,
         interval=found.basis,
     )
@@ -64,13 +66,15 @@ def _rate(f: Figure, found: Interval) -> Rate | None:
 def _estimate(value: float, tasks: int, found: Interval, bounds: Range | None = None) -> Estimate:
     """An estimate with its interval, the interval kept within the metric's declared range
     (a cost's interval never reaches below 0)."""
-    low, high = _none(found.low), _none(found.high)
+    low, high = finite_or_none(found.low), finite_or_none(found.high)
     if bounds is not None:
         if bounds.low is not None:
             low, high = (None if x is None else max(x, bounds.low) for x in (low, high))
         if bounds.high is not None:
             low, high = (None if x is None else min(x, bounds.high) for x in (low, high))
-    return Estimate(value=_none(value), low=low, high=high, tasks=tasks, interval=found.basis)
+    return Estimate(
+        value=finite_or_none(value), low=low, high=high, tasks=tasks, interval=found.basis
+    )
 
 
 def score_combination(
@@ -120,7 +124,7 @@ def score_combination(
         reliability_excluded=int(plan.covered.sum())
         if carried
         else int(plan.covered.sum() - plan.full.sum()),
-        efficiency=_efficiency(view, table, k, plan, admitted),
+        efficiency=efficiency(view, table, k, plan, admitted),
         failure_types=_failure_types(view, table, k, plan, release, admitted),
         business=_business(view, plan, figs, values, found, release)
         if has_views(release, view.scope)
@@ -177,36 +181,12 @@ def _reliability(
             Reliability(
                 k=rk,
                 value=values[key],
-                low=_none(got.low),
-                high=_none(got.high),
+                low=finite_or_none(got.low),
+                high=finite_or_none(got.high),
                 interval=got.basis,
             )
         )
     return out
-
-
-def _efficiency(
-    view: ScopeView, table: TaskTable, k: int, plan: Plan, admitted: Set[str] | None
-) -> Efficiency:
-    """Tokens, duration and turns: means of the task means (§4.2(2)), each where the privacy
-    gate admitted it (``admitted``: the names it admitted; None: every one)."""
-
-    def of(column: str) -> np.ndarray:
-        values: np.ndarray = table.means[column][k, view.rows][plan.data]
-        return values
-
-    def mean(name: str, values: np.ndarray) -> float | None:
-        if admitted is not None and f"efficiency:{name}" not in admitted:
-            return None
-        return _none(nanmean(values))
-
-    return Efficiency(
-        input_tokens=mean("input_tokens", of("input_tokens")),
-        output_tokens=mean("output_tokens", of("output_tokens")),
-        total_tokens=mean("total_tokens", of("input_tokens") + of("output_tokens")),
-        duration_s=mean("duration_s", of("duration_s")),
-        turns=mean("turns", of("turns")),
-    )
 
 
 def _failure_types(
@@ -446,12 +426,7 @@ def _ranked(
     tokenizers = {
         n: "\x1f".join((b.combination.model.tokenizer, *group_of[n])) for n, b in bundles.items()
     }
-    # Only combinations measured on the very same tasks are compared for the frontier.
-    comparable = {
-        n: r
-        for n, r in scored.items()
-        if r.coverage is not None and r.coverage.complete and not r.coverage.not_covered
-    }
+    comparable = {n: r for n, r in scored.items() if compared_on_frontier(r, "total_tokens")}
     front = pareto(comparable, tokenizers, higher)
     combos = []
     for name in sorted(every):

@@ -131,6 +131,11 @@ def _business_figures(
     return out
 
 
+def finite_or_none(x: float | None) -> float | None:
+    """A published value: None for nothing, or for a value that is not finite."""
+    return None if x is None or not np.isfinite(x) else float(x)
+
+
 def nanmean(values: np.ndarray) -> float:
     """Mean of the non-NaN values, summed as pandas' ``Series.mean`` sums (NaN if none)."""
     missing = np.isnan(values)

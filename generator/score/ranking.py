@@ -21,7 +21,7 @@ from itertools import combinations as pairs_of
 import numpy as np
 
 from generator.score.intervals import Figure, Interval, difference, figure
-from generator.score.results import CombinationScores, Difference
+from generator.score.results import EFFICIENCY_COUNTS, CombinationScores, Difference
 from generator.score.table import ScopeView, TaskTable
 
 # Scores closer than this are equal for the frontier: the same fraction summed in another
@@ -105,6 +105,19 @@ def rank_ranges(
             better[loser] += 1
             worse[winner] += 1
     return {n: (1 + better[n], len(names) - worse[n]) for n in names}
+
+
+def compared_on_frontier(r: CombinationScores, resource: str) -> bool:
+    """Whether a scored combination takes part in a Pareto frontier of ``resource``: measured
+    on the very tasks of the scope (its coverage complete, no part declared not covered)
+    and, for an efficiency count (tokens, duration, turns), recorded on every valid run."""
+    cov = r.coverage
+    if cov is None or not cov.complete or cov.not_covered:
+        return False
+    if resource not in EFFICIENCY_COUNTS:
+        return True
+    eff = r.efficiency
+    return eff is not None and getattr(eff, resource) is not None and resource not in eff.recorded
 
 
 def pareto(

@@ -14,7 +14,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from generator.score.render_json import DECIMALS
-from generator.score.results import CombinationScores, Estimate, Rate, Report, ScopeResult
+from generator.score.results import (
+    EFFICIENCY_COUNTS,
+    CombinationScores,
+    Estimate,
+    Rate,
+    Report,
+    ScopeResult,
+)
 
 CSV_COLUMNS = [
     "section",
@@ -271,9 +278,12 @@ def _reliability_rows(c: CombinationScores) -> list[MetricRow]:
 
 def _efficiency_rows(c: CombinationScores) -> list[MetricRow]:
     rows: list[MetricRow] = []
-    if c.efficiency is not None:
-        for name, value in c.efficiency.model_dump().items():
-            rows.append((name, value, None, None, None, "mean per task"))
+    eff = c.efficiency
+    if eff is not None:
+        for name in EFFICIENCY_COUNTS:
+            runs = eff.recorded.get(name)
+            note = "mean per task" if runs is None else "mean per task, over the runs recording it"
+            rows.append((name, getattr(eff, name), None, None, runs, note))
     for name, count in c.failure_types.items():
         rows.append((f"failure_type:{name}", count, None, None, None, ""))
     return rows

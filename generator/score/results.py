@@ -53,6 +53,18 @@ class Efficiency(Result):
     total_tokens: float | None = Field(description="Mean input plus output tokens per run.")
     duration_s: float | None = Field(description="Mean wall-clock duration per run, in seconds.")
     turns: float | None = Field(description="Mean model turns per run.")
+    recorded: dict[str, int] = Field(
+        default_factory=dict,
+        exclude_if=_nothing,
+        description="For a figure whose count some valid runs of the scope leave out: the "
+        "valid runs that record it (its mean is over theirs). Absent when every valid run "
+        "records every figure given.",
+    )
+
+
+#: The counts of :class:`Efficiency` (a run may leave each out where the release does not
+#: report it; total tokens: a run records it when it records both kinds of tokens).
+EFFICIENCY_COUNTS: tuple[str, ...] = tuple(n for n in Efficiency.model_fields if n != "recorded")
 
 
 class Coverage(Result):

@@ -15,6 +15,7 @@ import pandas as pd
 
 from generator.models import Bundle
 from generator.score.cuts import holds
+from generator.score.results import EFFICIENCY_COUNTS
 from generator.score.scope import Scope, guard
 from generator.score.stats import seed_for
 
@@ -33,9 +34,9 @@ class TaskTable:
 
     ``columns`` holds the tasks' attributes; ``counts[channel]`` how many valid runs of each
     (combination, task) have a value of that channel (or of an ``extra`` run column: the
-    judged overall, a judged dimension, a measured resource); ``spread[column]`` the variance
-    of those values of each (combination, task) (NaN under two runs), the run noise of a
-    measure not confined to [0, 1].
+    judged overall, a judged dimension, a measured resource; or an efficiency count);
+    ``spread[column]`` the variance of those values of each (combination, task) (NaN under
+    two runs), the run noise of a measure not confined to [0, 1].
     """
 
     domain: Scope
@@ -76,7 +77,9 @@ def task_table(
     shape = (len(combos), len(chosen))
     ok = coded["valid"].to_numpy(dtype=bool)
     valid, invalid = coded[ok], coded[~ok]
-    counted = (*CHANNELS, *extra)
+    counted = (*CHANNELS, *EFFICIENCY_COUNTS, *extra)
+    tokens = valid["input_tokens"].notna() & valid["output_tokens"].notna()
+    valid = valid.assign(total_tokens=tokens.where(tokens))  # counted only: NaN without both
     per_task = valid.groupby(["c", "t"]).agg(
         **{column: (column, "mean") for column in (*MEANS, *extra)},
         **{f"{column}_runs": (column, "count") for column in counted},

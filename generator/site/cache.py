@@ -1,11 +1,12 @@
 """Reuse a version's pages when nothing that made them changed.
 
 Each built version folder carries a stamp: the SHA-256 of everything its pages depend on —
-the version's input files (results/<version>/), every HarnessCard, the generator's own code,
-templates and theme files, the versions of the packages that render pages, the build options
-and SOURCE_DATE_EPOCH. A rebuild whose stamp for a version equals the one in the previous
-output takes that version's folder as it is (hard links, no copy) and skips loading, checking,
-scoring and rendering it. Any other change rebuilds the version from scratch.
+the version's input files (results/<version>/) and where any symbolic link among them leads,
+every HarnessCard, the generator's own code, templates and theme files, the versions of the
+packages that render pages, the build options and SOURCE_DATE_EPOCH. A rebuild whose stamp
+for a version equals the one in the previous output takes that version's folder as it is
+(hard links, no copy) and skips loading, checking, scoring and rendering it. Any other
+change rebuilds the version from scratch.
 """
 
 from __future__ import annotations
@@ -25,15 +26,39 @@ _PACKAGES = ("mkdocs", "mkdocs-material", "zensical", "plotly", "markdown-it-py"
 _CHUNK = 1 << 20
 
 
+def _entries(folder: Path) -> list[Path]:
+    """Every file and folder under ``folder``, symbolic links followed as the loader follows
+    them (each real folder once, so a link loop ends), sorted."""
+    found: list[Path] = []
+    seen: set[str] = set()
+    for top, folders, files in os.walk(folder, followlinks=True):
+        if os.path.realpath(top) in seen:
+            folders.clear()
+            continue
+        seen.add(os.path.realpath(top))
+        folders[:] = [f for f in folders if f != "__pycache__"]
+        found += [Path(top, name) for name in (*folders, *files)]
+    return sorted(found)
+
+
 def _feed(digest: hashlib._Hash, folder: Path, base: Path) -> None:
-    """Every file under ``folder``: its path relative to ``base``, its size, its bytes."""
+    """Every file and folder under ``folder``: its path relative to ``base``, where it leads
+    when a symbolic link is on its way (inside ``base``, or outside it: what the loader's
+    checks depend on, so that a link never takes a cached version past them), and a file's
+    size and bytes."""
     if not folder.is_dir():
         return
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        if "__pycache__" in path.parts:
+    real_base = Path(os.path.realpath(base))
+    for path in _entries(folder):
+        rel = path.relative_to(base).as_posix()
+        real = Path(os.path.realpath(path))
+        if real != real_base / rel:
+            leads = real.relative_to(real_base) if real.is_relative_to(real_base) else real
+            rel += f" -> {'' if leads == real else './'}{leads.as_posix()}"
+        name = rel.encode("utf-8", "surrogateescape")
+        digest.update(len(name).to_bytes(4, "big") + name)
+        if not path.is_file():
             continue
-        rel = path.relative_to(base).as_posix().encode()
-        digest.update(len(rel).to_bytes(4, "big") + rel)
         digest.update(path.stat().st_size.to_bytes(8, "big"))
         with path.open("rb") as handle:
             while chunk := handle.read(_CHUNK):

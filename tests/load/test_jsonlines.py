@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from generator.load import runcolumns
 from generator.load.jsonlines import MAX_PROBLEMS_PER_FILE, parse_json, read_runs
 from generator.load.runcolumns import LISTS
 
@@ -122,3 +125,43 @@ def test_an_oversized_runs_file_is_refused_unread(
     assert [str(p) for p in problems] == [
         f"runs.jsonl: file is {len(HEADER + GOOD) + 1:,} bytes; the limit is 100"
     ]
+
+
+@pytest.mark.parametrize("bad", [b"caf\xe9", b"\xff\xfe", b"cut \xe2\x82"])
+def test_a_string_that_is_not_utf8_is_refused_at_its_line(tmp_path: Path, bad: bytes) -> None:
+    """Arrow's reader takes any bytes inside a string: the text is checked before it."""
+    broken = GOOD.encode().replace(b'"rationale":"ok"', b'"rationale":"' + bad + b'"')
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(HEADER.encode() + (GOOD + "\n").encode() * 3 + broken + b"\n")
+    runs, problems = read_runs(path, "runs.jsonl")
+    assert [str(p) for p in problems] == ["runs.jsonl:5: not UTF-8 text"]
+    assert list(runs.lines) == [2, 3, 4]
+
+
+PIECES = ["a", "é", "€", "😀", b"\xff", b"\xe2\x82", b"\xc3"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(PIECES), max_size=6), min_size=1, max_size=8),
+    st.integers(min_value=1, max_value=40),
+)
+def test_utf8_is_checked_across_chunk_boundaries(
+    tmp_path_factory: pytest.TempPathFactory, texts: list[list[str | bytes]], chunk: int
+) -> None:
+    """Each line whose bytes do not decode is refused at its line, wherever the file is cut
+    into chunks for decoding, and only such lines."""
+    lines = [b"".join(p if isinstance(p, bytes) else p.encode() for p in t) for t in texts]
+    body = [GOOD.encode().replace(b'"rationale":"ok"', b'"rationale":"' + t + b'"') for t in lines]
+    path = tmp_path_factory.mktemp("utf8") / "runs.jsonl"
+    path.write_bytes(HEADER.encode() + b"\n".join(body) + b"\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runcolumns, "UTF8_CHUNK", chunk)
+        _, problems = read_runs(path, "runs.jsonl")
+    bad = []
+    for number, line in enumerate(lines, 2):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            bad.append(f"runs.jsonl:{number}: not UTF-8 text")
+    assert [str(p) for p in problems if "UTF-8" in str(p)] == bad

@@ -94,3 +94,12 @@ def test_problems_stop_at_the_limit_and_say_how_many_lines_were_left(tmp_path: P
     shown, _ = _read(tmp_path, HEADER + (bad + "\n") * (MAX_PROBLEMS_PER_FILE + 7))
     assert len(shown) == MAX_PROBLEMS_PER_FILE + 1
     assert "7 further lines were not checked" in shown[-1]
+
+
+def test_a_line_that_is_not_utf8_is_refused_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "humans.jsonl"
+    bad = GOOD.replace('"t1"', '"t\\u00e9"').encode().replace(b"\\u00e9", b"\xe9")
+    path.write_bytes(HEADER.encode() + (GOOD + "\n").encode() + bad + b"\n")
+    loaded, problems = read_verdicts(RATER, path, "b/humans.jsonl")
+    assert [str(p) for p in problems] == ["b/humans.jsonl:3: not UTF-8 text"]
+    assert loaded.lines == (2,)

@@ -158,6 +158,15 @@ def test_long_string_columns_are_checked_by_distinct_value(values: list[str | No
     )
 
 
+def test_a_column_of_more_than_4096_distinct_strings_is_checked() -> None:
+    """Free-text rationales are all distinct: the dictionary holds every value, and the
+    check of its values is the check of a flat array (not another dictionary)."""
+    info = JudgeVerdict.model_fields["id"]
+    values = [f"R{i}" for i in range(5000)] + ["bad id", None]
+    flagged = bad_values(pa.array(values, pa.string()), info, info.annotation)
+    assert flagged.tolist() == [False] * 5000 + [True, False]
+
+
 def test_to_bools_reads_nulls_as_asked() -> None:
     array = pa.array([True, None, False])
     assert to_bools(array).tolist() == [True, False, False]

@@ -42,7 +42,8 @@ def test_lines_of_nested_values(tmp_path: Path) -> None:
         ("? [1, 2]\n: x\n", "f.yaml:1: key [1, 2] is not text"),
         ("base: &b {x: 1}\nother:\n  <<: *b\n", "f.yaml:3: other: merge keys"),
         ("d: 2026-02-30\n", "f.yaml:1: d: '2026-02-30' is not valid: day is out of range"),
-        (b"a: \xff\n", "f.yaml: not UTF-8 text"),
+        (b"a: \xff\n", "f.yaml:1: not UTF-8 text"),
+        (b'a: 1\nb: "caf\xe9"\n', "f.yaml:2: not UTF-8 text"),
         (
             "a: !!python/object:os.system x\n",
             "f.yaml:1: invalid YAML: could not determine a constructor",

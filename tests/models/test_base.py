@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+from typing import Any
 
 import pytest
 from pydantic import BaseModel, ValidationError
 
+from generator.models import INPUT_MODELS
 from generator.models.base import (
+    FIRST_DATE,
     FORMAT_VERSION,
+    LAST_DATE,
+    MAX_FLOAT,
     MAX_INT,
     Bool,
     Contract,
+    Date,
+    Float,
     Fraction,
     Id,
     Int,
@@ -29,6 +37,8 @@ class Sample(Contract):
     text: Text = "t"
     file: RelativeFile = "runs.jsonl"
     number: float = 1.0
+    amount: Float = 0.0
+    day: Date = dt.date(2026, 1, 1)
 
 
 def _refused(**data: object) -> bool:
@@ -108,3 +118,60 @@ def test_versioned_reads_only_known_format_versions() -> None:
     for bad in (0, FORMAT_VERSION + 1, True, "1"):
         with pytest.raises(ValidationError):
             Versioned.model_validate({"format_version": bad})
+
+
+def test_numbers_and_dates_share_one_range() -> None:
+    """Every aggregate of numbers within ±MAX_FLOAT stays finite; every date fits the build's
+    timestamps (sitemap.xml.gz holds seconds since 1970 in 32 bits)."""
+    for ok in (MAX_FLOAT, -MAX_FLOAT, 5e-324, 0.0):
+        assert not _refused(amount=ok)
+    for bad in (1.7e308, -1.7e308, MAX_FLOAT * 1.0000001):
+        assert _refused(amount=bad)
+    assert not _refused(day=FIRST_DATE)
+    assert not _refused(day=LAST_DATE)
+    for bad in (
+        dt.date(1, 1, 1),
+        dt.date(1969, 12, 31),
+        dt.date(2100, 1, 1),
+        dt.date(9999, 12, 31),
+    ):
+        assert _refused(day=bad)
+    seconds = dt.datetime.combine(LAST_DATE, dt.time(), dt.UTC).timestamp()
+    assert 0 <= seconds < 2**32
+
+
+def _numbers(schema: Any, defs: dict[str, Any], where: str = "") -> list[tuple[str, Any]]:
+    """Every number and date of a JSON Schema, with its path."""
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            name = schema["$ref"].split("/")[-1]
+            return _numbers(defs[name], {**defs, name: {}}, where)  # each definition once
+        found: list[tuple[str, Any]] = []
+        if schema.get("type") == "number" or schema.get("format") == "date":
+            found.append((where, schema))
+        for key, value in schema.items():
+            if key != "$defs":
+                found += _numbers(value, defs, f"{where}/{key}")
+        return found
+    if isinstance(schema, list):
+        return [n for i, v in enumerate(schema) for n in _numbers(v, defs, f"{where}/{i}")]
+    return []
+
+
+@pytest.mark.parametrize("kind", sorted(INPUT_MODELS))
+def test_every_number_and_date_of_the_inputs_is_bounded(kind: str) -> None:
+    """Each input model's numbers lie within ±MAX_FLOAT and its dates within the shared
+    range, as the schema it validates with says (a field's own bounds replace the type's)."""
+    schema = INPUT_MODELS[kind].model_json_schema(by_alias=True)
+    loose = []
+    for where, number in _numbers(schema, schema.get("$defs", {})):
+        if number.get("format") == "date":
+            bounds = (number.get("formatMinimum"), number.get("formatMaximum"))
+            if bounds != (str(FIRST_DATE), str(LAST_DATE)):
+                loose.append(where)
+            continue
+        low = max(number.get("minimum", -math.inf), number.get("exclusiveMinimum", -math.inf))
+        high = min(number.get("maximum", math.inf), number.get("exclusiveMaximum", math.inf))
+        if not -MAX_FLOAT <= low <= high <= MAX_FLOAT:
+            loose.append(where)
+    assert loose == []

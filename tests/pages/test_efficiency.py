@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from edit import replace
-from pagetools import Plot, plots, shown, shown_estimate
+from pagetools import Plot, plots, shown, shown_estimate, small_version
 
 from generator.load import load_inputs
 from generator.pages import VersionContext, version_context
@@ -304,3 +304,30 @@ def test_each_domain_answers_on_top_and_keeps_its_charts_one_click_away(
         assert charts
         assert all(d.startswith(f"{report.domain}-") for d in charts)
         assert "<!--lg-html:" in rest  # the data table, placed by the renderer
+
+
+def test_a_count_some_runs_leave_out_says_the_runs_it_rests_on() -> None:
+    """q records turns on its first runs only: its cell and its download say on how many
+    valid runs its mean rests, the page says what such a figure is, the others are as
+    before."""
+    ctx = small_version(
+        lambda c, r: r if c != "q" or r.run == 1 else r.model_copy(update={"turns": None})
+    )
+    page = efficiency_page(ctx)
+    office = {c.combination: c for c in ctx.reports["office"].scopes[0].combinations}
+    q = office["q"]
+    assert q.efficiency is not None
+    assert q.coverage is not None
+    runs, valid = q.efficiency.recorded["turns"], q.coverage.valid_runs
+    table = next(t for t in page.tables if t.id == "office-efficiency")
+    turns = table.columns.index("Turns")
+    cells = {r.record["combination"]: r.cells[turns].text for r in table.rows}
+    assert cells["q"] == f"{one_decimal(q.efficiency.turns)} (on {runs} of {valid} runs)"
+    p = office["p"].efficiency
+    assert p is not None
+    assert cells["p"] == one_decimal(p.turns)
+    records = {r.record["combination"]: r.record for r in table.rows}
+    assert records["q"]["turns_runs"] == runs
+    assert not [k for k, r in records.items() if k != "q" and "turns_runs" in r]
+    assert "A count that some valid runs leave out" in page.markdown
+    assert "A count that some valid runs leave out" not in efficiency_page(small_version()).markdown

@@ -7,9 +7,11 @@ import csv
 import io
 
 import pytest
+from builders import catalog, release, run, task, version
 
 from generator.score.render_csv import CSV_COLUMNS, metric_rows, to_csv
 from generator.score.render_json import DECIMALS
+from generator.score.report import build_report
 from generator.score.results import Report
 
 
@@ -99,3 +101,31 @@ def test_a_profile_s_figures_are_rows_of_their_own() -> None:
             assert float(mine[f"measure:{m}"]["value"]) == pytest.approx(e.value, abs=1e-6)
         if c.reliability_note:
             assert mine["reliability"]["note"] == c.reliability_note
+
+
+def test_a_count_some_runs_leave_out_gives_the_runs_it_rests_on() -> None:
+    """q records turns on its first runs only: its turns row carries those runs as ``n``;
+    every other efficiency row has none."""
+    tasks = [task(f"t{i}") for i in range(1, 4)]
+    runs = {
+        c: [
+            run(t["id"], i).model_copy(update={"turns": None} if (c, i) == ("q", 2) else {})
+            for t in tasks
+            for i in (1, 2)
+        ]
+        for c in ("p", "q")
+    }
+    report = build_report(version(release(), catalog(tasks), runs), "office")
+    rows = list(csv.DictReader(io.StringIO(to_csv(report))))
+    counted = {
+        (r["combination"], r["metric"]): r["n"]
+        for r in rows
+        if r["section"] == "scope" and r["scope"] == report.scopes[0].title
+        if r["metric"] in ("turns", "total_tokens")
+    }
+    assert counted == {
+        ("p", "turns"): "",
+        ("p", "total_tokens"): "",
+        ("q", "turns"): "3",
+        ("q", "total_tokens"): "",
+    }

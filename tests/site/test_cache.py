@@ -76,3 +76,28 @@ def test_reuse_links_the_previous_files(tmp_path: Path) -> None:
     copied = staging / "sub" / "page.html"
     assert copied.read_text(encoding="utf-8") == "<p>page</p>"
     assert os.stat(copied).st_ino == os.stat(previous / "sub" / "page.html").st_ino  # no copy
+
+
+def test_the_stamp_says_where_a_link_leads(root: Path, tmp_path: Path) -> None:
+    """A file replaced by a link to the same bytes changes the stamp (the loader refuses a
+    link out of the root: a cached version must not pass it), so does a link's target
+    moving, and a link loop ends the walk."""
+    base = version_digest(root, "v1", strict=False)
+    release = root / "results" / "v1" / "release.yaml"
+    outside = tmp_path / "outside.yaml"
+    outside.write_bytes(release.read_bytes())
+    release.unlink()
+    release.symlink_to(outside)
+    linked_out = version_digest(root, "v1", strict=False)
+    assert linked_out != base
+    inside = root / "results" / "v1" / "copy.yaml"
+    inside.write_bytes(outside.read_bytes())
+    release.unlink()
+    release.symlink_to(inside)
+    assert version_digest(root, "v1", strict=False) not in {base, linked_out}
+    release.unlink()
+    release.write_bytes(inside.read_bytes())
+    inside.unlink()
+    assert version_digest(root, "v1", strict=False) == base
+    (root / "results" / "v1" / "loop").symlink_to(root / "results" / "v1")
+    assert version_digest(root, "v1", strict=False) != base
