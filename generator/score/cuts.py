@@ -2,8 +2,8 @@
 facet that cuts it, its cells and the facet values a view names (§4.2).
 
 Every part is a :class:`Cut`: the tasks whose column of the task table holds one value. A
-facet pair's column joins the two values (:func:`cut_columns`), so held-out withholding runs
-on every partition alike (:func:`generator.score.scope.withheld_scopes`).
+facet pair's column joins the two values (:func:`cut_columns`); which held-out figures a
+part publishes is the privacy gate's decision (:mod:`generator.score.gating`).
 """
 
 from __future__ import annotations
@@ -77,13 +77,14 @@ def is_set(cut: Cut) -> bool:
 
 def held_out_partition(cuts: Sequence[Cut]) -> str | None:
     """The one partition of a domain whose parts may publish held-out figures: its
-    sub-divisions when it has any, else its first facet. Each partition alone is withheld
-    against subtraction (:func:`generator.score.scope.withheld_scopes`), but two partitions
-    together are not: the held-out mean of a capability less that of one of its
+    sub-divisions when it has any, else its first facet. This is the policy of what is
+    offered (§7.2: aggregate scores only); the privacy gate (:mod:`generator.score.gating`)
+    decides what of it is published. A second partition would mostly be refused anyway: the
+    held-out mean of a capability less that of one of its
     capability × difficulty cells gives the rest of the capability's held-out tasks, which
     may be a single task. So the parts of every other partition publish public tasks only
-    (§4.4, §7.2). A facet whose values overlap is no partition: its values are withheld
-    against the published sets instead (:func:`generator.score.scope.overlap_withheld`)."""
+    (§4.4, §7.2). A facet whose values overlap is no partition: its values are offered, and
+    the gate weighs them against what is published."""
     return next((c.column for c in cuts if c.column is not None and not c.multi), None)
 
 

@@ -73,11 +73,18 @@ class Gated:
     figures, per scope key the pairs (a, b) whose differences are published."""
 
     figures: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    refused: dict[tuple[str, int], set[str]] = field(default_factory=dict)
     pairs: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
     reason: str = ""
+    combos: tuple[str, ...] = ()
+    minimum: int = 0
 
     def admitted(self, key: str, k: int, name: str) -> bool:
         return name in self.figures.get((key, k), set())
+
+    def withheld(self, key: str, k: int, name: str) -> bool:
+        """Whether the gate refused the figure (it was offered, and is not published)."""
+        return name in self.refused.get((key, k), set())
 
 
 #: The order of a scope's figures after its outcome: what a reader looks for first.
@@ -123,13 +130,13 @@ def gate_domain(
     resample = release.statistics.min_tasks_to_resample
     coords = coordinates(table, items)
     gates = {k: Gate(minimum, task_of) for k in range(len(table.combos))}
-    out = Gated(reason=GATED.format(minimum))
+    out = Gated(reason=GATED.format(minimum), combos=tuple(table.combos), minimum=minimum)
 
     def offer(view: ScopeView, k: int, name: str, fig: Figure, value: float) -> None:
         second = fig.tasks >= resample and not name.startswith(("efficiency:", "failure:"))
         found = figure_functionals(coords, k, statistic(name), fig, view.rows, value, second)
-        if gates[k].admit(found):
-            out.figures.setdefault((view.scope.key, k), set()).add(name)
+        admitted = gates[k].admit(found)
+        (out.figures if admitted else out.refused).setdefault((view.scope.key, k), set()).add(name)
 
     for view, figs, values in scoped:
         for k in sorted(figs):

@@ -16,7 +16,7 @@ from generator.score.changes import ExperimentResult
 from generator.score.cuts import cut_column
 from generator.score.experiments import experiment_results
 from generator.score.frame import VersionFrame, build_frame
-from generator.score.gating import gate_domain
+from generator.score.gating import Gated, gate_domain
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.plan import Plan, plan_combination
@@ -30,7 +30,7 @@ from generator.score.results import (
     TaskRow,
 )
 from generator.score.runs import GROUP_PREFIXES, score_runs
-from generator.score.scope import Scope, withheld_scopes
+from generator.score.scope import GROUPS, Scope
 from generator.score.sets import compare_sets
 from generator.score.shown import scopes_shown
 from generator.score.stats import t_value
@@ -87,10 +87,8 @@ def build_report(
     table = task_table(
         frame.tasks, runs, sorted(frame.bundles), whole, _extra(runs, release), primary
     )
-    withheld = withheld_scopes(table.tasks, release.groups.min_held_out_aggregate)
-    shown, channels_withheld = scopes_shown(table, domain, release)
+    shown = scopes_shown(table, domain, release)
     scopes, by_key = _aggregate_scopes(table, shown, frame)
-    scopes = _withhold_channels(scopes, by_key, channels_withheld)
     sets = compare_sets(table, scopes, domain, release)
     return Report(
         version=frame.version,
@@ -103,7 +101,7 @@ def build_report(
         scopes=scopes,
         tasks=_task_rows(frame, table),
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
-        contamination_note=_contamination_note(by_key, table, withheld),
+        contamination_note=_contamination_note(table, {r.scope.key: r for r in scopes}),
         sets=sets,
         experiments=list(
             experiment_results(version).get(domain_id, []) if experiments is None else experiments
@@ -144,14 +142,18 @@ def _aggregate_scopes(
     scopes = [
         entry
         if isinstance(entry, ScopeResult)
-        else aggregate_scope(
+        else _gated(
+            aggregate_scope(
+                entry[0],
+                table,
+                plans[id(entry[0])],
+                frame.bundles,
+                release,
+                entry[1],
+                prepared[id(entry[0])],
+                gated,
+            ),
             entry[0],
-            table,
-            plans[id(entry[0])],
-            frame.bundles,
-            release,
-            entry[1],
-            prepared[id(entry[0])],
             gated,
         )
         for entry in shown
@@ -244,41 +246,34 @@ def _cut_of(scope: Scope) -> tuple[str | None, str]:
     return None, ""
 
 
-def _withhold_channels(
-    scopes: list[ScopeResult], computed: Computed, withheld: Mapping[tuple[str | None, str], str]
-) -> list[ScopeResult]:
-    """The scopes without the figures of the Judge channels withheld over held-out tasks
-    (:func:`~generator.score.shown.scopes_shown`): a channel withheld from the domain, or
-    every channel of a cut shown without them, in each scope that holds held-out tasks."""
-    if not withheld:
-        return scopes
-    channels = {k for s in scopes for c in s.combinations for k in c.channels}
-    out = []
-    for s in scopes:
-        view = computed.get(s.scope.key, (None, {}))[0]
-        if view is None or not (view.columns["group"] == "held-out").any():
-            out.append(s)
-            continue
-        every = _cut_of(s.scope) in withheld
-        reasons = {
-            k: withheld.get(_cut_of(s.scope)) or withheld[(None, k)]
-            for k in sorted(channels)
-            if every or (None, k) in withheld
-        }
-        combos = [
-            c.model_copy(
-                update={
-                    "channels": {
-                        k: e
-                        for k, e in c.channels.items()
-                        if not every and (None, k) not in withheld
-                    }
-                }
-            )
-            for c in s.combinations
-        ]
-        out.append(s.model_copy(update={"combinations": combos, "channels_withheld": reasons}))
-    return out
+#: Why a scope over too few held-out tasks shows no held-out figure.
+SMALL = "withheld: {} held-out task(s), fewer than the {} a held-out aggregate needs (§4.4, §7.2)"
+
+
+def _gated(result: ScopeResult, view: ScopeView, gated: Gated) -> ScopeResult:
+    """The scope as the privacy gate leaves it: withheld whole where it refused every scored
+    combination's Task Score, else with the Judge channels it refused named (§4.4, §7.2)."""
+    key = view.scope.key
+    combos = {c: k for k, c in enumerate(gated.combos)}
+    refused = [
+        c for c in result.combinations if gated.withheld(key, combos[c.combination], "score")
+    ]
+    scored = [c for c in result.combinations if c.status == "scored"]
+    if refused and not scored:
+        held = int((view.columns["group"] == "held-out").sum())
+        reason = gated.reason if held >= gated.minimum else SMALL.format(held, gated.minimum)
+        return ScopeResult(
+            scope=result.scope, title=result.title, withheld=reason, tasks=result.tasks
+        )
+    channels = sorted(
+        name.removeprefix("extra:channel:")
+        for c in scored
+        for name in gated.refused.get((key, combos[c.combination]), set())
+        if name.startswith("extra:channel:")
+    )
+    if not channels:
+        return result
+    return result.model_copy(update={"channels_withheld": dict.fromkeys(channels, gated.reason)})
 
 
 def _has_both(computed: Computed, version: str, domain: str) -> bool:
@@ -371,12 +366,10 @@ def _gap_estimate(
     )
 
 
-def _contamination_note(
-    computed: Computed, table: TaskTable, withheld: Mapping[tuple[str | None, str], str]
-) -> str | None:
+def _contamination_note(table: TaskTable, results: Mapping[str, ScopeResult]) -> str | None:
     """Why the domain has no contamination signal, if it has none (§4.4)."""
-    if _has_both(computed, table.domain.version, table.domain.domain):
-        return None
-    return (
-        withheld.get((None, "held-out")) or "needs tasks in both the public and the held-out group"
-    )
+    version, domain = table.domain.version, table.domain.domain
+    sides = [results.get(Scope(version=version, domain=domain, group=g).key) for g in GROUPS[1:]]
+    if any(side is None for side in sides):
+        return "needs tasks in both the public and the held-out group"
+    return next((side.withheld for side in sides if side is not None and side.withheld), None)
