@@ -201,3 +201,38 @@ def test_no_small_held_out_group_can_be_derived(
             assert np.linalg.matrix_rank(np.vstack([basis, v])) > rank, [
                 held[i]["id"] for i in chosen
             ]
+
+
+def test_channel_and_facet_judge_scores_isolate_no_held_out_pair(report: Report) -> None:
+    """The route a review found by arithmetic: 10·J_visual − 6·J(html) − 4·J(presentation)
+    over held-out tasks was the difference of two held-out tasks' Judge scores. The privacy
+    gate publishes at most two of the three for each combination."""
+
+    def held(facets: tuple[tuple[str, str], ...]) -> ScopeResult:
+        (scope,) = [
+            s
+            for s in report.scopes
+            if s.scope.group == "held-out"
+            and s.scope.facets == facets
+            and s.scope.task_set is None
+            and s.scope.subdivision is None
+        ]
+        return scope
+
+    domain = held(())
+    html, presentation = held((("deliverable", "html"),)), held((("deliverable", "presentation"),))
+    for combo in domain.combinations:
+        if combo.status != "scored":
+            continue
+        parts = {
+            s.scope.key: {c.combination: c for c in s.combinations} for s in (html, presentation)
+        }
+        shown = [
+            "visual" in combo.channels,
+            *(
+                (c := parts[s.scope.key].get(combo.combination)) is not None
+                and c.judge_score is not None
+                for s in (html, presentation)
+            ),
+        ]
+        assert not all(shown), combo.combination

@@ -17,11 +17,12 @@ import numpy as np
 
 from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
-from generator.models.profile import Range
+from generator.score.business import business_views
 from generator.score.efficiency import efficiency
 from generator.score.figures import figures, finite_or_none, point_values
 from generator.score.gating import Gated, gate_figures
 from generator.score.intervals import Figure, Interval, intervals, task_weights
+from generator.score.outputs import estimate_of, rate_of
 from generator.score.plan import Plan, has_views
 from generator.score.ranking import (
     PairFigure,
@@ -32,11 +33,9 @@ from generator.score.ranking import (
     rank_ranges,
 )
 from generator.score.results import (
-    BusinessViews,
     CombinationScores,
     Difference,
     Estimate,
-    Rate,
     Reliability,
     ScopeResult,
 )
@@ -45,36 +44,6 @@ from generator.score.stats import seed_for
 from generator.score.table import ScopeView, TaskTable
 
 Lookup = Mapping[str, Interval]
-
-
-def _rate(f: Figure, found: Interval) -> Rate | None:
-    assert f.pooled is not None
-    successes, trials = f.pooled
-    if trials == 0:
-        return None
-    return Rate(
-        successes=successes,
-        trials=trials,
-        value=successes / trials,
-        low=finite_or_none(found.low),
-        high=finite_or_none(found.high),
-        tasks=f.tasks,
-        interval=found.basis,
-    )
-
-
-def _estimate(value: float, tasks: int, found: Interval, bounds: Range | None = None) -> Estimate:
-    """An estimate with its interval, the interval kept within the metric's declared range
-    (a cost's interval never reaches below 0)."""
-    low, high = finite_or_none(found.low), finite_or_none(found.high)
-    if bounds is not None:
-        if bounds.low is not None:
-            low, high = (None if x is None else max(x, bounds.low) for x in (low, high))
-        if bounds.high is not None:
-            low, high = (None if x is None else min(x, bounds.high) for x in (low, high))
-    return Estimate(
-        value=finite_or_none(value), low=low, high=high, tasks=tasks, interval=found.basis
-    )
 
 
 def score_combination(
@@ -103,7 +72,7 @@ def score_combination(
             else release.metric(column.removeprefix("extra:"))
         )
         bounds = metric.bounds if metric is not None and metric.measured else None
-        return _estimate(values[column], figs[column].tasks, found[column], bounds)
+        return estimate_of(values[column], figs[column].tasks, found[column], bounds)
 
     def extra(prefix: str) -> dict[str, Estimate]:
         return {
@@ -117,7 +86,7 @@ def score_combination(
         rule_score=estimate("rule") if "rule" in figs else None,
         judge_score=estimate("judge") if "judge" in figs else None,
         judge_coverage=_judge_coverage(plan, figs),
-        success_rate=_rate(figs["success"], found["success"]) if "success" in figs else None,
+        success_rate=rate_of(figs["success"], found["success"]) if "success" in figs else None,
         reliability=[] if carried else _reliability(plan, values, found, release, figs),
         reliability_note=CARRIED if carried else None,
         reliability_tasks=0 if carried else int(plan.full.sum()),
@@ -126,7 +95,7 @@ def score_combination(
         else int(plan.covered.sum() - plan.full.sum()),
         efficiency=efficiency(view, table, k, plan, admitted),
         failure_types=_failure_types(view, table, k, plan, release, admitted),
-        business=_business(view, plan, figs, values, found, release)
+        business=business_views(view, plan, figs, values, found)
         if has_views(release, view.scope)
         else None,
         coverage=plan.coverage,
@@ -205,51 +174,6 @@ def _failure_types(
         if f.id in table.failures and (admitted is None or f"failure:{f.id}" in admitted)
     }
     return {f: c for f, c in failures.items() if c > 0}
-
-
-#: Each business view's figure (:func:`~generator.score.figures.figures`).
-VIEWS = {
-    "risk_weighted_score": "risk",
-    "key_process_success": "key_process",
-    "fatal_error_rate": "fatal",
-    "boundary_correctness": "boundary",
-}
-
-
-def _business(
-    view: ScopeView,
-    plan: Plan,
-    figs: Mapping[str, Figure],
-    values: Mapping[str, float],
-    found: Lookup,
-    release: Release,
-) -> BusinessViews:
-    """Risk-weighted score, key-process success, fatal-error rate, boundary correctness,
-    each where the privacy gate admitted its figure (else listed as withheld, §4.4)."""
-    held = bool((view.columns["group"] == "held-out").any())
-    withheld = [name for name, fig in VIEWS.items() if held and fig not in figs]
-    has_fatal = view.columns["n_fatal"] > 0
-    risk = fatal = None
-    if plan.data.any() and "risk" in figs:
-        risk = _estimate(values["risk"], figs["risk"].tasks, found["risk"])
-    if has_fatal.any() and "fatal" in figs:
-        fatal = _rate(figs["fatal"], found["fatal"])
-    return BusinessViews(
-        risk_weighted_score=risk,
-        key_process_success=_rate(figs["key_process"], found["key_process"])
-        if "key_process" in figs
-        else None,
-        key_process_chains={
-            name[6:]: got
-            for name in figs
-            if name.startswith("chain:") and (got := _rate(figs[name], found[name])) is not None
-        },
-        fatal_error_rate=fatal,
-        boundary_correctness=_rate(figs["boundary"], found["boundary"])
-        if "boundary" in figs
-        else None,
-        withheld=withheld,
-    )
 
 
 def scope_weights(view: ScopeView, release: Release) -> np.ndarray:
