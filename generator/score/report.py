@@ -85,7 +85,7 @@ def build_report(
     whole = Scope(version=frame.version, domain=domain_id)
     primary = domain.task_sets[0].id if domain.task_sets else None
     table = task_table(
-        frame.tasks, runs, sorted(frame.bundles), whole, _extra(runs, release), primary
+        frame.tasks, runs, sorted(frame.bundles), whole, extra_columns(runs, release), primary
     )
     shown = scopes_shown(table, domain, release)
     scopes, by_key = _aggregate_scopes(table, shown, frame)
@@ -170,7 +170,7 @@ def _plans(
     }
 
 
-def _extra(runs: pd.DataFrame, release: Release) -> list[str]:
+def extra_columns(runs: pd.DataFrame, release: Release) -> list[str]:
     """The run columns averaged beside the channels: a judged overall and judged dimensions
     where any run has them, and the release's measured resource metrics."""
     judged = [c for c in runs.columns if c == "overall" or str(c).startswith(GROUP_PREFIXES)]
@@ -316,7 +316,8 @@ def _contamination(
     public_rows = len(sides[0][0].rows)
     out = []
     for k, combo in enumerate(table.combos):
-        public, held = (side[combo].task_score for side in shown)
+        found = [side.get(combo) for side in shown]  # a scope the gate withheld has none
+        public, held = (None if f is None else f.task_score for f in found)
         if any(plans[k].result is not None for _, plans in sides) or None in (public, held):
             continue
         assert public is not None
