@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.load import runcolumns
+from generator.load import rawlines
 from generator.load.jsonlines import MAX_PROBLEMS_PER_FILE, parse_json, read_runs
 from generator.load.runcolumns import LISTS
 
@@ -156,7 +156,7 @@ def test_utf8_is_checked_across_chunk_boundaries(
     path = tmp_path_factory.mktemp("utf8") / "runs.jsonl"
     path.write_bytes(HEADER.encode() + b"\n".join(body) + b"\n")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runcolumns, "UTF8_CHUNK", chunk)
+        patch.setattr(rawlines, "UTF8_CHUNK", chunk)
         _, problems = read_runs(path, "runs.jsonl")
     bad = []
     for number, line in enumerate(lines, 2):
