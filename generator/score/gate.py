@@ -10,57 +10,23 @@ supported on fewer than** ``minimum`` **held-out tasks**: then no arithmetic on 
 published — differences, weighted sums, the identity S = w·R + (1 − w)·J — yields a figure
 over a smaller group (§7.2: "only aggregate scores ... never per-task right/wrong feedback").
 
-The test is exact linear algebra (:func:`exposed`). A vector of the row space of the admitted
-functionals ``A`` is supported inside a task set ``U`` exactly when removing ``U``'s columns
-lowers the rank of ``A``. Columns that are parallel enter every such vector together, so they
-are merged into classes carrying the union of their tasks; a class over ``minimum`` tasks or
-more can never lie in a small support, so the space is first cut to the vectors that vanish
-on those classes (repeated until none is left); what remains is searched over the unions of
-the small classes. :func:`brute_exposed` is the definition itself, every task set tried,
-which a differential test binds to :func:`exposed` on random small systems.
+The test is exact linear algebra (:func:`exposed`, written in
+:mod:`generator.score.support`); :func:`brute_exposed` is the definition itself, every
+task set tried, which a differential test binds to :func:`exposed` on random small systems.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
+from generator.score.support import exposed_matrix, extend, rank_of, row_basis
+
 #: A figure's coefficients on the held-out coordinates it rests on.
 Functional = Mapping[Hashable, float]
-
-#: Relative size under which a singular value counts as zero.
-TOLERANCE = 1e-9
-#: Most task sets :func:`exposed` tests one by one; past it, it answers as if one were
-#: exposed (withholding more, never less).
-MOST_SETS = 20_000
-
-
-def _rank(matrix: np.ndarray) -> int:
-    if matrix.size == 0:
-        return 0
-    values = np.linalg.svd(matrix, compute_uv=False)
-    return int((values > TOLERANCE * max(1.0, float(values[0]))).sum())
-
-
-def _row_basis(matrix: np.ndarray) -> np.ndarray:
-    """An orthonormal basis of the row space of ``matrix`` (as rows)."""
-    if matrix.size == 0:
-        return np.zeros((0, matrix.shape[1]))
-    _, values, vt = np.linalg.svd(matrix, full_matrices=False)
-    keep = values > TOLERANCE * max(1.0, float(values[0]) if len(values) else 1.0)
-    out: np.ndarray = vt[keep]
-    return out
-
-
-def _left_null(matrix: np.ndarray) -> np.ndarray:
-    """A basis of the vectors y with yᵀ·matrix = 0 (as columns)."""
-    u, values, _ = np.linalg.svd(matrix, full_matrices=True)
-    rank = int((values > TOLERANCE * max(1.0, float(values[0]) if len(values) else 1.0)).sum())
-    out: np.ndarray = u[:, rank:]
-    return out
 
 
 def _dense(
@@ -77,29 +43,6 @@ def _dense(
     return matrix, [frozenset((task_of(c),)) for c in coords]
 
 
-def _merge_parallel(
-    matrix: np.ndarray, tasks: list[frozenset[str]]
-) -> tuple[np.ndarray, list[frozenset[str]]]:
-    """Columns that are multiples of one another as one column (they are zero together in
-    every vector of the row space), carrying the union of their tasks; zero columns dropped."""
-    norms = np.linalg.norm(matrix, axis=0)
-    scale = max(1.0, float(norms.max())) if norms.size else 1.0
-    keys: dict[bytes, int] = {}
-    keep: list[int] = []
-    merged: list[set[str]] = []
-    for j in np.flatnonzero(norms > TOLERANCE * scale):
-        column = matrix[:, j] / norms[j]
-        pivot = column[np.flatnonzero(np.abs(column) > TOLERANCE)[0]]
-        key = np.round(column * np.sign(pivot), 9).tobytes()
-        if key in keys:
-            merged[keys[key]] |= tasks[j]
-        else:
-            keys[key] = len(keep)
-            keep.append(int(j))
-            merged.append(set(tasks[j]))
-    return matrix[:, keep], [frozenset(m) for m in merged]
-
-
 def exposed(
     rows: Sequence[Functional], task_of: Callable[[Hashable], str], minimum: int
 ) -> frozenset[str] | None:
@@ -108,66 +51,6 @@ def exposed(
     if minimum <= 1 or not rows:
         return None
     return exposed_matrix(*_dense(rows, task_of), minimum)
-
-
-def exposed_matrix(
-    matrix: np.ndarray, tasks: list[frozenset[str]], minimum: int
-) -> frozenset[str] | None:
-    """:func:`exposed` of the rows of ``matrix``, whose columns lie on ``tasks``."""
-    matrix = _row_basis(matrix)
-    while True:
-        matrix, tasks = _merge_parallel(matrix, tasks)
-        if matrix.shape[1] == 0 or matrix.shape[0] == 0:
-            return None
-        big = [len(t) >= minimum for t in tasks]
-        if not any(big):
-            break
-        # only vectors vanishing on every big class can have a small support
-        null = _left_null(matrix[:, big])
-        if null.shape[1] == 0:
-            return None
-        small = [not b for b in big]
-        matrix = _row_basis(null.T @ matrix[:, small])
-        tasks = [t for t, s in zip(tasks, small, strict=True) if s]
-    return _search(matrix, tasks, minimum)
-
-
-def _search(matrix: np.ndarray, tasks: list[frozenset[str]], minimum: int) -> frozenset[str] | None:
-    """The first union of classes over fewer than ``minimum`` tasks that carries a vector
-    of the row space of ``matrix`` (all classes small)."""
-    rank = _rank(matrix)
-    if rank == 0:
-        return None
-    found: set[frozenset[str]] = set()
-    for task_set in _unions(tasks, minimum):
-        if task_set in found:
-            continue
-        found.add(task_set)
-        if len(found) > MOST_SETS:
-            return frozenset(t for ts in tasks for t in ts)
-        outside = [not (t <= task_set) for t in tasks]
-        if _rank(matrix[:, outside]) < rank:
-            return task_set
-    return None
-
-
-def _unions(tasks: list[frozenset[str]], minimum: int) -> Iterable[frozenset[str]]:
-    """Every union of the classes' task sets with fewer than ``minimum`` tasks that no
-    further class can join, found depth first (a maximal union holds every smaller one's
-    vectors, so only those are tested)."""
-    distinct = sorted(set(tasks), key=lambda t: (len(t), sorted(t)))
-
-    def grow(start: int, union: frozenset[str]) -> Iterable[frozenset[str]]:
-        extended = False
-        for i in range(start, len(distinct)):
-            bigger = union | distinct[i]
-            if bigger != union and len(bigger) < minimum:
-                extended = True
-                yield from grow(i + 1, bigger)
-        if not extended and union:
-            yield union
-
-    yield from grow(0, frozenset())
 
 
 def brute_exposed(
@@ -179,12 +62,12 @@ def brute_exposed(
         return None
     matrix, tasks = _dense(rows, task_of)
     names = sorted({t for ts in tasks for t in ts})
-    rank = _rank(matrix)
+    rank = rank_of(matrix)
     for size in range(1, min(minimum - 1, len(names)) + 1):
         for chosen in combinations(names, size):
             inside = frozenset(chosen)
             outside = [not (t <= inside) for t in tasks]
-            if _rank(matrix[:, outside]) < rank:
+            if rank_of(matrix[:, outside]) < rank:
                 return inside
     return None
 
@@ -209,9 +92,16 @@ class Gate:
     parts it touches. A figure that reaches ``minimum`` tasks or more on coordinates no part
     holds cannot be cancelled there, so it exposes nothing new (admitted without a search)."""
 
-    def __init__(self, minimum: int, task_of: Callable[[Hashable], str]) -> None:
+    def __init__(
+        self,
+        minimum: int,
+        task_of: Callable[[Hashable], str],
+        hints: list[frozenset[str]] | None = None,
+    ) -> None:
         self.minimum = minimum
         self.task_of = task_of
+        #: task sets that exposed groups lately, shared by the gates of one domain
+        self.hints = [] if hints is None else hints
         self.parts: list[_Part] = []
         self.owner: dict[Hashable, int] = {}
 
@@ -265,13 +155,13 @@ class Gate:
     def _admit_one(self, functional: Functional) -> bool:
         fresh = {self.task_of(c) for c, v in functional.items() if v != 0 and c not in self.owner}
         touched, part, rows = self._merged([functional])
-        basis = _row_basis(np.vstack([part.basis, rows]))
-        if len(basis) == len(part.basis):
+        basis = extend(part.basis, rows[0])
+        if basis is None:
             return True  # already derivable from what is admitted: it tells nothing new
         # Coordinates no admitted functional touches cannot be cancelled: every combination
         # involving the new one keeps them, and every one without it was safe before.
         if len(fresh) < self.minimum and (
-            exposed_matrix(basis, list(part.tasks), self.minimum) is not None
+            exposed_matrix(basis, list(part.tasks), self.minimum, True, self.hints) is not None
         ):
             return False
         self._keep(touched, _Part(part.index, part.tasks, basis))
@@ -284,7 +174,7 @@ class Gate:
         if new:
             touched, part, rows = self._merged(new)
             self._keep(
-                touched, _Part(part.index, part.tasks, _row_basis(np.vstack([part.basis, rows])))
+                touched, _Part(part.index, part.tasks, row_basis(np.vstack([part.basis, rows])))
             )
 
     def admits(self, functionals: Sequence[Functional]) -> bool:

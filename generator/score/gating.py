@@ -129,7 +129,8 @@ def gate_domain(
     minimum = release.groups.min_held_out_aggregate
     resample = release.statistics.min_tasks_to_resample
     coords = coordinates(table, items)
-    gates = {k: Gate(minimum, task_of) for k in range(len(table.combos))}
+    hints: list[frozenset[str]] = []  # the same shapes are refused for the same tasks
+    gates = {k: Gate(minimum, task_of, hints) for k in range(len(table.combos))}
     out = Gated(reason=GATED.format(minimum), combos=tuple(table.combos), minimum=minimum)
 
     def offer(view: ScopeView, k: int, name: str, fig: Figure, value: float) -> None:
