@@ -178,28 +178,19 @@ def lead(ctx: VersionContext, experiment: Experiment, result: ExperimentResult) 
     return " ".join(p for p in parts if p)
 
 
-def withheld_text(result: ExperimentResult, minimum: int) -> str:
-    """What is withheld and why: the held-out targets' per-task changes, every per-task
-    change when the held-out targets are too few to hide in a sum, small held-out changes."""
+def withheld_text(result: ExperimentResult) -> str:
+    """What is withheld and why: the held-out targets' per-task changes, and the changes the
+    privacy gate refused (each with its reason in its cell)."""
     held = result.held_out_targets
     said = []
-    if held and not result.tasks and 0 < held < minimum:
-        said.append(
-            f"No per-task change is shown: the targets hold {spelled(held)} held-out "
-            f"task{'s' if held > 1 else ''}, fewer than {spelled(minimum)}, so a change over "
-            "the targets less the public tasks' changes would give their sum (§4.4)."
-        )
-    elif held:
+    if held:
         said.append(
             f"The per-task changes of the {spelled(held)} held-out target "
             f"task{'s' if held > 1 else ''} are withheld: a held-out task never appears on "
             "its own (§4.4)."
         )
     if any(c.withheld for c in (*result.cells, *result.level_means)):
-        said.append(
-            "A change marked withheld is not shown for the reason given in its cell (a "
-            f"held-out aggregate needs at least {spelled(minimum)} held-out tasks, §4.4)."
-        )
+        said.append("A change marked withheld is not shown for the reason given in its cell.")
     return " ".join(said) or "Nothing is withheld: every target task is public."
 
 
@@ -242,7 +233,7 @@ def transfer_page(ctx: VersionContext, view: Transfer) -> Page:
                 )
             )
         text = lead(ctx, experiment, result)
-        withheld = withheld_text(result, ctx.release.groups.min_held_out_aggregate)
+        withheld = withheld_text(result)
     else:
         text = "No treatment of this experiment is published with its baseline."
     tables = described(ctx, tables, ("views",), (("view", view.id), ("domain", experiment.domain)))

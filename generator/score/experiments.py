@@ -9,10 +9,10 @@ experiment is resampled from one set of draws of its targets (pairing), with the
 interval method (:func:`generator.score.intervals.intervals`: over resampled tasks from
 ``statistics.min_tasks_to_resample`` tasks on, else the run noise of those tasks).
 
-A change over targets that hold 1 to ``groups.min_held_out_aggregate − 1`` held-out tasks is
-withheld (it would nearly isolate them); per-task changes are reported for public targets
-only, and not at all when the targets' held-out remainder is that small (the mean less the
-public tasks' changes would be its sum).
+Per-task changes are reported for public targets only. Whether a change over held-out
+targets is published is the privacy gate's decision, with everything else the domain
+publishes (:mod:`generator.score.gating_changes`): each change carries what it rests on
+(:class:`Support`) for it.
 """
 
 from __future__ import annotations
@@ -44,6 +44,27 @@ from generator.score.table import TaskTable, task_table
 
 
 @dataclass(frozen=True)
+class Support:
+    """What a change rests on, for the privacy gate: its target tasks (both sides scored),
+    its (treatment, consumer) pairs, averaged, each side's valid runs per task (in the
+    order of ``tasks``), and whether its interval resamples the tasks."""
+
+    tasks: tuple[str, ...]
+    pairs: tuple[tuple[str, str], ...]
+    runs: Mapping[str, tuple[int, ...]]
+    resampled: bool
+
+
+@dataclass(frozen=True)
+class Measured:
+    """An experiment's result before the privacy gate, and what each change rests on, by
+    (level, consumer; None for the level's mean)."""
+
+    result: ExperimentResult
+    supports: Mapping[tuple[str, str | None], Support]
+
+
+@dataclass(frozen=True)
 class Pair:
     """A treatment bundle and its baseline (the consumer) at one level."""
 
@@ -67,16 +88,16 @@ def pairs(release: Release, bundles: Mapping[str, Bundle], experiment: Experimen
     return sorted(out, key=lambda p: (order.get(p.level, len(order)), p.consumer, p.treatment))
 
 
-def experiment_results(version: LoadedRelease) -> dict[str, list[ExperimentResult]]:
+def experiment_results(version: LoadedRelease) -> dict[str, list[Measured]]:
     """Each domain's experiments, from the version's published bundles (treatments
-    included); none when the release declares none."""
+    included), before the privacy gate; none when the release declares none."""
     assert version.release is not None
     release = version.release.model
     if not release.profile.experiments:
         return {}
     frame = build_frame(_compared(version, release), consented_only=True)
     runs = score_runs(frame)
-    out: dict[str, list[ExperimentResult]] = {}
+    out: dict[str, list[Measured]] = {}
     for experiment in release.profile.experiments:
         out.setdefault(experiment.domain, []).append(experiment_result(frame, runs, experiment))
     return out
@@ -119,10 +140,9 @@ class _Targets:
         return np.asarray(self.table.counts["score"][k, self.rows] > 0)
 
 
-def experiment_result(
-    frame: VersionFrame, runs: pd.DataFrame, experiment: Experiment
-) -> ExperimentResult:
-    """The experiment's cells, level means and public per-task changes (module docstring)."""
+def experiment_result(frame: VersionFrame, runs: pd.DataFrame, experiment: Experiment) -> Measured:
+    """The experiment's cells, level means and public per-task changes (module docstring),
+    with what each change rests on."""
     release = frame.release
     found = pairs(release, frame.bundles, experiment)
     combos = sorted({c for p in found for c in (p.consumer, p.treatment)})
@@ -134,7 +154,6 @@ def experiment_result(
     outcome = release.outcome(experiment.domain)
     targets = _Targets(table, rows, held, not outcome.unit_interval)
     index = {c: k for k, c in enumerate(table.combos)}
-    minimum = release.groups.min_held_out_aggregate
     figures: list[tuple[Pair | str, Figure, float, int]] = []
     masks = {
         p: targets.scored(index[p.treatment]) & targets.scored(index[p.consumer]) for p in found
@@ -148,9 +167,15 @@ def experiment_result(
         f, value, count = _change(targets, *ks, mask)
         same = all(np.array_equal(masks[p], mask) for p in mine)
         figures.append((level, f, value, count if same else -1))
-    changes = _intervals(release, frame.version, known, figures, minimum)
+    changes = _intervals(release, frame.version, known, figures)
     consumers = sorted({p.consumer for p in found})
-    return ExperimentResult(
+    supports: dict[tuple[str, str | None], Support] = {
+        (p.level, p.consumer): _support(targets, [p], index, masks[p], release) for p in found
+    }
+    for level in dict.fromkeys(p.level for p in found):
+        mine = [p for p in found if p.level == level]
+        supports[(level, None)] = _support(targets, mine, index, masks[mine[0]], release)
+    result = ExperimentResult(
         id=experiment.id,
         title=experiment.title,
         factor=experiment.factor,
@@ -165,8 +190,26 @@ def experiment_result(
         held_out_targets=int(held.sum()),
         cells=[c for c in changes if c.consumer is not None],
         level_means=[c for c in changes if c.consumer is None],
-        tasks=_task_changes(targets, found, index, release) if _per_task(held, minimum) else [],
-        tasks_withheld=_tasks_withheld(held, minimum),
+        tasks=_task_changes(targets, found, index, release),
+        tasks_withheld=_tasks_withheld(held),
+    )
+    return Measured(result, supports)
+
+
+def _support(
+    targets: _Targets,
+    mine: Sequence[Pair],
+    index: Mapping[str, int],
+    mask: np.ndarray,
+    release: Release,
+) -> Support:
+    table, rows = targets.table, targets.rows[mask]
+    sides = {c for p in mine for c in (p.treatment, p.consumer)}
+    return Support(
+        tasks=tuple(str(t) for t in table.tasks.index[rows]),
+        pairs=tuple((p.treatment, p.consumer) for p in mine),
+        runs={c: tuple(int(n) for n in table.counts["score"][index[c], rows]) for c in sides},
+        resampled=int(mask.sum()) >= release.statistics.min_tasks_to_resample,
     )
 
 
@@ -186,13 +229,12 @@ def _intervals(
     version: str,
     known: Sequence[str],
     figures: Sequence[tuple[Pair | str, Figure, float, int]],
-    minimum: int,
 ) -> list[Change]:
     """Every change of the experiment with its interval, from one set of draws of its targets;
-    withheld where it rests on no task, on 1 to ``minimum − 1`` held-out tasks, or (a
-    level's mean) on consumers scored on different targets."""
+    withheld where it rests on no task or (a level's mean) on consumers scored on different
+    targets; the privacy gate decides the rest."""
     stats = release.statistics
-    shown = [i for i, (_, f, _, held) in enumerate(figures) if _reason(f, held, minimum) is None]
+    shown = [i for i, (_, f, _, held) in enumerate(figures) if _reason(f, held) is None]
     weights = task_weights(
         len(known), stats.bootstrap_samples, seed_for(stats.seed, seed_for(version, *known))
     )
@@ -221,14 +263,14 @@ def _intervals(
                 tasks=f.tasks,
                 interval="tasks" if got is None else got.basis,
                 held_out=max(held, 0),
-                withheld=_reason(f, held, minimum),
+                withheld=_reason(f, held),
             )
         )
     return out
 
 
-def _reason(f: Figure, held: int, minimum: int) -> str | None:
-    """Why a change is not shown, if it is not."""
+def _reason(f: Figure, held: int) -> str | None:
+    """Why a change is not formed, if it is not."""
     if held < 0:
         return (
             "its consumers were scored on different target tasks, so their mean change "
@@ -236,34 +278,15 @@ def _reason(f: Figure, held: int, minimum: int) -> str | None:
         )
     if not f.tasks:
         return "no target task has valid runs of both the treatment and its baseline"
-    if 0 < held < minimum:
-        return (
-            f"it rests on {held} held-out task{'s' if held > 1 else ''}, fewer than the "
-            f"{minimum} a held-out aggregate needs (§4.4)"
-        )
     return None
 
 
-def _per_task(held: np.ndarray, minimum: int) -> bool:
-    """Whether per-task changes of the public targets may be shown: the targets' held-out
-    remainder is none, or at least ``minimum`` tasks (else the mean change less the public
-    tasks' changes would give the sum of a few held-out ones)."""
-    remainder = int(held.sum())
-    return remainder == 0 or remainder >= minimum
-
-
-def _tasks_withheld(held: np.ndarray, minimum: int) -> str | None:
+def _tasks_withheld(held: np.ndarray) -> str | None:
     """What of the per-task changes is not shown, and why."""
     remainder = int(held.sum())
     if not remainder:
         return None
     noun = "task" if remainder == 1 else "tasks"
-    if not _per_task(held, minimum):
-        return (
-            f"No per-task change is shown: the targets hold {remainder} held-out {noun}, "
-            f"fewer than {minimum}, and a change over the targets less the public tasks' "
-            "would give their sum (§4.4)."
-        )
     return (
         f"The per-task changes of the {remainder} held-out target {noun} are withheld: a "
         "held-out task never appears on its own (§4.4)."

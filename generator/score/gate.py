@@ -23,7 +23,7 @@ from itertools import combinations
 
 import numpy as np
 
-from generator.score.support import exposed_matrix, extend, rank_of, row_basis
+from generator.score.support import exposed_matrix, extend, rank_of
 
 #: A figure's coefficients on the held-out coordinates it rests on.
 Functional = Mapping[Hashable, float]
@@ -102,8 +102,9 @@ class Gate:
         self.task_of = task_of
         #: task sets that exposed groups lately, shared by the gates of one domain
         self.hints = [] if hints is None else hints
-        self.parts: list[_Part] = []
+        self.parts: dict[int, _Part] = {}  # by a number never reused
         self.owner: dict[Hashable, int] = {}
+        self.made = 0
 
     def _merged(self, functionals: Sequence[Functional]) -> tuple[list[int], _Part, np.ndarray]:
         """The parts the functionals touch, joined into one with the functionals' new
@@ -136,16 +137,18 @@ class Gate:
         return touched, _Part(index, tasks, basis), rows
 
     def _keep(self, touched: list[int], part: _Part) -> None:
-        keep = [p for i, p in enumerate(self.parts) if i not in set(touched)]
-        self.parts = [*keep, part]
-        self.owner = {c: i for i, p in enumerate(self.parts) for c in p.index}
+        for i in touched:
+            del self.parts[i]
+        self.made += 1
+        self.parts[self.made] = part
+        self.owner.update(dict.fromkeys(part.index, self.made))
 
     def admit(self, functionals: Sequence[Functional]) -> bool:
         """Admit one figure (its functionals: the mean and what its interval publishes)
         when, with everything admitted before, nothing exposes a small held-out group: one
         functional after another (a set exposes nothing exactly when each step adds nothing
         that does), all or none."""
-        saved = (list(self.parts), dict(self.owner))
+        saved = (dict(self.parts), dict(self.owner))
         for f in functionals:
             if any(v != 0 for v in f.values()) and not self._admit_one(f):
                 self.parts, self.owner = saved
@@ -167,19 +170,9 @@ class Gate:
         self._keep(touched, _Part(part.index, part.tasks, basis))
         return True
 
-    def admit_known(self, functionals: Sequence[Functional]) -> None:
-        """Take functionals already admitted elsewhere (another combination's, whose values
-        are apart from this gate's own), unchecked."""
-        new = [f for f in functionals if any(v != 0 for v in f.values())]
-        if new:
-            touched, part, rows = self._merged(new)
-            self._keep(
-                touched, _Part(part.index, part.tasks, row_basis(np.vstack([part.basis, rows])))
-            )
-
     def admits(self, functionals: Sequence[Functional]) -> bool:
         """Whether :meth:`admit` would admit the figure, admitting nothing."""
-        saved = (list(self.parts), dict(self.owner))
+        saved = (dict(self.parts), dict(self.owner))
         ok = self.admit(functionals)
         self.parts, self.owner = saved
         return ok

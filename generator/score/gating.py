@@ -78,6 +78,11 @@ class Gated:
     reason: str = ""
     combos: tuple[str, ...] = ()
     minimum: int = 0
+    #: the gate itself, for figures gated after the scopes' (the experiments' changes):
+    #: every combination's functionals (its coordinates name it, so combinations stay in
+    #: parts of their own until a figure joins them), and the coordinates
+    gate: Gate | None = field(default=None, repr=False, compare=False)
+    coords: Coordinates | None = field(default=None, repr=False, compare=False)
 
     def admitted(self, key: str, k: int, name: str) -> bool:
         return name in self.figures.get((key, k), set())
@@ -130,13 +135,19 @@ def gate_domain(
     resample = release.statistics.min_tasks_to_resample
     coords = coordinates(table, items)
     hints: list[frozenset[str]] = []  # the same shapes are refused for the same tasks
-    gates = {k: Gate(minimum, task_of, hints) for k in range(len(table.combos))}
-    out = Gated(reason=GATED.format(minimum), combos=tuple(table.combos), minimum=minimum)
+    gate = Gate(minimum, task_of, hints)
+    out = Gated(
+        reason=GATED.format(minimum),
+        combos=tuple(table.combos),
+        minimum=minimum,
+        gate=gate,
+        coords=coords,
+    )
 
     def offer(view: ScopeView, k: int, name: str, fig: Figure, value: float) -> None:
         second = fig.tasks >= resample and not name.startswith(("efficiency:", "failure:"))
         found = figure_functionals(coords, k, statistic(name), fig, view.rows, value, second)
-        admitted = gates[k].admit(found)
+        admitted = gate.admit(found)
         (out.figures if admitted else out.refused).setdefault((view.scope.key, k), set()).add(name)
 
     for view, figs, values in scoped:

@@ -12,11 +12,11 @@ from generator.models import Release
 from generator.score.aggregate import aggregate_scope, scope_figures, scope_weights
 from generator.score.agreement import agreement
 from generator.score.agreement_results import RaterAgreement
-from generator.score.changes import ExperimentResult
 from generator.score.cuts import cut_column
-from generator.score.experiments import experiment_results
+from generator.score.experiments import Measured, experiment_results
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.gating import Gated, gate_domain
+from generator.score.gating_changes import gate_experiments
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.plan import Plan, plan_combination
@@ -69,7 +69,7 @@ def build_report(
     domain_id: str,
     frame: VersionFrame | None = None,
     runs: pd.DataFrame | None = None,
-    experiments: Sequence[ExperimentResult] | None = None,
+    experiments: Sequence[Measured] | None = None,
 ) -> Report:
     """Every number the site shows for one domain of one version: the task table → the
     scopes it is cut into → each scope's aggregates → the public tasks and the contamination
@@ -88,7 +88,10 @@ def build_report(
         frame.tasks, runs, sorted(frame.bundles), whole, extra_columns(runs, release), primary
     )
     shown = scopes_shown(table, domain, release)
-    scopes, by_key = _aggregate_scopes(table, shown, frame)
+    scopes, by_key, gated = _aggregate_scopes(table, shown, frame)
+    measured = (
+        experiment_results(version).get(domain_id, []) if experiments is None else experiments
+    )
     sets = compare_sets(table, scopes, domain, release)
     return Report(
         version=frame.version,
@@ -103,8 +106,8 @@ def build_report(
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
         contamination_note=_contamination_note(table, {r.scope.key: r for r in scopes}),
         sets=sets,
-        experiments=list(
-            experiment_results(version).get(domain_id, []) if experiments is None else experiments
+        experiments=gate_experiments(
+            gated, table, measured, not release.outcome(domain_id).unit_interval
         ),
         agreement=_agreement(version, frame, domain_id),
     )
@@ -119,10 +122,11 @@ def _agreement(version: LoadedRelease, frame: VersionFrame, domain: str) -> list
 
 def _aggregate_scopes(
     table: TaskTable, shown: list[ScopeResult | tuple[ScopeView, str]], frame: VersionFrame
-) -> tuple[list[ScopeResult], Computed]:
-    """Each shown scope's result, and the views and plans of those aggregated, by key: every
-    scope's figures first, then the privacy gate over all of them (§4.4,
-    :func:`~generator.score.gating.gate_domain`), then each scope's intervals and results."""
+) -> tuple[list[ScopeResult], Computed, Gated]:
+    """Each shown scope's result, the views and plans of those aggregated, by key, and what
+    the gate admitted: every scope's figures first, then the privacy gate over all of them
+    (§4.4, :func:`~generator.score.gating.gate_domain`), then each scope's intervals and
+    results."""
     release = frame.release
     views = [entry[0] for entry in shown if isinstance(entry, tuple)]
     plans = {id(view): _plans(table, view, frame, release) for view in views}
@@ -158,7 +162,7 @@ def _aggregate_scopes(
         )
         for entry in shown
     ]
-    return scopes, {view.scope.key: (view, plans[id(view)]) for view in views}
+    return scopes, {view.scope.key: (view, plans[id(view)]) for view in views}, gated
 
 
 def _plans(

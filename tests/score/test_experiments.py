@@ -27,7 +27,8 @@ from generator.score.version import score_version
 
 def _result(**release: object) -> ExperimentResult:
     rel = experiment_release(**release) if release else None
-    (result,) = experiment_results(experiment_version(rel))["office"]
+    (measured,) = experiment_results(experiment_version(rel))["office"]
+    result = measured.result
     return result
 
 
@@ -90,20 +91,35 @@ def test_per_task_changes_are_of_public_targets_only() -> None:
     assert str(len(HELD_TARGETS)) in result.tasks_withheld
 
 
-def test_few_held_out_targets_withhold_their_changes_and_every_per_task_change() -> None:
-    """Held-out targets fewer than min_held_out_aggregate: no change over the targets, no
-    per-task change (the mean less the public tasks' would give their sum)."""
+def test_few_held_out_targets_withhold_their_changes_by_the_gate() -> None:
+    """Held-out targets fewer than min_held_out_aggregate: the gate refuses every change over
+    the targets (its held-out part would be a figure over those few tasks); the public
+    targets' per-task changes stay, as their values are public anyway."""
     data = experiment_release().model_dump(mode="json", exclude_none=True)
     data["groups"]["min_held_out_aggregate"] = len(HELD_TARGETS) + 1
-    result = _result(groups=data["groups"])
-    assert result.tasks == []
+    scored = score_version(experiment_version(experiment_release(groups=data["groups"])))
+    (result,) = scored.reports["office"].experiments
+    assert {t.task for t in result.tasks} == set(PUBLIC_TARGETS)
     assert result.tasks_withheld is not None
-    for c in (*result.cells, *result.level_means):
+    changes = (*result.cells, *result.level_means)
+    assert changes
+    for c in changes:
         assert c.value is None
         assert c.low is None
         assert c.high is None
         assert c.withheld is not None
         assert "held-out" in c.withheld
+
+
+def test_the_gate_admits_every_change_over_enough_held_out_targets() -> None:
+    """Enough held-out targets: every change is published as computed (a treatment's values
+    are its own, on no board: nothing published cancels them)."""
+    scored = score_version(experiment_version())
+    (result,) = scored.reports["office"].experiments
+    assert len(HELD_TARGETS) >= experiment_release().groups.min_held_out_aggregate
+    (before,) = experiment_results(experiment_version())["office"]
+    assert result == before.result
+    assert all(c.value is not None for c in (*result.cells, *result.level_means))
 
 
 def test_a_public_only_experiment_over_few_targets_takes_the_run_noise() -> None:
@@ -113,7 +129,8 @@ def test_a_public_only_experiment_over_few_targets_takes_the_run_noise() -> None
         if b.condition is not None:
             runs[combo] = runs_of(combo, PUBLIC_TARGETS)
     loaded = experiment_version(experiment_release(experiment), (runs, bundles))
-    (result,) = experiment_results(loaded)["office"]
+    (measured,) = experiment_results(loaded)["office"]
+    result = measured.result
     assert result.tasks_withheld is None
     assert result.held_out_targets == 0
     for c in result.cells:
@@ -177,7 +194,8 @@ def test_a_level_whose_consumers_ran_different_targets_has_no_mean() -> None:
     runs, bundles = experiment_inputs()
     combo = treatment_id(LEVELS[0], "base-b")
     runs[combo] = runs_of(combo, TARGETS[1:])
-    (result,) = experiment_results(experiment_version(None, (runs, bundles)))["office"]
+    (measured,) = experiment_results(experiment_version(None, (runs, bundles)))["office"]
+    result = measured.result
     cells = {(c.level, c.consumer): c for c in result.cells}
     assert cells[(LEVELS[0], "base-b")].tasks == len(TARGETS) - 1
     assert cells[(LEVELS[0], "base-b")].value == pytest.approx(
