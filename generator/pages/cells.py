@@ -192,6 +192,17 @@ def runs_basis(c: CombinationScores) -> bool:
     return any(e is not None and e.interval == "runs" for e in shown)
 
 
+def gated_cell(name: str, show: Callable[[Any], Cell]) -> Callable[[CombinationScores], Cell]:
+    """A combination's figure ``name`` (its field, e.g. ``rule_score``) as ``show`` writes
+    it, or "withheld" where the privacy gate withheld it (§4.4)."""
+
+    def cell(c: CombinationScores) -> Cell:
+        found = getattr(c, name)
+        return Cell("withheld") if found is None and name in c.withheld else show(found)
+
+    return cell
+
+
 def judge_cell(c: CombinationScores, elsewhere: str = "") -> Cell:
     """The Judge score with its coverage, or why it is withheld — and, given ``elsewhere``
     (a link, safe HTML), where the withheld number can be read instead."""

@@ -16,6 +16,7 @@ from generator.pages.cells import (
     estimate_cell,
     fewer_note,
     fewer_tasks,
+    gated_cell,
     groups_note,
     judge_cell,
     rank_note,
@@ -197,7 +198,7 @@ def _score_columns(
         ),
         *cells_column(ctx, scope.scope.domain if scope else "", release.statistics.confidence),
         *(
-            (scored("Rule score", attrgetter("rule_score"), estimate_cell, "rule_score"),)
+            (scored("Rule score", whole, gated_cell("rule_score", estimate_cell), "rule_score"),)
             if _has_rule_items(scope)
             else ()
         ),
@@ -208,7 +209,7 @@ def _score_columns(
             release.statistics.confidence,
             withheld=scope.channels_withheld if scope else None,
         ),
-        scored("Success rate", attrgetter("success_rate"), estimate_cell, "success_rate"),
+        scored("Success rate", whole, gated_cell("success_rate", estimate_cell), "success_rate"),
         scored("Coverage", _coverage_text(ctx), plain, ""),
     )
 
@@ -278,7 +279,10 @@ def _has_rule_items(scope: ScopeResult | None) -> bool:
     have none: no rule score to show)."""
     if scope is None:
         return True
-    return any(c.rule_score is not None and c.rule_score.tasks for c in scope.combinations)
+    return any(
+        (c.rule_score is not None and c.rule_score.tasks) or "rule_score" in c.withheld
+        for c in scope.combinations
+    )
 
 
 def _has(name: str) -> Callable[[CombinationScores], bool]:
@@ -294,6 +298,7 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
         Field("fingerprint", lambda c: ctx.fingerprints.get(c.combination)),
         Field("status", attrgetter("status")),
         Field("note", attrgetter("note"), when=_unscored),
+        Field("withheld", lambda c: "; ".join(c.withheld), when=lambda c: bool(c.withheld)),
         *only(
             _scored,
             (
@@ -349,6 +354,16 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
     coverage = {c.judge_coverage for c in scope.combinations if c.judge_coverage}
     notes += [f"Judge score {r}." for r in sorted(coverage) if r.startswith("withheld")]
     notes += [f"{c.capitalize()} judge {r}." for c, r in sorted(scope.channels_withheld.items())]
+    gated = sorted(
+        {h for c in scope.combinations for h in c.withheld} & {"rule_score", "success_rate"}
+    )
+    if gated:
+        names = " and ".join(n.replace("_", " ").capitalize() for n in gated)
+        notes.append(
+            f"{names} withheld: with the figures already published, each would let a figure "
+            f"over fewer than {ctx.release.groups.min_held_out_aggregate} held-out tasks be "
+            "derived (§4.4, §7.2)."
+        )
     fewer = fewer_tasks(scope.combinations)
     if fewer:
         notes.append(fewer_note(ctx, fewer, scope.tasks, scope.scope.domain))

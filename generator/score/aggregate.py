@@ -20,7 +20,7 @@ from generator.models import Bundle, Release
 from generator.score.business import business_views
 from generator.score.efficiency import efficiency
 from generator.score.figures import figures, finite_or_none, point_values
-from generator.score.gating import Gated, gate_figures
+from generator.score.gating import Gated, field_name, gate_figures
 from generator.score.intervals import Figure, Interval, intervals, task_weights
 from generator.score.outputs import estimate_of, rate_of
 from generator.score.plan import Plan, has_views
@@ -285,6 +285,9 @@ def aggregate_scope(
                 bundles[combo].carried_state is not None,
                 admitted[k],
             )
+            if gated is not None and gated.refused.get((key, k)):
+                refused = sorted(field_name(n) for n in gated.refused[(key, k)])
+                every[combo] = every[combo].model_copy(update={"withheld": refused})
     diffs = differences(table, pairs, pair_found, release.statistics.min_tasks_to_order)
     groups = _comparison_groups(every, prepared.group_of)
     outcome = release.outcome(view.scope.domain)

@@ -7,8 +7,9 @@ items on that channel, a judged overall apart — J restricted to the channel, f
 :func:`generator.protocol.outcome.item_credit` as J is, an item of a failed module at 0 for
 both. The Judge's side needs a valid run with a valid Judge result; the rater's, its levels
 of the channel's items on that run. Only pooled figures of the domain are formed, never one
-of a task; where the rated held-out tasks number 1..min_held_out_aggregate−1 the figures are
-withheld (§4.4), and over fewer tasks than an interval needs, they have none.
+of a task, each with the tasks it rests on: whether they are published over held-out tasks is
+the privacy gate's decision (:func:`generator.score.gating_others.gate_agreement`). Over fewer
+tasks than an interval needs, they have none.
 """
 
 from __future__ import annotations
@@ -193,9 +194,17 @@ def rated_pairs(
     return found, raters
 
 
+@dataclass(frozen=True)
+class Rated:
+    """One rater's agreement on one channel, before the privacy gate, and its rated tasks."""
+
+    result: RaterAgreement
+    tasks: tuple[str, ...]
+
+
 def agreement(
     frame: VersionFrame, catalog: Catalog, bundles: Iterable[LoadedBundle], domain: str
-) -> list[RaterAgreement]:
+) -> list[Rated]:
     """Each second rater against the Judge on each channel, over the domain's runs both
     rated, per channel (in the release's order) and rater (by id); none without raters."""
     pairs, raters = rated_pairs(frame, catalog, bundles)
@@ -218,12 +227,11 @@ def _agreement(
     rater: Rater,
     channel: tuple[str, str],
     pairs: pd.DataFrame,
-) -> RaterAgreement:
-    """One rater on one channel: the figures, withheld or without interval as they must."""
-    release, stats = frame.release, frame.release.statistics
+) -> Rated:
+    """One rater on one channel: the figures, without interval where they must be."""
+    stats = frame.release.statistics
     codes, names = pd.factorize(pairs["task"], sort=True)
     held = int((frame.tasks.loc[names, "group"] == "held-out").sum())
-    minimum = release.groups.min_held_out_aggregate
     base = RaterAgreement(
         rater=rater.id,
         title=rater.title,
@@ -234,13 +242,6 @@ def _agreement(
         tasks=len(names),
         held_out_tasks=held,
     )
-    if 0 < held < minimum:
-        return base.model_copy(
-            update={
-                "withheld": f"withheld: {held} held-out task(s) rated, fewer than the "
-                f"{minimum} a held-out aggregate needs (§4.4, §7.2)"
-            }
-        )
     needed = max(MIN_TASKS, stats.min_tasks_to_resample)
     interval = len(names) >= needed
     seed = seed_for(stats.seed, frame.version, domain, "agreement", rater.id, channel[0])
@@ -259,14 +260,13 @@ def _agreement(
             f"no interval: {len(names)} task(s) rated, fewer than the {needed} an interval "
             "over resampled tasks needs"
         )
-    return base.model_copy(
-        update={
-            "spearman": _figure(found.spearman),
-            "mae": _figure(found.mae),
-            "difference": _figure(found.difference),
-            "interval_note": note,
-        }
-    )
+    figures = {
+        "spearman": _figure(found.spearman),
+        "mae": _figure(found.mae),
+        "difference": _figure(found.difference),
+        "interval_note": note,
+    }
+    return Rated(base.model_copy(update=figures), tuple(str(n) for n in names))
 
 
 def _figure(values: tuple[float, float, float]) -> AgreementFigure:

@@ -11,7 +11,7 @@ interval method (:func:`generator.score.intervals.intervals`: over resampled tas
 
 Per-task changes are reported for public targets only. Whether a change over held-out
 targets is published is the privacy gate's decision, with everything else the domain
-publishes (:mod:`generator.score.gating_changes`): each change carries what it rests on
+publishes (:mod:`generator.score.gating_others`): each change carries what it rests on
 (:class:`Support`) for it.
 """
 

@@ -47,6 +47,38 @@ def statistic(name: str) -> str:
     return name.split(":", 1)[1] if name.startswith(("extra:", "efficiency:")) else name
 
 
+#: Figures' names as the report's fields name them (prefixes, then whole names).
+FIELDS = {
+    "score": "task_score",
+    "rule": "rule_score",
+    "judge": "judge_score",
+    "success": "success_rate",
+    "cells": "cell_mean",
+    "extra:overall": "overall",
+    "risk": "business.risk_weighted_score",
+    "key_process": "business.key_process_success",
+    "fatal": "business.fatal_error_rate",
+    "boundary": "business.boundary_correctness",
+}
+PREFIXES = {
+    "extra:channel:": "channels.",
+    "extra:dimension:": "dimensions.",
+    "extra:rule_class:": "rule_classes.",
+    "chain:": "business.key_process_chains.",
+    "efficiency:": "efficiency.",
+    "failure:": "failure_types.",
+    "extra:": "measures.",
+}
+
+
+def field_name(name: str) -> str:
+    """A figure's name (as :func:`statistic` takes it) as the report's field names it."""
+    if name in FIELDS:
+        return FIELDS[name]
+    prefix = next((p for p in PREFIXES if name.startswith(p)), None)
+    return name if prefix is None else PREFIXES[prefix] + name.removeprefix(prefix)
+
+
 def gate_figures(view: ScopeView, table: TaskTable, k: int, plan: Plan) -> dict[str, Figure]:
     """The figures a scored combination publishes beside those with intervals: its
     efficiency means and its runs per failure type (sums over tasks)."""

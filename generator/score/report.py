@@ -10,13 +10,12 @@ import pandas as pd
 from generator.load import LoadedRelease
 from generator.models import Release
 from generator.score.aggregate import aggregate_scope, scope_figures, scope_weights
-from generator.score.agreement import agreement
-from generator.score.agreement_results import RaterAgreement
+from generator.score.agreement import Rated, agreement
 from generator.score.cuts import cut_column
 from generator.score.experiments import Measured, experiment_results
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.gating import Gated, gate_domain
-from generator.score.gating_changes import gate_experiments
+from generator.score.gating_others import gate_agreement, gate_experiments
 from generator.score.intervals import Figure, figure, replicates, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.plan import Plan, plan_combination
@@ -109,11 +108,11 @@ def build_report(
         experiments=gate_experiments(
             gated, table, measured, not release.outcome(domain_id).unit_interval
         ),
-        agreement=_agreement(version, frame, domain_id),
+        agreement=gate_agreement(gated, table, _agreement(version, frame, domain_id)),
     )
 
 
-def _agreement(version: LoadedRelease, frame: VersionFrame, domain: str) -> list[RaterAgreement]:
+def _agreement(version: LoadedRelease, frame: VersionFrame, domain: str) -> list[Rated]:
     """The second raters' agreement with the Judge, where a published bundle has raters."""
     if version.catalog is None or not any(b.raters for b in version.bundles):
         return []

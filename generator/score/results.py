@@ -132,6 +132,13 @@ class CombinationScores(Result):
         default=None, description="The business views, where the domain reports them."
     )
     coverage: Coverage | None = Field(default=None, description="What the numbers rest on.")
+    withheld: list[str] = Field(
+        default_factory=list,
+        description="The figures of this combination in this scope that the privacy gate "
+        "withheld (§4.4, §7.2), by the name of their field: rule_score, judge_score, "
+        "success_rate, reliability@K, cell_mean, overall, channels.ID, dimensions.ID, "
+        "rule_classes.ID, measures.ID, efficiency.ID, failure_types.ID, business.VIEW.",
+    )
     rank: int | None = Field(
         default=None,
         description="Best rank the data allows: 1 + the number of combinations significantly "

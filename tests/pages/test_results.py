@@ -154,3 +154,25 @@ def test_score_columns_sort_best_first_by_the_metric_s_direction(ctx: VersionCon
     used = dict(zip(usage.columns, usage.first, strict=True))
     assert used["Duration\u00a0(s)"] == {"higher": "desc", "lower": "asc"}[directions["duration_s"]]
     assert 'data-sort-first="' in table.to_html("index")
+
+
+def test_a_figure_the_gate_withheld_says_so_in_its_column(ctx: VersionContext) -> None:
+    """A rule score or success rate the privacy gate refused reads "withheld" (its column
+    stays even where every combination's is withheld), and the note says why."""
+    seen = 0
+    for scope, tables in _published(ctx):
+        table = tables[scope.title]
+        rows = {r.record["combination"]: r for r in table.rows}
+        for name, header in (("rule_score", "Rule score"), ("success_rate", "Success rate")):
+            gated = [c for c in scope.combinations if name in c.withheld]
+            if not gated:
+                continue
+            column = next(i for i, h in enumerate(table.columns) if h.startswith(header))
+            for c in gated:
+                assert rows[c.combination].cells[column].text == "withheld"
+                assert rows[c.combination].record.get(name) is None
+                assert name in rows[c.combination].record["withheld"].split("; ")
+                seen += 1
+            assert f"{header.capitalize()} withheld" in html.unescape(table.note or "")
+    if ctx.version == "v1.1":
+        assert seen  # the example's whole-domain scopes withhold R (the gate's S, R, J route)

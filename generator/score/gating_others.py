@@ -1,6 +1,16 @@
-"""An experiment's changes through the privacy gate, after every figure of the domain's
-scopes (§4.4, §7.2; :mod:`generator.score.gating`).
+"""The figures gated after every figure of the domain's scopes (§4.4, §7.2;
+:mod:`generator.score.gating`): an experiment's changes and the raters' agreement.
 
+**Agreement.** A rater's figures on one channel (ρ, mean absolute error, mean difference,
+their intervals) rest on its rated tasks; its verdicts are published nowhere else, and
+each channel's are values of their own (the channels share no item). So every
+combination of published figures that involves one of them keeps the rater's values on
+every held-out task it rated, and the gate takes each as a functional of coordinates of
+its own there: admitted when the rated held-out tasks number ``minimum`` or more (or
+none), refused otherwise. Nothing else publishes a figure over another set of the rater's
+tasks, so the nonlinear ρ and error isolate no task by differences either.
+
+**Changes.**
 A change is the mean over its target tasks of (treatment − baseline) task means of the
 Task Score, or a level's mean of such changes over its consumers. Over the held-out
 targets it is a linear functional of the baseline's free values (the coordinates its
@@ -28,6 +38,8 @@ from collections.abc import Hashable, Sequence
 
 import pandas as pd
 
+from generator.score.agreement import Rated
+from generator.score.agreement_results import RaterAgreement
 from generator.score.changes import Change, ExperimentResult
 from generator.score.experiments import Measured, Support
 from generator.score.gate import Functional
@@ -95,3 +107,23 @@ def _refusal(
     elif unbounded:
         functionals.append(spread)
     return None if gate.admit(functionals) else gated.reason
+
+
+def gate_agreement(gated: Gated, table: TaskTable, rated: Sequence[Rated]) -> list[RaterAgreement]:
+    """Each rater's agreement, withheld whole where the gate refuses it (module docstring)."""
+    out = []
+    for found in rated:
+        result, gate, coords = found.result, gated.gate, gated.coords
+        rows = table.tasks.index.get_indexer(pd.Index(found.tasks))
+        held = [int(t) for t in rows if t >= 0 and coords is not None and coords.held[t]]
+        own = ("agreement", result.rater, result.channel)
+        if held and gate is not None and not gate.admit([{("m1", t, own): 1.0 for t in held}]):
+            result = RaterAgreement.model_validate(
+                {
+                    **result.model_dump(exclude={"spearman", "mae", "difference"}),
+                    "interval_note": None,
+                    "withheld": gated.reason,
+                }
+            )
+        out.append(result)
+    return out
