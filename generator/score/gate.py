@@ -23,24 +23,10 @@ from itertools import combinations
 
 import numpy as np
 
-from generator.score.support import exposed_matrix, extend, rank_of
+from generator.score.support import dense, exposed_matrix, extend, rank_of
 
 #: A figure's coefficients on the held-out coordinates it rests on.
 Functional = Mapping[Hashable, float]
-
-
-def _dense(
-    rows: Sequence[Functional], task_of: Callable[[Hashable], str]
-) -> tuple[np.ndarray, list[frozenset[str]]]:
-    """The rows as a matrix over the coordinates they touch, and each column's task."""
-    coords = sorted({c for row in rows for c, v in row.items() if v != 0}, key=repr)
-    index = {c: i for i, c in enumerate(coords)}
-    matrix = np.zeros((len(rows), len(coords)))
-    for r, row in enumerate(rows):
-        for c, v in row.items():
-            if v != 0:
-                matrix[r, index[c]] += v
-    return matrix, [frozenset((task_of(c),)) for c in coords]
 
 
 def exposed(
@@ -50,7 +36,7 @@ def exposed(
     supported (exposed by what ``rows`` publish), or None when there is none."""
     if minimum <= 1 or not rows:
         return None
-    return exposed_matrix(*_dense(rows, task_of), minimum)
+    return exposed_matrix(*dense(rows, task_of), minimum)
 
 
 def brute_exposed(
@@ -60,7 +46,7 @@ def brute_exposed(
     for a drop in rank when its columns are removed (for tests; exponential)."""
     if minimum <= 1 or not rows:
         return None
-    matrix, tasks = _dense(rows, task_of)
+    matrix, tasks = dense(rows, task_of)
     names = sorted({t for ts in tasks for t in ts})
     rank = rank_of(matrix)
     for size in range(1, min(minimum - 1, len(names)) + 1):

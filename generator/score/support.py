@@ -14,7 +14,7 @@ EnterpriseClawBench-shaped example, the same decisions).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -67,6 +67,20 @@ def _left_null(matrix: np.ndarray) -> np.ndarray:
     rank = int((values > TOLERANCE * max(1.0, float(values[0]) if len(values) else 1.0)).sum())
     out: np.ndarray = u[:, rank:]
     return out
+
+
+def dense(
+    rows: Sequence[Mapping[Hashable, float]], task_of: Callable[[Hashable], str]
+) -> tuple[np.ndarray, list[frozenset[str]]]:
+    """The rows as a matrix over the coordinates they touch, and each column's task."""
+    coords = sorted({c for row in rows for c, v in row.items() if v != 0}, key=repr)
+    index = {c: i for i, c in enumerate(coords)}
+    matrix = np.zeros((len(rows), len(coords)))
+    for r, row in enumerate(rows):
+        for c, v in row.items():
+            if v != 0:
+                matrix[r, index[c]] += v
+    return matrix, [frozenset((task_of(c),)) for c in coords]
 
 
 def _merge_parallel(

@@ -32,7 +32,6 @@ from generator.score.agreement_results import RaterAgreement
 from generator.score.concordance import compare
 from generator.score.frame import build_frame
 from generator.score.stats import seed_for
-from generator.score.version import score_version
 
 
 def _agreement(loaded: LoadedRelease) -> list[RaterAgreement]:
@@ -189,30 +188,6 @@ def test_without_channels_one_judge_over_every_item_but_the_overall() -> None:
     assert (judge.channel, judge.channel_title, judge.runs) == ("judge", "Judge", len(records))
     assert judge.mae is not None
     assert math.isclose(judge.mae.value or 0, float(np.mean(np.abs(np.subtract(second, first)))))
-
-
-@pytest.mark.parametrize(("held", "withheld"), [(2, True), (5, False)])
-def test_few_rated_held_out_tasks_withhold_the_figures(held: int, withheld: bool) -> None:
-    """The privacy gate (in the domain's report) withholds a rater's figures whose rated
-    held-out tasks are too few: its verdicts are published nowhere else."""
-    loaded = rated_version(public=3, held=held)
-    assert loaded.release is not None
-    minimum = loaded.release.model.groups.min_held_out_aggregate
-    assert (0 < held < minimum) == withheld
-    found = score_version(loaded).reports["office"].agreement
-    assert len(found) == len(_agreement(loaded)) > 0
-    for a in found:
-        assert a.held_out_tasks == held
-        if withheld:
-            assert a.withheld is not None
-            assert f"fewer than {minimum} held-out tasks" in a.withheld
-            assert a.spearman is None
-            assert a.mae is None
-            assert a.difference is None
-        else:
-            assert a.withheld is None
-            assert a.mae is not None
-            assert a.mae.low is not None
 
 
 @pytest.mark.parametrize("tasks", [2, 4])

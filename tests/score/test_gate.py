@@ -5,41 +5,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 import numpy as np
+from gatetools import carries, mean, systems, task_of
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from generator.score import gate as gate_module
-from generator.score import support
 from generator.score.gate import Functional, Gate, brute_exposed, exposed
-
-
-def task_of(coord: Hashable) -> str:
-    assert isinstance(coord, tuple)
-    return str(coord[0])
-
-
-def mean(tasks: list[str], stat: str = "S", weights: list[float] | None = None) -> Functional:
-    """The mean of one statistic over ``tasks`` (optionally weighted)."""
-    w = weights or [1.0] * len(tasks)
-    return {(t, stat): wi / sum(w) for t, wi in zip(tasks, w, strict=True)}
-
-
-@st.composite
-def systems(draw: st.DrawFn) -> tuple[list[Functional], int]:
-    """A few figures over up to seven tasks and two statistics: sums over random task sets,
-    random small integer weights, sometimes a second statistic tied to the first."""
-    n_tasks = draw(st.integers(2, 9))
-    tasks = [f"t{i}" for i in range(n_tasks)]
-    rows: list[Functional] = []
-    for _ in range(draw(st.integers(1, 6))):
-        chosen = draw(st.lists(st.sampled_from(tasks), min_size=1, unique=True))
-        stats = draw(st.sampled_from([("S",), ("R",), ("S", "R")]))
-        row: dict[Hashable, float] = {}
-        for t in chosen:
-            for s in stats:
-                row[(t, s)] = float(draw(st.sampled_from([1, 1, 1, 2, -1, 3])))
-        rows.append(row)
-    return rows, draw(st.integers(2, 5))
 
 
 @settings(max_examples=400, deadline=None)
@@ -51,38 +20,6 @@ def test_exposed_agrees_with_its_definition(system: tuple[list[Functional], int]
     if fast is not None:
         assert 0 < len(fast) < minimum
         assert carries(rows, fast)  # the set it names is a witness, not a guess
-
-
-def carries(rows: list[Functional], task_set: frozenset[str]) -> bool:
-    """Whether some nonzero combination of ``rows`` lies on ``task_set`` alone: removing
-    its columns lowers the rank."""
-    coords = sorted({c for row in rows for c in row}, key=repr)
-    matrix = np.array([[row.get(c, 0.0) for c in coords] for row in rows])
-    outside = [task_of(c) not in task_set for c in coords]
-    rank = np.linalg.matrix_rank(matrix)
-    return bool(np.linalg.matrix_rank(matrix[:, outside]) < rank) if any(outside) else rank > 0
-
-
-@settings(max_examples=200, deadline=None)
-@given(systems(), st.lists(st.sets(st.sampled_from([f"t{i}" for i in range(9)]), max_size=4)))
-def test_the_fast_paths_change_no_answer(
-    system: tuple[list[Functional], int], hints: list[set[str]]
-) -> None:
-    """Remembered task sets (hints, right or wrong) and screening in batches of three sets
-    give the answer of the plain search."""
-    rows, minimum = system
-    plain = exposed(rows, task_of, minimum)
-    remembered = [frozenset(h) for h in hints if 0 < len(h) < minimum]
-    batch = support.BATCH
-    support.BATCH = 3
-    try:
-        matrix, tasks = gate_module._dense(rows, task_of)
-        fast = support.exposed_matrix(matrix, tasks, minimum, hints=remembered)
-    finally:
-        support.BATCH = batch
-    assert (fast is None) == (plain is None)
-    if fast is not None:
-        assert carries(rows, fast)
 
 
 @settings(max_examples=200, deadline=None)
