@@ -15,6 +15,7 @@ from generator.build import build_site
 from generator.check import check_inputs
 from generator.cli import cli
 from generator.load import Inputs, load_inputs
+from generator.score.version import ScoredVersion, score_version
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -57,6 +58,30 @@ def site(inputs: Inputs, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One strict build of the example site, shared by the site and browser tests."""
     out = tmp_path_factory.mktemp("build") / "site"
     assert build_site(inputs, out, strict=True, progress=lambda _: None) == []
+    return out
+
+
+@pytest.fixture(scope="session")
+def claw_inputs() -> Inputs:
+    """The EnterpriseClawBench-shaped example's inputs, loaded once."""
+    loaded, problems = load_inputs(EXAMPLES["enterpriseclawbench"])
+    assert not [p for p in problems if p.severity == "error"]
+    return loaded
+
+
+@pytest.fixture(scope="session")
+def claw_scored(claw_inputs: Inputs) -> ScoredVersion:
+    """The EnterpriseClawBench-shaped example scored once (the privacy gate makes it the
+    costliest example to score: its reports are shared by every module that reads them)."""
+    (version,) = claw_inputs.releases
+    return score_version(version)
+
+
+@pytest.fixture(scope="session")
+def claw_site(claw_inputs: Inputs, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One build of the EnterpriseClawBench-shaped example's site, shared."""
+    out = tmp_path_factory.mktemp("ecb-site") / "site"
+    assert build_site(claw_inputs, out, strict=False, progress=lambda _: None) == []
     return out
 
 

@@ -20,7 +20,6 @@ import pandas as pd
 import pytest
 from pydantic import BaseModel
 
-from generator.build import build
 from generator.check import check_inputs
 from generator.disclosure.fingerprint import fingerprint
 from generator.load import load_inputs
@@ -30,8 +29,8 @@ from generator.models import Bundle, Catalog, HarnessCard, Release, Task
 from generator.models.profile import Board, Dimensions, Grid, Resources
 from generator.models.runs import JudgeVerdict, RunRecord, RunsHeader
 from generator.models.views import Agreement, Effect, Scatter, Sets, Transfer
-from generator.score.report import build_report
 from generator.score.results import CombinationScores, Report, ScopeResult
+from generator.score.version import ScoredVersion
 
 REPO = Path(__file__).resolve().parent.parent
 ROOT = REPO / "examples" / "enterpriseclawbench"
@@ -382,12 +381,11 @@ def read_root() -> Path:
 
 
 @pytest.fixture(scope="module")
-def report(read_root: Path) -> Report:
+def report(read_root: Path, claw_scored: ScoredVersion) -> Report:
     inputs, problems = load_inputs(read_root)
     assert problems == []
     assert [p for p in check_inputs(inputs) if p.severity != "notice"] == []
-    (version,) = inputs.releases
-    return build_report(version, "workplace")
+    return claw_scored.reports["workplace"]
 
 
 def test_the_root_loads_and_checks_clean(report: Report) -> None:
@@ -395,11 +393,8 @@ def test_the_root_loads_and_checks_clean(report: Report) -> None:
     assert report.domain == "workplace"
 
 
-def test_the_site_builds_a_page_per_view(
-    read_root: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    out = tmp_path_factory.mktemp("ecb-site") / "site"
-    build(read_root, out, progress=lambda _: None)
+def test_the_site_builds_a_page_per_view(read_root: Path, claw_site: Path) -> None:
+    out = claw_site
     release = load_root(read_root).release
     assert release.profile.views
     for view in release.profile.views:

@@ -17,10 +17,8 @@ import numpy as np
 import pytest
 import yaml
 
-from generator.build import build
-from generator.load import load_inputs
-from generator.score.report import build_report
 from generator.score.results import Report, ScopeResult
+from generator.score.version import ScoredVersion
 
 REPO = Path(__file__).resolve().parent.parent
 ROOT = REPO / "examples" / "enterpriseclawbench"
@@ -32,11 +30,8 @@ def _yaml(path: Path) -> Any:
 
 
 @pytest.fixture(scope="module")
-def report() -> Report:
-    inputs, problems = load_inputs(ROOT)
-    assert not [p for p in problems if p.severity == "error"]
-    (version,) = inputs.releases
-    return build_report(version, "workplace")
+def report(claw_scored: ScoredVersion) -> Report:
+    return claw_scored.reports["workplace"]
 
 
 @pytest.fixture(scope="module")
@@ -46,10 +41,8 @@ def tasks() -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("ecb-site") / "site"
-    build(ROOT, out, progress=lambda _: None)
-    return out
+def site(claw_site: Path) -> Path:
+    return claw_site
 
 
 def _values(task: dict[str, Any], facet: str) -> list[str]:

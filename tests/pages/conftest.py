@@ -9,7 +9,7 @@ from pagetools import small_version
 
 from generator.load import Inputs, load_inputs
 from generator.pages import VersionContext, version_context
-from generator.score.version import score_version
+from generator.score.version import ScoredVersion, score_version
 
 
 @pytest.fixture(scope="session")
@@ -44,10 +44,7 @@ def enterprise(repo_root: Path) -> VersionContext:
 
 
 @pytest.fixture(scope="session")
-def clawbench(repo_root: Path) -> VersionContext:
+def clawbench(claw_inputs: Inputs, claw_scored: ScoredVersion) -> VersionContext:
     """The EnterpriseClawBench-shaped example (examples/enterpriseclawbench), scored: Judge
     channels, task sets, a multi-valued facet, an experiment and second raters."""
-    loaded, problems = load_inputs(repo_root / "examples" / "enterpriseclawbench")
-    assert not [p for p in problems if p.severity == "error"]
-    (release,) = loaded.releases
-    return version_context(score_version(release), loaded.cards)
+    return version_context(claw_scored, claw_inputs.cards)
