@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,7 +96,9 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
     """Folder the tests write screenshots into (reported at the end of the run)."""
-    folder = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+    # one folder per test process (pytest-xdist's workers run at once)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    folder = Path(__file__).resolve().parents[2] / "build" / "screenshots" / worker
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     return folder
@@ -104,6 +107,6 @@ def screenshots() -> Path:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say where the screenshots are, so a reader of the run can look at them."""
     folder = Path(__file__).resolve().parents[2] / "build" / "screenshots"
-    shots = sorted(folder.glob("*.png")) if folder.is_dir() else []
+    shots = sorted(folder.rglob("*.png")) if folder.is_dir() else []
     if shots:
         terminalreporter.write_line(f"screenshots ({len(shots)}): {folder}")

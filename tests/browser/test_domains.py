@@ -1,34 +1,9 @@
-"""Domain pages as a reader sees them at 1280 px: each page within about four screens, the
-first click on a score sorts best first, a withheld number links to where it can be read."""
+"""Domain pages as a reader sees them at 1280 px: the first click on a score sorts best
+first, a withheld number links to where it can be read (each page's height: test_pages.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from playwright.sync_api import Page, expect
-from serve import too_tall
-
-from generator.load import Inputs
-
-
-def _domain_pages(site: Path, inputs: Inputs) -> list[str]:
-    """Every page of every domain of the example, relative to the site."""
-    found = []
-    for loaded in inputs.releases:
-        assert loaded.release is not None
-        release = loaded.release.model
-        for domain in release.domains:
-            folder = site / release.version / domain.id
-            found += [p.relative_to(site).as_posix() for p in sorted(folder.glob("*.html"))]
-    return found
-
-
-def test_every_domain_page_fits_in_about_four_screens(
-    page: Page, server: str, site: Path, inputs: Inputs
-) -> None:
-    pages = _domain_pages(site, inputs)
-    assert len(pages) > 2 * len(inputs.releases)  # the domains' pages and their sub-pages
-    assert too_tall(page, server, pages) == {}
 
 
 def _column_values(page: Page, header: str) -> list[float]:

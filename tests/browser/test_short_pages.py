@@ -1,29 +1,14 @@
-"""Every page of the example is at most four screens tall at 1280 px, the detail one click
-away (the efficiency charts of each domain, a HarnessCard's layers, the measured coverage of
-the intervals, the release's components and factors): the detail opens with a click, and a
-chart inside a closed <details> draws at its column's full width once the reader opens it."""
+"""The detail one click away (the efficiency charts of each domain, a HarnessCard's layers,
+the measured coverage of the intervals, the release's components and factors): it opens with
+a click, and a chart inside a closed <details> draws at its column's full width once the
+reader opens it. That every page is at most four screens tall is checked where every page is
+visited (test_pages.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from playwright.sync_api import Page
-from serve import too_tall
-
-
-def _pages(site: Path) -> list[str]:
-    """Every page of every version of the example (the "latest" folder only redirects)."""
-    return sorted(
-        str(p.relative_to(site)) for v in site.glob("v*") if v.is_dir() for p in v.rglob("*.html")
-    )
-
-
-def test_each_page_is_at_most_four_screens(page: Page, server: str, site: Path) -> None:
-    paths = _pages(site)
-    kinds = ("index.html", "efficiency.html", "combinations/", "tasks/", "deep-dives/", "cards/")
-    assert all(any(k in p for p in paths) for k in kinds)
-    assert too_tall(page, server, paths) == {}
-
 
 WIDTHS = """box => [...box.querySelectorAll('.lg-chart .js-plotly-plot')].map(d => ({
     id: d.id,
