@@ -3,7 +3,6 @@ whether it is scored, withheld (§4.4) or not covered (§5.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,18 +90,6 @@ def _coverage(
         complete=bool(complete.sum() == covered.sum()),
         not_covered=notes,
     )
-
-
-def small_held_out(view: ScopeView, release: Release) -> Callable[[np.ndarray], bool]:
-    """Whether a subset of the scope's tasks holds 1..min-1 held-out tasks (then withheld)."""
-    held = view.columns["group"] == "held-out"
-    minimum = release.groups.min_held_out_aggregate
-
-    def small(mask: np.ndarray) -> bool:
-        count = int((mask.astype(bool) & held).sum())
-        return 0 < count < minimum
-
-    return small
 
 
 def has_views(release: Release, scope: Scope) -> bool:
