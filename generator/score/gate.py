@@ -68,6 +68,11 @@ class _Part:
     basis: np.ndarray
 
 
+#: What undoes one admission: the parts it replaced, the number of the part it made, and
+#: the owners its coordinates had before (None: none).
+_Undo = tuple[dict[int, _Part], int, dict[Hashable, int | None]]
+
+
 class Gate:
     """The functionals admitted so far over one combination's held-out tasks (or a pair's),
     and the test every further figure must pass (:func:`exposed`).
@@ -122,26 +127,46 @@ class Gate:
                     rows[r, index[c]] += v
         return touched, _Part(index, tasks, basis), rows
 
-    def _keep(self, touched: list[int], part: _Part) -> None:
-        for i in touched:
-            del self.parts[i]
+    def _keep(self, touched: list[int], part: _Part) -> _Undo:
+        """Replace the touched parts by ``part``; return what undoes it."""
+        removed = {i: self.parts.pop(i) for i in touched}
         self.made += 1
         self.parts[self.made] = part
+        before = {c: self.owner.get(c) for c in part.index}
         self.owner.update(dict.fromkeys(part.index, self.made))
+        return removed, self.made, before
+
+    def _undo(self, undo: _Undo) -> None:
+        removed, made, before = undo
+        del self.parts[made]
+        self.parts.update(removed)
+        for c, owner in before.items():
+            if owner is None:
+                del self.owner[c]
+            else:
+                self.owner[c] = owner
 
     def admit(self, functionals: Sequence[Functional]) -> bool:
         """Admit one figure (its functionals: the mean and what its interval publishes)
         when, with everything admitted before, nothing exposes a small held-out group: one
         functional after another (a set exposes nothing exactly when each step adds nothing
         that does), all or none."""
-        saved = (dict(self.parts), dict(self.owner))
+        done: list[_Undo] = []
         for f in functionals:
-            if any(v != 0 for v in f.values()) and not self._admit_one(f):
-                self.parts, self.owner = saved
+            if not any(v != 0 for v in f.values()):
+                continue
+            step = self._admit_one(f)
+            if step is False:
+                for undo in reversed(done):
+                    self._undo(undo)
                 return False
+            if step is not True:
+                done.append(step)
         return True
 
-    def _admit_one(self, functional: Functional) -> bool:
+    def _admit_one(self, functional: Functional) -> _Undo | bool:
+        """False when the functional would expose a group; else True when it adds nothing,
+        or what undoes its admission."""
         fresh = {self.task_of(c) for c, v in functional.items() if v != 0 and c not in self.owner}
         touched, part, rows = self._merged([functional])
         basis = extend(part.basis, rows[0])
@@ -153,12 +178,11 @@ class Gate:
             exposed_matrix(basis, list(part.tasks), self.minimum, True, self.hints) is not None
         ):
             return False
-        self._keep(touched, _Part(part.index, part.tasks, basis))
-        return True
+        return self._keep(touched, _Part(part.index, part.tasks, basis))
 
     def admits(self, functionals: Sequence[Functional]) -> bool:
         """Whether :meth:`admit` would admit the figure, admitting nothing."""
-        saved = (dict(self.parts), dict(self.owner))
+        parts, owner, made = dict(self.parts), dict(self.owner), self.made
         ok = self.admit(functionals)
-        self.parts, self.owner = saved
+        self.parts, self.owner, self.made = parts, owner, made
         return ok
