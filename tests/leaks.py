@@ -73,9 +73,7 @@ def _identity(item: Mapping[str, Any], index: int) -> str:
     return ",".join(parts) if parts else str(index)
 
 
-def flatten(
-    data: Any, path: str, numbers: dict[str, float], texts: dict[str, str]
-) -> None:
+def flatten(data: Any, path: str, numbers: dict[str, float], texts: dict[str, str]) -> None:
     """Every number (bools as 0/1, null as NaN) and every text of a report's JSON, by path."""
     if isinstance(data, Mapping):
         for key, value in data.items():
@@ -84,9 +82,7 @@ def flatten(
         for i, value in enumerate(data):
             name = _identity(value, i) if isinstance(value, Mapping) else str(i)
             flatten(value, f"{path}[{name}]", numbers, texts)
-    elif isinstance(data, bool):
-        numbers[path] = float(data)
-    elif isinstance(data, (int, float)):
+    elif isinstance(data, (bool, int, float)):  # bools as 0/1
         numbers[path] = float(data)
     elif data is None:
         numbers[path] = float("nan")
@@ -155,7 +151,9 @@ def load(root: Path, version: str) -> Release:
         records[b.folder] = [json.loads(line) for line in lines if line.strip()]
     held = {t.id: t.domain for t in loaded.catalog.model.tasks if t.group == "held-out"}
     combos = [b.folder for b in loaded.bundles if _baseline(b)]
-    return Release(loaded, records, loaded.release.model.groups.min_held_out_aggregate, held, combos)
+    return Release(
+        loaded, records, loaded.release.model.groups.min_held_out_aggregate, held, combos
+    )
 
 
 def _baseline(b: LoadedBundle) -> bool:
@@ -269,7 +267,9 @@ class Move:
         return frozenset(p[1] for p in self.parts)
 
 
-def apply(release: Release, move: Move, kinds: Mapping[str, Edit]) -> dict[str, list[Record]] | None:
+def apply(
+    release: Release, move: Move, kinds: Mapping[str, Edit]
+) -> dict[str, list[Record]] | None:
     changed: dict[str, list[Record]] = {}
     for combo, task, run, kind in move.parts:
         records = changed.setdefault(combo, json.loads(json.dumps(release.records[combo])))
@@ -287,6 +287,24 @@ def _rank(matrix: np.ndarray) -> int:
         return 0
     values = np.linalg.svd(matrix, compute_uv=False)
     return int((values > TOLERANCE * max(1.0, float(values[0]))).sum())
+
+
+def _vanishing(m: np.ndarray, outside: np.ndarray) -> np.ndarray:
+    """A combination y of the rows of ``m`` with yᵀ·m zero on the columns ``outside`` and
+    nonzero elsewhere (the zero vector when there is none)."""
+    u, s, vt = np.linalg.svd(m, full_matrices=False)
+    keep = s > TOLERANCE * max(1.0, float(s[0]) if len(s) else 1.0)
+    u, b = u[:, keep], s[keep, None] * vt[keep]  # m = u·b, u orthonormal
+    # z with zᵀ·b zero outside: the left null space of b's outside columns
+    left, sv, _ = np.linalg.svd(b[:, outside], full_matrices=True)
+    rank = int((sv > TOLERANCE * max(1.0, float(sv[0]) if len(sv) else 1.0)).sum())
+    null = left[:, rank:]
+    if not null.shape[1]:
+        return np.zeros(m.shape[0])
+    moved = null.T @ b[:, ~outside]
+    z = null @ np.linalg.svd(moved, full_matrices=True)[0][:, 0]
+    out: np.ndarray = u @ z
+    return out
 
 
 @dataclass
@@ -318,7 +336,12 @@ class Search:
     @classmethod
     def start(cls, release: Release, domains: Sequence[str]) -> Search:
         types = sorted(
-            {r["failure_type"] for rs in release.records.values() for r in rs if r.get("failure_type")}
+            {
+                r["failure_type"]
+                for rs in release.records.values()
+                for r in rs
+                if r.get("failure_type")
+            }
         )
         base = published(release.version, domains)
         return cls(release, list(domains), edits(types), base, reports=1)
@@ -368,7 +391,7 @@ class Search:
         scale = np.abs(m).max(axis=1, keepdims=True)
         m = m / np.where(scale > 0, scale, 1.0)
         m = m / np.maximum(np.abs(m).max(axis=0, keepdims=True), 1e-300)
-        u, s, vt = np.linalg.svd(m, full_matrices=False)
+        _, s, vt = np.linalg.svd(m, full_matrices=False)
         keep = s > TOLERANCE * max(1.0, float(s[0]))
         basis = s[keep, None] * vt[keep]  # the row space of m, r × moves
         labels = [mv.tasks for mv in self.moves]
@@ -393,29 +416,25 @@ class Search:
         m: np.ndarray, scale: np.ndarray, rows: list[str], outside: np.ndarray
     ) -> dict[str, float]:
         """A combination of few published numbers that vanishes on the moves outside."""
-        u, s, _ = np.linalg.svd(m[:, outside], full_matrices=True)
-        r = int((s > TOLERANCE * max(1.0, float(s[0]) if len(s) else 1.0)).sum())
-        null = u[:, r:]  # combinations of rows that vanish outside
-        moved = null.T @ m[:, ~outside]
-        y = null @ np.linalg.svd(moved, full_matrices=True)[0][:, 0]
-        # fewest rows: add rows by weight until the rows chosen alone expose the set
+        y = _vanishing(m, outside)
+        # fewest rows: the heaviest rows of y, as few as still expose the set on their own
         order = np.argsort(-np.abs(y))
-        for n in range(1, len(order) + 1):
-            part = order[:n]
-            sub = m[part]
+        low, high = 1, len(order)
+        while low < high:
+            mid = (low + high) // 2
+            sub = m[order[:mid]]
             if _rank(sub) > _rank(sub[:, outside]):
-                su, ss, _ = np.linalg.svd(sub[:, outside], full_matrices=True)
-                rr = int((ss > TOLERANCE * max(1.0, float(ss[0]) if len(ss) else 1.0)).sum())
-                nul = su[:, rr:]
-                mv = nul.T @ sub[:, ~outside]
-                z = nul @ np.linalg.svd(mv, full_matrices=True)[0][:, 0]
-                z = z / np.abs(z).max()
-                return {
-                    rows[int(i)]: float(c / scale[int(i)])
-                    for i, c in zip(part, z, strict=True)
-                    if abs(c) > 1e-9
-                }
-        return {}
+                high = mid
+            else:
+                low = mid + 1
+        part = order[:low]
+        z = _vanishing(m[part], outside)
+        z = z / np.abs(z).max()
+        return {
+            rows[int(i)]: float(c / scale[int(i)])
+            for i, c in zip(part, z, strict=True)
+            if abs(c) > 1e-9
+        }
 
     def value(self, numbers: Mapping[str, float], combination: Mapping[str, float]) -> float:
         return float(sum(c * numbers.get(p, np.nan) for p, c in combination.items()))
@@ -426,7 +445,9 @@ class Search:
         base = self.value(self.base.numbers, exposure.combination)
         size = max(abs(c * self.base.numbers.get(p, 0.0)) for p, c in exposure.combination.items())
         tol = 1e-9 * max(1.0, size)
-        others = [t for t in self.release.held_out if t not in exposure.tasks and self._domain_ok(t)]
+        others = [
+            t for t in self.release.held_out if t not in exposure.tasks and self._domain_ok(t)
+        ]
         for _ in range(tries):
             move = self.random_move(rng, others, f"check-out-{sorted(exposure.tasks)}")
             if move is None:
@@ -437,7 +458,9 @@ class Search:
             if abs(self.value(after.numbers, exposure.combination) - base) > tol:
                 return move
         for _ in range(tries * 3):
-            move = self.random_move(rng, sorted(exposure.tasks), f"check-in-{sorted(exposure.tasks)}")
+            move = self.random_move(
+                rng, sorted(exposure.tasks), f"check-in-{sorted(exposure.tasks)}"
+            )
             after = None if move is None else self._after(move)
             if after is None:
                 continue
@@ -476,8 +499,8 @@ class Search:
             return None
         parts = []
         for combo in self.release.combos:
-            for task in rng.sample(list(tasks), min(3, len(tasks))):
-                for kind in rng.sample(sorted(self.kinds), 3):
+            for task in tasks:  # every task given, several kinds of edit each
+                for kind in rng.sample(sorted(self.kinds), 4):
                     parts.append((combo, task, rng.randrange(2), kind))
         for k in range(len(parts), 0, -1):  # drop edits that do not apply
             trial = Move(name, tuple(parts[:k]))
