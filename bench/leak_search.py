@@ -1,0 +1,484 @@
+#!/usr/bin/env python3
+"""A black-box search for held-out figures derivable from published reports (§4.4, §7.2).
+
+    python bench/leak_search.py [--root examples/enterpriseclawbench] [--version v1.0]
+        [--domain workplace] [--combination NAME] [--seed 0]
+
+It does not use the privacy gate's model of figures. It edits the run records of held-out
+tasks in one combination at a time (a combination's figures rest on its own runs only) and
+rebuilds the domain's report (``build_report``). Column j of the matrix ``M`` is the change
+of every published point figure under move j, labelled by the one held-out task it edited.
+A combination of published numbers that moves only under edits of a task set ``U`` is a
+figure of ``U`` alone; it exists exactly when ``rank(M) > rank(M without U's columns)``.
+Every task set smaller than ``groups.min_held_out_aggregate`` is tried.
+
+Only point figures are read (values, rates, counts, means, failure-type counts, ...): they
+are linear in per-task statistics as long as no edit changes a run's validity, and no edit
+does (``status`` is never touched). Interval ends, ranks and flags are not linear and are
+left out. Each task's moves are random compound edits of its valid runs, added until two in
+a row add no rank to that task's columns: its columns then span every change its runs can
+make, so a rank drop is exact up to the numerical tolerance. A found set is checked once
+more by a further edit inside it that must move the witness combination.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from generator.build import load_checked  # noqa: E402
+from generator.load.records import columns_from_records  # noqa: E402
+from generator.load.tree import LoadedBundle, LoadedRelease  # noqa: E402
+from generator.models.runs import RunRecord  # noqa: E402
+from generator.score.report import build_report  # noqa: E402
+
+Record = dict[str, Any]
+#: Relative size under which a singular value counts as zero.
+TOLERANCE = 1e-9
+#: Keys of numbers that are not point figures: interval ends and ranks (not linear in the
+#: data), the report's settings (constants).
+DROPPED = {"low", "high", "rank", "rank_low", "rank_high", "rank_worst", "rank_best"}
+#: Fields that name an element of a list (lists matched by identity, not by position).
+IDENTITY = ("scope", "combination", "id", "k", "a", "b", "task", "experiment", "name")
+
+
+# --- published point figures -------------------------------------------------------------
+
+
+def _identity(item: Mapping[str, Any], index: int) -> str:
+    parts = [
+        f"{k}={json.dumps(item[k], sort_keys=True)}"
+        for k in IDENTITY
+        if k in item and isinstance(item[k], (str, int, dict)) and not isinstance(item[k], bool)
+    ]
+    return ",".join(parts) if parts else str(index)
+
+
+def flatten(data: Any, path: str, numbers: dict[str, float]) -> None:
+    """Every point figure of a report's JSON by path; a withheld one (null) as NaN."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            if key not in DROPPED and key != "settings":
+                flatten(value, f"{path}.{key}", numbers)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            name = _identity(value, i) if isinstance(value, Mapping) else str(i)
+            flatten(value, f"{path}[{name}]", numbers)
+    elif isinstance(data, bool):  # flags are not figures
+        return
+    elif isinstance(data, (int, float)):
+        numbers[path] = float(data)
+    elif data is None:
+        numbers[path] = float("nan")
+
+
+def published(version: LoadedRelease, domain: str) -> dict[str, float]:
+    numbers: dict[str, float] = {}
+    flatten(build_report(version, domain).model_dump(mode="json"), domain, numbers)
+    return numbers
+
+
+# --- a release and its edits -------------------------------------------------------------
+
+
+@dataclass
+class Release:
+    """One loaded version and its run records (as JSON objects), editable."""
+
+    version: LoadedRelease
+    records: dict[str, list[Record]]
+    minimum: int
+    held_out: dict[str, str]  # held-out task → its domain
+    combos: list[str]  # the published (baseline) combinations
+
+    def edited(self, change: Callable[[dict[str, list[Record]]], None]) -> Release:
+        """This release with its records edited by ``change`` (a new base)."""
+        records = json.loads(json.dumps(self.records))
+        change(records)
+        return replace(self, records=records, version=self.with_records(records))
+
+    def with_records(self, changed: Mapping[str, list[Record]]) -> LoadedRelease:
+        bundles = []
+        for b in self.version.bundles:
+            if b.folder in changed:
+                records = [RunRecord.model_validate(r) for r in changed[b.folder]]
+                columns = columns_from_records(records, list(range(2, len(records) + 2)))
+                b = replace(b, runs=columns)
+            bundles.append(b)
+        return replace(self.version, bundles=tuple(bundles))
+
+    def tasks(self, domain: str) -> list[str]:
+        return sorted(t for t, d in self.held_out.items() if d == domain)
+
+
+def load(root: Path, version: str) -> Release:
+    inputs, _ = load_checked(root, strict=False)
+    loaded = next(r for r in inputs.releases if r.folder == version)
+    assert loaded.release is not None
+    assert loaded.catalog is not None
+    records = {}
+    for b in loaded.bundles:
+        path = root / "results" / version / "bundles" / b.folder / "runs.jsonl"
+        lines = path.read_text(encoding="utf-8").splitlines()[1:]
+        records[b.folder] = [json.loads(line) for line in lines if line.strip()]
+    held = {t.id: t.domain for t in loaded.catalog.model.tasks if t.group == "held-out"}
+    combos = [b.folder for b in loaded.bundles if _baseline(b)]
+    minimum = loaded.release.model.groups.min_held_out_aggregate
+    return Release(loaded, records, minimum, held, combos)
+
+
+def _baseline(b: LoadedBundle) -> bool:
+    return b.bundle.model.condition is None and b.bundle.model.consent.granted
+
+
+# --- edits of one valid run (never its status) ---------------------------------------------
+
+Edit = Callable[[Record, random.Random], bool]  # in place; False when it does not apply
+
+
+def _flip(field_name: str) -> Edit:
+    def edit(r: Record, rng: random.Random) -> bool:
+        items = r.get(field_name) or []
+        if not items:
+            return False
+        item = rng.choice(items)
+        item["pass"] = not item["pass"]
+        return True
+
+    return edit
+
+
+def _shift_level(r: Record, rng: random.Random) -> bool:
+    judge = r.get("judge") or []
+    if not judge or not r.get("judge_valid"):
+        return False
+    item = rng.choice(judge)
+    item["level"] = item["level"] - 1 if item["level"] >= 1 else item["level"] + 1
+    return True
+
+
+def _succeed(top: Mapping[tuple[str, str], int]) -> Edit:
+    """The run made a success: delivered, every item passed, every Judge level at the top
+    recorded for it (a success is rare under random edits, and reliability@k needs them)."""
+
+    def edit(r: Record, rng: random.Random) -> bool:
+        r["delivery"] = True
+        for item in (r.get("rules") or []) + (r.get("fatal") or []):
+            item["pass"] = True
+        if r.get("judge_valid"):
+            for item in r.get("judge") or []:
+                item["level"] = top[r["task"], item["id"]]
+        r["failure_type"] = None
+        return True
+
+    return edit
+
+
+def _fail(top: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
+    """The run made a failure by one of: a rule item failed, a fatal item failed, delivery
+    failed while the verdicts stay (a zeroed run), a Judge level under its top; then a
+    random failure type."""
+
+    def edit(r: Record, rng: random.Random) -> bool:
+        ways = ["zeroed"] + [k for k in ("rules", "fatal") if r.get(k)]
+        if r.get("judge_valid") and r.get("judge"):
+            ways.append("judge")
+        way = rng.choice(ways)
+        if way == "zeroed":
+            r["delivery"] = False
+        elif way == "judge":
+            item = rng.choice(r["judge"])
+            item["level"] = rng.randrange(top[r["task"], item["id"]])
+        else:
+            rng.choice(r[way])["pass"] = False
+        r["failure_type"] = rng.choice(types) if types else "missing-deliverable"
+        return True
+
+    return edit
+
+
+def _add(name: str, amount: float) -> Edit:
+    def edit(r: Record, rng: random.Random) -> bool:
+        if r.get(name) is None:
+            return False
+        step = rng.choice((1, 2, 3)) * amount
+        r[name] = r[name] + (int(step) if isinstance(r[name], int) else step)
+        return True
+
+    return edit
+
+
+def _measure(r: Record, rng: random.Random) -> bool:
+    measures = r.get("measures") or []
+    if not measures:
+        return False
+    rng.choice(measures)["value"] += rng.choice((0.25, 0.5, 1.0))
+    return True
+
+
+def kinds(release: Release) -> dict[str, Edit]:
+    """The kinds of edit tried on one run, by name."""
+    types = sorted(
+        {r["failure_type"] for rs in release.records.values() for r in rs if r.get("failure_type")}
+    )
+    top: dict[tuple[str, str], int] = {}
+    for rs in release.records.values():
+        for r in rs:
+            for item in r.get("judge") or []:
+                key = (r["task"], item["id"])
+                top[key] = max(top.get(key, 1), item["level"])
+    return {
+        "succeed": _succeed(top),
+        "fail": _fail(top, types),
+        "rule": _flip("rules"),
+        "fatal": _flip("fatal"),
+        "level": _shift_level,
+        "input_tokens": _add("input_tokens", 1000),
+        "output_tokens": _add("output_tokens", 100),
+        "duration_s": _add("duration_s", 7.5),
+        "turns": _add("turns", 1),
+        "measure": _measure,
+    }
+
+
+# --- the search --------------------------------------------------------------------------
+
+
+def rank(matrix: np.ndarray) -> int:
+    if matrix.size == 0:
+        return 0
+    values = np.linalg.svd(matrix, compute_uv=False)
+    return int((values > TOLERANCE * max(1e-300, float(values[0]))).sum()) if values[0] else 0
+
+
+@dataclass
+class Exposure:
+    tasks: frozenset[str]
+    combination: dict[str, float]  # published number → coefficient
+    confirmed: bool = False
+    evidence: str = ""
+
+    def __str__(self) -> str:
+        terms = " ".join(f"{c:+.6g}·[{k}]" for k, c in self.combination.items())
+        state = "confirmed" if self.confirmed else "NOT confirmed"
+        return f"{state}: tasks {sorted(self.tasks)} ← {terms}\n    {self.evidence}"
+
+
+@dataclass
+class Search:
+    """The changes of one domain's point figures under moves of one combination's runs."""
+
+    release: Release
+    domain: str
+    combo: str
+    rng: random.Random
+    base: dict[str, float] = field(default_factory=dict)
+    labels: list[str] = field(default_factory=list)  # the task each column edited
+    deltas: list[dict[str, float]] = field(default_factory=list)
+    withheld_changes: int = 0  # moves that changed which figures are published
+    reports: int = 0
+    kinds: dict[str, Edit] = field(default_factory=dict)
+    targets: dict[str, list[int]] = field(default_factory=dict)  # success counts to come
+
+    def __post_init__(self) -> None:
+        self.kinds = kinds(self.release)
+        self.base = published(self.release.version, self.domain)
+        self.reports += 1
+
+    def move(self, task: str) -> dict[str, list[Record]]:
+        """A compound move of ``task``'s valid runs in this combination: three random edits
+        of each (items, levels, tokens, duration, turns, measures), then a number of them
+        made successes and the others failures (the number cycling through 0..runs, so that
+        every count of successes, on which reliability@k rests, is reached)."""
+        records = json.loads(json.dumps(self.release.records[self.combo]))
+        runs = [r for r in records if r["task"] == task and r.get("status") == "valid"]
+        if not self.targets.get(task):
+            self.targets[task] = self.rng.sample(range(len(runs) + 1), len(runs) + 1)
+        target = self.targets[task].pop()
+        free = sorted(k for k in self.kinds if k not in ("succeed", "fail"))
+        for r in runs:
+            for kind in self.rng.sample(free, 3):
+                self.kinds[kind](r, self.rng)
+        for i, r in enumerate(self.rng.sample(runs, len(runs))):
+            self.kinds["succeed" if i < target else "fail"](r, self.rng)
+        return {self.combo: records}
+
+    def delta(self, changed: Mapping[str, list[Record]]) -> dict[str, float]:
+        after = published(self.release.with_records(changed), self.domain)
+        self.reports += 1
+        out = {}
+        for path in set(after) | set(self.base):
+            a, b = self.base.get(path, 0.0), after.get(path, 0.0)  # absent: a count of 0
+            if np.isnan(a) != np.isnan(b):
+                self.withheld_changes += 1
+            elif not np.isnan(a) and b != a:
+                out[path] = b - a
+        return out
+
+    def span(self, task: str, limit: int = 60) -> int:
+        """Moves of ``task`` until two in a row add no rank to its columns; the rank."""
+        have, idle = 0, 0
+        while idle < 2 and limit > 0:
+            limit -= 1
+            self.labels.append(task)
+            self.deltas.append(self.delta(self.move(task)))
+            now = rank(self.matrix(task)[0])
+            idle = idle + 1 if now == have else 0
+            have = now
+        return have
+
+    def matrix(self, task: str | None = None) -> tuple[np.ndarray, list[str]]:
+        """``M`` (or its columns of one task), rows scaled to at most 1."""
+        cols = [d for d, t in zip(self.deltas, self.labels, strict=True) if task in (None, t)]
+        rows = sorted({p for d in self.deltas for p in d})
+        index = {p: i for i, p in enumerate(rows)}
+        m = np.zeros((len(rows), len(cols)))
+        for j, d in enumerate(cols):
+            for p, v in d.items():
+                m[index[p], j] = v
+        if task is None:
+            scale = np.abs(m).max(axis=1, keepdims=True) if m.size else np.ones((0, 1))
+            m = m / np.where(scale > 0, scale, 1.0)
+        return m, rows
+
+    def exposures(self) -> list[Exposure]:
+        """Each minimal task set under the minimum on which a combination of published
+        numbers is supported, with one such combination and its check."""
+        m, rows = self.matrix()
+        if not m.size:
+            return []
+        scale = np.abs(np.array([[self._row_max(p)] for p in rows]))
+        _, s, vt = np.linalg.svd(m, full_matrices=False)
+        keep = s > TOLERANCE * float(s[0])
+        basis = s[keep, None] * vt[keep]  # the row space of m, r × moves
+        tasks = sorted(set(self.labels))
+        found: list[Exposure] = []
+        for size in range(1, min(self.release.minimum - 1, len(tasks)) + 1):
+            for chosen in combinations(tasks, size):
+                inside = frozenset(chosen)
+                if any(f.tasks <= inside for f in found):
+                    continue
+                outside = np.array([t not in inside for t in self.labels])
+                if rank(basis[:, outside]) < basis.shape[0]:
+                    y = witness(m, outside)
+                    combo = {
+                        rows[i]: float(y[i] / scale[i, 0]) for i in np.flatnonzero(np.abs(y) > 1e-9)
+                    }
+                    found.append(self.check(Exposure(inside, combo)))
+        return found
+
+    def _row_max(self, path: str) -> float:
+        return max((abs(d.get(path, 0.0)) for d in self.deltas), default=1.0) or 1.0
+
+    def check(self, exposure: Exposure, tries: int = 3) -> Exposure:
+        """One further edit inside the set must move the combination."""
+        before = sum(c * self.base[p] for p, c in exposure.combination.items())
+        for _ in range(tries):
+            task = self.rng.choice(sorted(exposure.tasks))
+            d = self.delta(self.move(task))
+            moved = sum(c * d.get(p, 0.0) for p, c in exposure.combination.items())
+            if abs(moved) > 1e-7 * max(1.0, abs(before)):
+                exposure.confirmed = True
+                exposure.evidence = f"{self.domain}/{self.combo}: {task} edited, moved {moved:+.6g}"
+                return exposure
+        exposure.evidence = f"{self.domain}/{self.combo}: {tries} edits inside did not move it"
+        return exposure
+
+
+def witness(m: np.ndarray, outside: np.ndarray) -> np.ndarray:
+    """Few rows y with yᵀ·m zero on the columns ``outside`` and not inside: greedily the
+    heaviest rows of one such y, as few as still leave a rank drop."""
+    y = _vanishing(m, outside)
+    order = np.argsort(-np.abs(y))
+    low, high = 1, len(order)
+    while low < high:
+        mid = (low + high) // 2
+        sub = m[order[:mid]]
+        if rank(sub) > rank(sub[:, outside]):
+            high = mid
+        else:
+            low = mid + 1
+    out = np.zeros(m.shape[0])
+    z = _vanishing(m[order[:low]], outside)
+    out[order[:low]] = z / np.abs(z).max()
+    return out
+
+
+def _vanishing(m: np.ndarray, outside: np.ndarray) -> np.ndarray:
+    u, s, vt = np.linalg.svd(m, full_matrices=False)
+    keep = s > TOLERANCE * float(s[0])
+    u, b = u[:, keep], s[keep, None] * vt[keep]  # m = u·b
+    left, sv, _ = np.linalg.svd(b[:, outside], full_matrices=True)
+    r = int((sv > TOLERANCE * float(s[0])).sum()) if sv.size else 0
+    null = left[:, r:]
+    if not null.shape[1]:
+        return np.zeros(m.shape[0])
+    z = null @ np.linalg.svd(null.T @ b[:, ~outside], full_matrices=True)[0][:, 0]
+    out: np.ndarray = u @ z
+    return out
+
+
+@dataclass
+class Result:
+    exposures: list[Exposure]
+    reports: int
+    ranks: dict[str, int]  # per task, the rank of its columns
+    withheld_changes: int
+    seconds: float
+
+    @property
+    def confirmed(self) -> list[Exposure]:
+        return [e for e in self.exposures if e.confirmed]
+
+
+def search(release: Release, domain: str, combo: str, seed: int = 0) -> Result:
+    """Every task set under the minimum that the published point figures of ``domain``
+    expose through ``combo``'s runs."""
+    start = time.perf_counter()
+    s = Search(release, domain, combo, random.Random(seed))
+    ranks = {t: s.span(t) for t in release.tasks(domain)}
+    found = s.exposures()
+    return Result(found, s.reports, ranks, s.withheld_changes, time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=ROOT)
+    parser.add_argument("--version", default="v1.1")
+    parser.add_argument("--domain", action="append", help="default: every domain")
+    parser.add_argument("--combination", action="append", help="default: every baseline")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    release = load(args.root, args.version)
+    domains = args.domain or sorted(set(release.held_out.values()))
+    total = 0
+    for domain in domains:
+        for combo in args.combination or release.combos:
+            r = search(release, domain, combo, args.seed)
+            total += len(r.confirmed)
+            print(
+                f"{domain}/{combo}: {r.reports} reports in {r.seconds:.1f} s, ranks per task "
+                f"{sorted(r.ranks.values())}, {r.withheld_changes} withheld↔shown changes, "
+                f"{len(r.exposures)} sets ({len(r.confirmed)} confirmed)"
+            )
+            for e in r.exposures:
+                print(f"  {e}")
+    sys.exit(1 if total else 0)
+
+
+if __name__ == "__main__":
+    main()
