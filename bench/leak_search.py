@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -52,6 +53,9 @@ TOLERANCE = 1e-9
 #: Keys of numbers that are not point figures: interval ends and ranks (not linear in the
 #: data), the report's settings (constants).
 DROPPED = {"low", "high", "rank", "rank_low", "rank_high", "rank_worst", "rank_best"}
+#: Numbers read as 0 when their key is absent (counts by failure type or cause); any other
+#: number absent is a figure withheld (its object null).
+COUNTS = re.compile(r"\.(failure_types|incomplete_causes)\.[^.\[]+$")
 #: Fields that name an element of a list (lists matched by identity, not by position).
 IDENTITY = ("scope", "combination", "id", "k", "a", "b", "task", "experiment", "name")
 
@@ -294,9 +298,11 @@ class Search:
     kinds: dict[str, Edit] = field(default_factory=dict)
     targets: dict[str, list[int]] = field(default_factory=dict)  # success counts to come
 
+    only: Callable[[str], bool] = lambda path: True  # the published numbers read
+
     def __post_init__(self) -> None:
         self.kinds = kinds(self.release)
-        self.base = published(self.release.version, self.domain)
+        self.base = self._published(self.release.version)
         self.reports += 1
 
     def move(self, task: str) -> dict[str, list[Record]]:
@@ -318,16 +324,20 @@ class Search:
         return {self.combo: records}
 
     def delta(self, changed: Mapping[str, list[Record]]) -> dict[str, float]:
-        after = published(self.release.with_records(changed), self.domain)
+        after = self._published(self.release.with_records(changed))
         self.reports += 1
         out = {}
         for path in set(after) | set(self.base):
-            a, b = self.base.get(path, 0.0), after.get(path, 0.0)  # absent: a count of 0
+            absent = 0.0 if COUNTS.search(path) else np.nan  # a count absent is 0
+            a, b = self.base.get(path, absent), after.get(path, absent)
             if np.isnan(a) != np.isnan(b):
                 self.withheld_changes += 1
             elif not np.isnan(a) and b != a:
                 out[path] = b - a
         return out
+
+    def _published(self, version: LoadedRelease) -> dict[str, float]:
+        return {p: v for p, v in published(version, self.domain).items() if self.only(p)}
 
     def span(self, task: str, limit: int = 60) -> int:
         """Moves of ``task`` until two in a row add no rank to its columns; the rank."""
@@ -445,11 +455,18 @@ class Result:
         return [e for e in self.exposures if e.confirmed]
 
 
-def search(release: Release, domain: str, combo: str, seed: int = 0) -> Result:
+def search(
+    release: Release,
+    domain: str,
+    combo: str,
+    seed: int = 0,
+    only: Callable[[str], bool] = lambda path: True,
+) -> Result:
     """Every task set under the minimum that the published point figures of ``domain``
-    expose through ``combo``'s runs."""
+    expose through ``combo``'s runs (those of them that ``only`` keeps: a set exposed by
+    some of the numbers is exposed by all of them)."""
     start = time.perf_counter()
-    s = Search(release, domain, combo, random.Random(seed))
+    s = Search(release, domain, combo, random.Random(seed), only=only)
     ranks = {t: s.span(t) for t in release.tasks(domain)}
     found = s.exposures()
     return Result(found, s.reports, ranks, s.withheld_changes, time.perf_counter() - start)

@@ -1,35 +1,33 @@
 """No held-out figure over fewer than the minimum is derivable from the reports (§4.4, §7.2),
-found by a black-box search (tests/leaks.py) that edits held-out runs and watches every
-published number move, independently of the privacy gate's model of figures.
+found by a black-box search (bench/leak_search.py) that edits held-out runs and watches
+every published point figure move, independently of the privacy gate's model of figures.
 
-Cases: the Lingee example (v1.1, general and enterprise), the EnterpriseClawBench-shaped
-example, and the Lingee example edited along the routes of issue 26: every general
-dual-channel task at rule weight 0.5; a zeroed run that keeps its verdicts; ``turns``
-recorded only on one held-out task besides the public ones. With the gate switched off, the
-same search must find those routes (so that it can fail).
+Cases: the Lingee example (v1.1, general and enterprise, combination ``lingee``) and the
+Lingee example edited along the routes of issue 26: every general dual-channel task at rule
+weight 0.5; a zeroed run that keeps its verdicts; ``turns`` recorded only on one held-out
+task besides the public ones. With the gate switched off, the same search must find an
+exposure (so that it can fail). The EnterpriseClawBench-shaped example (~11 s a report) is
+searched by ``bench/leak_search.py --root examples/enterpriseclawbench``, not here.
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from leaks import Exposure, Move, Release, load, search, single_moves
 
 import generator.score.gate as gate
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
 
-#: The search's confirmation is not yet strong enough: on v1.1 general it keeps candidates
-#: from the success-rate and reliability@1 intervals and from failure-type counts whose
-#: outside edits never changed a success or that failure type. Until the edits are directed
-#: (a run made to succeed, every failure-type transition), a failure here is a candidate.
-UNSETTLED = pytest.mark.xfail(reason="candidates not yet confirmed or refuted", strict=False)
-CLAW = REPO / "examples" / "enterpriseclawbench"
+from leak_search import Exposure, Release, load, search  # noqa: E402
+
+COMBO = "lingee"
 
 
 @pytest.fixture(scope="module")
@@ -37,45 +35,25 @@ def lingee() -> Release:
     return load(REPO, "v1.1")
 
 
-@pytest.fixture(scope="module")
-def claw() -> Release:
-    return load(CLAW, "v1.0")
-
-
 @pytest.fixture
 def gate_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The gate admitting everything: the test of the search itself."""
+    """The gate admitting everything (``Gate._admit_one`` asks ``gate.exposed_matrix``)."""
     monkeypatch.setattr(gate, "exposed_matrix", lambda *args, **kwargs: None)
-
-
-def _tasks(release: Release, domain: str) -> list[str]:
-    return sorted(t for t, d in release.held_out.items() if d == domain)
 
 
 def _explain(found: list[Exposure]) -> str:
     return "held-out figures over too few tasks are derivable:\n" + "\n".join(map(str, found))
 
 
-def _confirmed(
-    release: Release, domains: list[str], moves: Iterator[Move] | list[Move]
-) -> list[Exposure]:
-    _, found = search(release, domains, moves)
-    return [e for e in found if e.confirmed]
-
-
 # --- the edits of issue 26's routes ----------------------------------------------------
-
-
-def _catalog(release: Release) -> list[Any]:
-    assert release.version.catalog is not None
-    return list(release.version.catalog.model.tasks)
 
 
 def _judged(release: Release, domain: str) -> list[str]:
     """Held-out tasks of ``domain`` with Judge items, by id."""
+    assert release.version.catalog is not None
     return sorted(
         t.id
-        for t in _catalog(release)
+        for t in release.version.catalog.model.tasks
         if t.group == "held-out" and t.domain == domain and t.scoring.judge_items
     )
 
@@ -85,13 +63,11 @@ def zeroed_keeping_verdicts(release: Release, task: str, combo: str) -> Release:
     its Judge result is valid (issue 26, route b)."""
 
     def change(records: dict[str, list[dict[str, Any]]]) -> None:
-        run = next(r for r in records[combo] if r["task"] == task and r["status"] == "valid")
+        runs = [r for r in records[combo] if r["task"] == task and r["status"] == "valid"]
+        run = next((r for r in runs if r.get("judge_valid")), runs[0])
         run["delivery"] = False
-        for item in run.get("rules") or []:
+        for item in (run.get("rules") or []) + (run.get("fatal") or []):
             item["pass"] = True
-        for item in run.get("fatal") or []:
-            item["pass"] = True
-        run["judge_valid"] = True
         run["failure_type"] = run.get("failure_type") or "missing-deliverable"
 
     return release.edited(change)
@@ -110,8 +86,7 @@ def turns_on_one(release: Release, keep: str) -> Release:
 
 
 def equal_rule_weights(tmp: Path) -> Release:
-    """Every general dual-channel task at rule weight 0.5 (route a); the held-out tasks
-    without Judge items stay rule-only."""
+    """Every general dual-channel task at rule weight 0.5 (route a)."""
     shutil.copytree(REPO / "results", tmp / "results")
     shutil.copytree(REPO / "harnesscards", tmp / "harnesscards")
     path = tmp / "results" / "v1.1" / "tasks.yaml"
@@ -123,62 +98,52 @@ def equal_rule_weights(tmp: Path) -> Release:
     return load(tmp, "v1.1")
 
 
-# --- the unedited examples ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def routes(tmp_path_factory: pytest.TempPathFactory) -> Release:
+    """The Lingee example with routes a, b and c at once."""
+    release = equal_rule_weights(tmp_path_factory.mktemp("routes"))
+    judged = _judged(release, "general")
+    plain = [t for t in release.tasks("general") if t not in judged]
+    release = zeroed_keeping_verdicts(release, judged[0], COMBO)
+    return turns_on_one(release, plain[0])
+
+
+# --- the searches --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("domain", ["general", "enterprise"])
-@UNSETTLED
 def test_the_lingee_example_exposes_no_small_group(lingee: Release, domain: str) -> None:
-    moves = single_moves(lingee, _tasks(lingee, domain), ["lingee"], ["rule0+level0", "zeroed"])
-    found = _confirmed(lingee, [domain], moves)
-    assert not found, _explain(found)
+    result = search(lingee, domain, COMBO)
+    assert result.ranks, "no held-out task searched"
+    assert not result.exposures, _explain(result.exposures)
 
 
-def _claw_moves(claw: Release) -> list[Move]:
-    """One Judge level of one run per held-out task in one combination, and one rule item."""
-    combo = claw.combos[0]
-    return list(single_moves(claw, _tasks(claw, "workplace"), [combo], ["rule0+level0"]))
+def test_the_routes_of_issue_26_expose_no_small_group(routes: Release) -> None:
+    result = search(routes, "general", COMBO)
+    assert not result.exposures, _explain(result.exposures)
 
 
-@UNSETTLED
-def test_the_clawbench_example_exposes_no_small_group(claw: Release) -> None:
-    found = _confirmed(claw, ["workplace"], _claw_moves(claw))
-    assert not found, _explain(found)
-
-
-# --- the routes, edited ------------------------------------------------------------------
-
-
-def _routes(lingee: Release, tmp: Path) -> tuple[Release, list[Move]]:
-    """The Lingee example with routes a, b and c at once, and the moves that probe them."""
-    release = equal_rule_weights(tmp)
-    judged = _judged(release, "general")
-    plain = [t for t in _tasks(release, "general") if t not in judged]
-    release = zeroed_keeping_verdicts(release, judged[0], "lingee")
-    release = turns_on_one(release, plain[0])
-    tasks = _tasks(release, "general")
-    moves = list(single_moves(release, tasks, ["lingee"], ["rule0+level0", "zeroed", "turns"]))
-    return release, moves
-
-
-@UNSETTLED
-def test_the_routes_of_issue_26_expose_no_small_group(lingee: Release, tmp_path: Path) -> None:
-    release, moves = _routes(lingee, tmp_path)
-    found = _confirmed(release, ["general"], moves)
-    assert not found, _explain(found)
+def _channels(path: str) -> bool:
+    """The scores and channels of the domain's whole scopes (no subdivision, which with
+    the gate off would expose single tasks on their own)."""
+    scores = (".task_score.", ".rule_score.", ".judge_score.")
+    return '"subdivision": null' in path and any(s in path for s in scores)
 
 
 @pytest.mark.usefixtures("gate_off")
-def test_without_the_gate_the_search_finds_the_routes(lingee: Release, tmp_path: Path) -> None:
-    release, moves = _routes(lingee, tmp_path)
-    found = _confirmed(release, ["general"], moves)
-    assert found, "the search found nothing with the gate off: it cannot fail"
-    judged = set(_judged(release, "general"))
-    assert any(e.tasks <= judged for e in found), _explain(found)
+def test_without_the_gate_the_search_finds_the_rule_judge_route(routes: Release) -> None:
+    """The Judge score over the general held-out tasks with Judge items (three, under the
+    minimum of five) is published once the gate admits everything, and the search finds it
+    from the scores alone."""
+    result = search(routes, "general", COMBO, only=_channels)
+    judged = set(_judged(routes, "general"))
+    assert result.confirmed, "the search found nothing with the gate off: it cannot fail"
+    assert any(e.tasks <= judged for e in result.confirmed), _explain(result.confirmed)
 
 
 @pytest.mark.usefixtures("gate_off")
-def test_without_the_gate_the_search_finds_the_channel_route(claw: Release) -> None:
-    found = _confirmed(claw, ["workplace"], _claw_moves(claw))
-    assert found, "the search found nothing with the gate off: it cannot fail"
-    assert any(any("channels" in p for p in e.combination) for e in found), _explain(found)
+def test_without_the_gate_the_search_finds_single_tasks(lingee: Release) -> None:
+    """A subdivision's failure types over one held-out task (the failure types read)."""
+    result = search(lingee, "general", COMBO, only=lambda path: ".failure_types." in path)
+    assert result.confirmed, "the search found nothing with the gate off: it cannot fail"
+    assert any(len(e.tasks) == 1 for e in result.confirmed), _explain(result.confirmed)
