@@ -26,238 +26,32 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generator.build import load_checked  # noqa: E402
-from generator.load.records import columns_from_records  # noqa: E402
-from generator.load.tree import LoadedBundle, LoadedRelease  # noqa: E402
-from generator.models.runs import RunRecord  # noqa: E402
-from generator.score.report import build_report  # noqa: E402
+from leak_edits import (
+    COUNTS,
+    ROOT,
+    Edit,
+    Record,
+    Release,
+    kinds,
+    load,
+    published,
+)
 
-Record = dict[str, Any]
+from generator.load.tree import LoadedRelease
+
 #: Relative size under which a singular value counts as zero.
 TOLERANCE = 1e-9
-#: Keys of numbers that are not point figures: interval ends and ranks (not linear in the
-#: data), the report's settings (constants).
-DROPPED = {"low", "high", "rank", "rank_low", "rank_high", "rank_worst", "rank_best"}
-#: Numbers read as 0 when their key is absent (counts by failure type or cause); any other
-#: number absent is a figure withheld (its object null).
-COUNTS = re.compile(r"\.(failure_types|incomplete_causes)\.[^.\[]+$")
-#: Fields that name an element of a list (lists matched by identity, not by position).
-IDENTITY = ("scope", "combination", "id", "k", "a", "b", "task", "experiment", "name")
-
-
-# --- published point figures -------------------------------------------------------------
-
-
-def _identity(item: Mapping[str, Any], index: int) -> str:
-    parts = [
-        f"{k}={json.dumps(item[k], sort_keys=True)}"
-        for k in IDENTITY
-        if k in item and isinstance(item[k], (str, int, dict)) and not isinstance(item[k], bool)
-    ]
-    return ",".join(parts) if parts else str(index)
-
-
-def flatten(data: Any, path: str, numbers: dict[str, float]) -> None:
-    """Every point figure of a report's JSON by path; a withheld one (null) as NaN."""
-    if isinstance(data, Mapping):
-        for key, value in data.items():
-            if key not in DROPPED and key != "settings":
-                flatten(value, f"{path}.{key}", numbers)
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            name = _identity(value, i) if isinstance(value, Mapping) else str(i)
-            flatten(value, f"{path}[{name}]", numbers)
-    elif isinstance(data, bool):  # flags are not figures
-        return
-    elif isinstance(data, (int, float)):
-        numbers[path] = float(data)
-    elif data is None:
-        numbers[path] = float("nan")
-
-
-def published(version: LoadedRelease, domain: str) -> dict[str, float]:
-    numbers: dict[str, float] = {}
-    flatten(build_report(version, domain).model_dump(mode="json"), domain, numbers)
-    return numbers
-
-
-# --- a release and its edits -------------------------------------------------------------
-
-
-@dataclass
-class Release:
-    """One loaded version and its run records (as JSON objects), editable."""
-
-    version: LoadedRelease
-    records: dict[str, list[Record]]
-    minimum: int
-    held_out: dict[str, str]  # held-out task → its domain
-    combos: list[str]  # the published (baseline) combinations
-
-    def edited(self, change: Callable[[dict[str, list[Record]]], None]) -> Release:
-        """This release with its records edited by ``change`` (a new base)."""
-        records = json.loads(json.dumps(self.records))
-        change(records)
-        return replace(self, records=records, version=self.with_records(records))
-
-    def with_records(self, changed: Mapping[str, list[Record]]) -> LoadedRelease:
-        bundles = []
-        for b in self.version.bundles:
-            if b.folder in changed:
-                records = [RunRecord.model_validate(r) for r in changed[b.folder]]
-                columns = columns_from_records(records, list(range(2, len(records) + 2)))
-                b = replace(b, runs=columns)
-            bundles.append(b)
-        return replace(self.version, bundles=tuple(bundles))
-
-    def tasks(self, domain: str) -> list[str]:
-        return sorted(t for t, d in self.held_out.items() if d == domain)
-
-
-def load(root: Path, version: str) -> Release:
-    inputs, _ = load_checked(root, strict=False)
-    loaded = next(r for r in inputs.releases if r.folder == version)
-    assert loaded.release is not None
-    assert loaded.catalog is not None
-    records = {}
-    for b in loaded.bundles:
-        path = root / "results" / version / "bundles" / b.folder / "runs.jsonl"
-        lines = path.read_text(encoding="utf-8").splitlines()[1:]
-        records[b.folder] = [json.loads(line) for line in lines if line.strip()]
-    held = {t.id: t.domain for t in loaded.catalog.model.tasks if t.group == "held-out"}
-    combos = [b.folder for b in loaded.bundles if _baseline(b)]
-    minimum = loaded.release.model.groups.min_held_out_aggregate
-    return Release(loaded, records, minimum, held, combos)
-
-
-def _baseline(b: LoadedBundle) -> bool:
-    return b.bundle.model.condition is None and b.bundle.model.consent.granted
-
-
-# --- edits of one valid run (never its status) ---------------------------------------------
-
-Edit = Callable[[Record, random.Random], bool]  # in place; False when it does not apply
-
-
-def _flip(field_name: str) -> Edit:
-    def edit(r: Record, rng: random.Random) -> bool:
-        items = r.get(field_name) or []
-        if not items:
-            return False
-        item = rng.choice(items)
-        item["pass"] = not item["pass"]
-        return True
-
-    return edit
-
-
-def _shift_level(r: Record, rng: random.Random) -> bool:
-    judge = r.get("judge") or []
-    if not judge or not r.get("judge_valid"):
-        return False
-    item = rng.choice(judge)
-    item["level"] = item["level"] - 1 if item["level"] >= 1 else item["level"] + 1
-    return True
-
-
-def _succeed(top: Mapping[tuple[str, str], int]) -> Edit:
-    """The run made a success: delivered, every item passed, every Judge level at the top
-    recorded for it (a success is rare under random edits, and reliability@k needs them)."""
-
-    def edit(r: Record, rng: random.Random) -> bool:
-        r["delivery"] = True
-        for item in (r.get("rules") or []) + (r.get("fatal") or []):
-            item["pass"] = True
-        if r.get("judge_valid"):
-            for item in r.get("judge") or []:
-                item["level"] = top[r["task"], item["id"]]
-        r["failure_type"] = None
-        return True
-
-    return edit
-
-
-def _fail(top: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
-    """The run made a failure by one of: a rule item failed, a fatal item failed, delivery
-    failed while the verdicts stay (a zeroed run), a Judge level under its top; then a
-    random failure type."""
-
-    def edit(r: Record, rng: random.Random) -> bool:
-        ways = ["zeroed"] + [k for k in ("rules", "fatal") if r.get(k)]
-        if r.get("judge_valid") and r.get("judge"):
-            ways.append("judge")
-        way = rng.choice(ways)
-        if way == "zeroed":
-            r["delivery"] = False
-        elif way == "judge":
-            item = rng.choice(r["judge"])
-            item["level"] = rng.randrange(top[r["task"], item["id"]])
-        else:
-            rng.choice(r[way])["pass"] = False
-        r["failure_type"] = rng.choice(types) if types else "missing-deliverable"
-        return True
-
-    return edit
-
-
-def _add(name: str, amount: float) -> Edit:
-    def edit(r: Record, rng: random.Random) -> bool:
-        if r.get(name) is None:
-            return False
-        step = rng.choice((1, 2, 3)) * amount
-        r[name] = r[name] + (int(step) if isinstance(r[name], int) else step)
-        return True
-
-    return edit
-
-
-def _measure(r: Record, rng: random.Random) -> bool:
-    measures = r.get("measures") or []
-    if not measures:
-        return False
-    rng.choice(measures)["value"] += rng.choice((0.25, 0.5, 1.0))
-    return True
-
-
-def kinds(release: Release) -> dict[str, Edit]:
-    """The kinds of edit tried on one run, by name."""
-    types = sorted(
-        {r["failure_type"] for rs in release.records.values() for r in rs if r.get("failure_type")}
-    )
-    top: dict[tuple[str, str], int] = {}
-    for rs in release.records.values():
-        for r in rs:
-            for item in r.get("judge") or []:
-                key = (r["task"], item["id"])
-                top[key] = max(top.get(key, 1), item["level"])
-    return {
-        "succeed": _succeed(top),
-        "fail": _fail(top, types),
-        "rule": _flip("rules"),
-        "fatal": _flip("fatal"),
-        "level": _shift_level,
-        "input_tokens": _add("input_tokens", 1000),
-        "output_tokens": _add("output_tokens", 100),
-        "duration_s": _add("duration_s", 7.5),
-        "turns": _add("turns", 1),
-        "measure": _measure,
-    }
-
 
 # --- the search --------------------------------------------------------------------------
 
@@ -293,7 +87,8 @@ class Search:
     base: dict[str, float] = field(default_factory=dict)
     labels: list[str] = field(default_factory=list)  # the task each column edited
     deltas: list[dict[str, float]] = field(default_factory=list)
-    withheld_changes: int = 0  # moves that changed which figures are published
+    withheld: int = 0  # moves not used: they withheld a number published in the base
+    shown: int = 0  # moves that showed a number withheld in the base
     reports: int = 0
     kinds: dict[str, Edit] = field(default_factory=dict)
     targets: dict[str, list[int]] = field(default_factory=dict)  # success counts to come
@@ -323,17 +118,24 @@ class Search:
             self.kinds["succeed" if i < target else "fail"](r, self.rng)
         return {self.combo: records}
 
-    def delta(self, changed: Mapping[str, list[Record]]) -> dict[str, float]:
+    def delta(self, changed: Mapping[str, list[Record]]) -> dict[str, float] | None:
+        """The change of every number published in the base; None when the move withheld
+        one of them (its change unknown: the move is not used)."""
         after = self._published(self.release.with_records(changed))
         self.reports += 1
         out = {}
+        shown = False
         for path in set(after) | set(self.base):
             absent = 0.0 if COUNTS.search(path) else np.nan  # a count absent is 0
             a, b = self.base.get(path, absent), after.get(path, absent)
-            if np.isnan(a) != np.isnan(b):
-                self.withheld_changes += 1
+            if np.isnan(a) and not np.isnan(b):
+                shown = True  # not published in the base: not read
+            elif not np.isnan(a) and np.isnan(b):
+                self.withheld += 1
+                return None
             elif not np.isnan(a) and b != a:
                 out[path] = b - a
+        self.shown += shown
         return out
 
     def _published(self, version: LoadedRelease) -> dict[str, float]:
@@ -344,8 +146,11 @@ class Search:
         have, idle = 0, 0
         while idle < 2 and limit > 0:
             limit -= 1
+            d = self.delta(self.move(task))
+            if d is None:
+                continue
             self.labels.append(task)
-            self.deltas.append(self.delta(self.move(task)))
+            self.deltas.append(d)
             now = rank(self.matrix(task)[0])
             idle = idle + 1 if now == have else 0
             have = now
@@ -400,6 +205,8 @@ class Search:
         for _ in range(tries):
             task = self.rng.choice(sorted(exposure.tasks))
             d = self.delta(self.move(task))
+            if d is None:
+                continue
             moved = sum(c * d.get(p, 0.0) for p, c in exposure.combination.items())
             if abs(moved) > 1e-7 * max(1.0, abs(before)):
                 exposure.confirmed = True
@@ -447,7 +254,8 @@ class Result:
     exposures: list[Exposure]
     reports: int
     ranks: dict[str, int]  # per task, the rank of its columns
-    withheld_changes: int
+    withheld: int  # moves not used, as they withheld a number published in the base
+    shown: int  # moves that showed a number withheld in the base
     seconds: float
 
     @property
@@ -469,7 +277,7 @@ def search(
     s = Search(release, domain, combo, random.Random(seed), only=only)
     ranks = {t: s.span(t) for t in release.tasks(domain)}
     found = s.exposures()
-    return Result(found, s.reports, ranks, s.withheld_changes, time.perf_counter() - start)
+    return Result(found, s.reports, ranks, s.withheld, s.shown, time.perf_counter() - start)
 
 
 def main() -> None:
@@ -489,7 +297,8 @@ def main() -> None:
             total += len(r.confirmed)
             print(
                 f"{domain}/{combo}: {r.reports} reports in {r.seconds:.1f} s, ranks per task "
-                f"{sorted(r.ranks.values())}, {r.withheld_changes} withheld↔shown changes, "
+                f"{sorted(r.ranks.values())}, {r.withheld} moves unused (a number withheld), "
+                f"{r.shown} showing a number withheld in the base, "
                 f"{len(r.exposures)} sets ({len(r.confirmed)} confirmed)"
             )
             for e in r.exposures:

@@ -25,7 +25,8 @@ import generator.score.gate as gate
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 
-from leak_search import Exposure, Release, load, search  # noqa: E402
+from leak_edits import Release, load  # noqa: E402
+from leak_search import Exposure, search  # noqa: E402
 
 COMBO = "lingee"
 

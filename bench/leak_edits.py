@@ -1,0 +1,232 @@
+"""The published point figures of a report, a release whose run records can be edited, and
+the kinds of edit of one valid run, for the leak search (bench/leak_search.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from generator.build import load_checked  # noqa: E402
+from generator.load.records import columns_from_records  # noqa: E402
+from generator.load.tree import LoadedBundle, LoadedRelease  # noqa: E402
+from generator.models.runs import RunRecord  # noqa: E402
+from generator.score.report import build_report  # noqa: E402
+
+Record = dict[str, Any]
+#: Keys of numbers that are not point figures: interval ends and ranks (not linear in the
+#: data), the report's settings (constants).
+DROPPED = {"low", "high", "rank", "rank_low", "rank_high", "rank_worst", "rank_best"}
+#: Numbers read as 0 when their key is absent (counts by failure type or cause); any other
+#: number absent is a figure withheld (its object null).
+COUNTS = re.compile(r"\.(failure_types|incomplete_causes)\.[^.\[]+$")
+#: Fields that name an element of a list (lists matched by identity, not by position).
+IDENTITY = ("scope", "combination", "id", "k", "a", "b", "task", "experiment", "name")
+
+
+# --- published point figures -------------------------------------------------------------
+
+
+def _identity(item: Mapping[str, Any], index: int) -> str:
+    parts = [
+        f"{k}={json.dumps(item[k], sort_keys=True)}"
+        for k in IDENTITY
+        if k in item and isinstance(item[k], (str, int, dict)) and not isinstance(item[k], bool)
+    ]
+    return ",".join(parts) if parts else str(index)
+
+
+def flatten(data: Any, path: str, numbers: dict[str, float]) -> None:
+    """Every point figure of a report's JSON by path; a withheld one (null) as NaN."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            if key not in DROPPED and key != "settings":
+                flatten(value, f"{path}.{key}", numbers)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            name = _identity(value, i) if isinstance(value, Mapping) else str(i)
+            flatten(value, f"{path}[{name}]", numbers)
+    elif isinstance(data, bool):  # flags are not figures
+        return
+    elif isinstance(data, (int, float)):
+        numbers[path] = float(data)
+    elif data is None:
+        numbers[path] = float("nan")
+
+
+def published(version: LoadedRelease, domain: str) -> dict[str, float]:
+    numbers: dict[str, float] = {}
+    flatten(build_report(version, domain).model_dump(mode="json"), domain, numbers)
+    return numbers
+
+
+# --- a release and its edits -------------------------------------------------------------
+
+
+@dataclass
+class Release:
+    """One loaded version and its run records (as JSON objects), editable."""
+
+    version: LoadedRelease
+    records: dict[str, list[Record]]
+    minimum: int
+    held_out: dict[str, str]  # held-out task → its domain
+    combos: list[str]  # the published (baseline) combinations
+
+    def edited(self, change: Callable[[dict[str, list[Record]]], None]) -> Release:
+        """This release with its records edited by ``change`` (a new base)."""
+        records = json.loads(json.dumps(self.records))
+        change(records)
+        return replace(self, records=records, version=self.with_records(records))
+
+    def with_records(self, changed: Mapping[str, list[Record]]) -> LoadedRelease:
+        bundles = []
+        for b in self.version.bundles:
+            if b.folder in changed:
+                records = [RunRecord.model_validate(r) for r in changed[b.folder]]
+                columns = columns_from_records(records, list(range(2, len(records) + 2)))
+                b = replace(b, runs=columns)
+            bundles.append(b)
+        return replace(self.version, bundles=tuple(bundles))
+
+    def tasks(self, domain: str) -> list[str]:
+        return sorted(t for t, d in self.held_out.items() if d == domain)
+
+
+def load(root: Path, version: str) -> Release:
+    inputs, _ = load_checked(root, strict=False)
+    loaded = next(r for r in inputs.releases if r.folder == version)
+    assert loaded.release is not None
+    assert loaded.catalog is not None
+    records = {}
+    for b in loaded.bundles:
+        path = root / "results" / version / "bundles" / b.folder / "runs.jsonl"
+        lines = path.read_text(encoding="utf-8").splitlines()[1:]
+        records[b.folder] = [json.loads(line) for line in lines if line.strip()]
+    held = {t.id: t.domain for t in loaded.catalog.model.tasks if t.group == "held-out"}
+    combos = [b.folder for b in loaded.bundles if _baseline(b)]
+    minimum = loaded.release.model.groups.min_held_out_aggregate
+    return Release(loaded, records, minimum, held, combos)
+
+
+def _baseline(b: LoadedBundle) -> bool:
+    return b.bundle.model.condition is None and b.bundle.model.consent.granted
+
+
+# --- edits of one valid run (never its status) ---------------------------------------------
+
+Edit = Callable[[Record, random.Random], bool]  # in place; False when it does not apply
+
+
+def _flip(field_name: str) -> Edit:
+    def edit(r: Record, rng: random.Random) -> bool:
+        items = r.get(field_name) or []
+        if not items:
+            return False
+        item = rng.choice(items)
+        item["pass"] = not item["pass"]
+        return True
+
+    return edit
+
+
+def _shift_level(r: Record, rng: random.Random) -> bool:
+    judge = r.get("judge") or []
+    if not judge or not r.get("judge_valid"):
+        return False
+    item = rng.choice(judge)
+    item["level"] = item["level"] - 1 if item["level"] >= 1 else item["level"] + 1
+    return True
+
+
+def _succeed(top: Mapping[tuple[str, str], int]) -> Edit:
+    """The run made a success: delivered, every item passed, every Judge level at the top
+    recorded for it (a success is rare under random edits, and reliability@k needs them)."""
+
+    def edit(r: Record, rng: random.Random) -> bool:
+        r["delivery"] = True
+        for item in (r.get("rules") or []) + (r.get("fatal") or []):
+            item["pass"] = True
+        if r.get("judge_valid"):
+            for item in r.get("judge") or []:
+                item["level"] = top[r["task"], item["id"]]
+        r["failure_type"] = None
+        return True
+
+    return edit
+
+
+def _fail(top: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
+    """The run made a failure by one of: a rule item failed, a fatal item failed, delivery
+    failed while the verdicts stay (a zeroed run), a Judge level under its top; then a
+    random failure type."""
+
+    def edit(r: Record, rng: random.Random) -> bool:
+        ways = ["zeroed"] + [k for k in ("rules", "fatal") if r.get(k)]
+        if r.get("judge_valid") and r.get("judge"):
+            ways.append("judge")
+        way = rng.choice(ways)
+        if way == "zeroed":
+            r["delivery"] = False
+        elif way == "judge":
+            item = rng.choice(r["judge"])
+            item["level"] = rng.randrange(top[r["task"], item["id"]])
+        else:
+            rng.choice(r[way])["pass"] = False
+        r["failure_type"] = rng.choice(types) if types else "missing-deliverable"
+        return True
+
+    return edit
+
+
+def _add(name: str, amount: float) -> Edit:
+    def edit(r: Record, rng: random.Random) -> bool:
+        if r.get(name) is None:
+            return False
+        step = rng.choice((1, 2, 3)) * amount
+        r[name] = r[name] + (int(step) if isinstance(r[name], int) else step)
+        return True
+
+    return edit
+
+
+def _measure(r: Record, rng: random.Random) -> bool:
+    measures = r.get("measures") or []
+    if not measures:
+        return False
+    rng.choice(measures)["value"] += rng.choice((0.25, 0.5, 1.0))
+    return True
+
+
+def kinds(release: Release) -> dict[str, Edit]:
+    """The kinds of edit tried on one run, by name."""
+    types = sorted(
+        {r["failure_type"] for rs in release.records.values() for r in rs if r.get("failure_type")}
+    )
+    top: dict[tuple[str, str], int] = {}
+    for rs in release.records.values():
+        for r in rs:
+            for item in r.get("judge") or []:
+                key = (r["task"], item["id"])
+                top[key] = max(top.get(key, 1), item["level"])
+    return {
+        "succeed": _succeed(top),
+        "fail": _fail(top, types),
+        "rule": _flip("rules"),
+        "fatal": _flip("fatal"),
+        "level": _shift_level,
+        "input_tokens": _add("input_tokens", 1000),
+        "output_tokens": _add("output_tokens", 100),
+        "duration_s": _add("duration_s", 7.5),
+        "turns": _add("turns", 1),
+        "measure": _measure,
+    }
