@@ -157,7 +157,7 @@ class Search:
         return have
 
     def matrix(self, task: str | None = None) -> tuple[np.ndarray, list[str]]:
-        """``M`` (or its columns of one task), rows scaled to at most 1."""
+        """``M`` (or its columns of one task), each row scaled to at most 1."""
         cols = [d for d, t in zip(self.deltas, self.labels, strict=True) if task in (None, t)]
         rows = sorted({p for d in self.deltas for p in d})
         index = {p: i for i, p in enumerate(rows)}
@@ -165,8 +165,8 @@ class Search:
         for j, d in enumerate(cols):
             for p, v in d.items():
                 m[index[p], j] = v
-        if task is None:
-            scale = np.abs(m).max(axis=1, keepdims=True) if m.size else np.ones((0, 1))
+        if m.size:
+            scale = np.abs(m).max(axis=1, keepdims=True)
             m = m / np.where(scale > 0, scale, 1.0)
         return m, rows
 
@@ -201,7 +201,7 @@ class Search:
 
     def check(self, exposure: Exposure, tries: int = 3) -> Exposure:
         """One further edit inside the set must move the combination."""
-        before = sum(c * self.base[p] for p, c in exposure.combination.items())
+        before = sum(c * self.base.get(p, 0.0) for p, c in exposure.combination.items())
         for _ in range(tries):
             task = self.rng.choice(sorted(exposure.tasks))
             d = self.delta(self.move(task))
