@@ -19,6 +19,12 @@ left out. Each task's moves are random compound edits of its valid runs, added u
 a row add no rank to that task's columns: its columns then span every change its runs can
 make, so a rank drop is exact up to the numerical tolerance. A found set is checked once
 more by a further edit inside it that must move the witness combination.
+
+The gate's decisions may rest on the data (e.g. which held-out runs are zeroed). A move that
+withholds a number published in the base is not used (its change is unknown) and the number
+is printed: then the moves of that task span only the data under which the base's numbers
+are published, and a set found is exposed given that what is published is published (the
+withheld-or-shown pattern is itself information about the held-out tasks).
 """
 
 from __future__ import annotations
@@ -89,6 +95,7 @@ class Search:
     deltas: list[dict[str, float]] = field(default_factory=list)
     withheld: int = 0  # moves not used: they withheld a number published in the base
     shown: int = 0  # moves that showed a number withheld in the base
+    withheld_paths: set[str] = field(default_factory=set)  # the numbers they withheld
     reports: int = 0
     kinds: dict[str, Edit] = field(default_factory=dict)
     targets: dict[str, list[int]] = field(default_factory=dict)  # success counts to come
@@ -132,6 +139,7 @@ class Search:
                 shown = True  # not published in the base: not read
             elif not np.isnan(a) and np.isnan(b):
                 self.withheld += 1
+                self.withheld_paths.add(path)
                 return None
             elif not np.isnan(a) and b != a:
                 out[path] = b - a
@@ -256,6 +264,7 @@ class Result:
     ranks: dict[str, int]  # per task, the rank of its columns
     withheld: int  # moves not used, as they withheld a number published in the base
     shown: int  # moves that showed a number withheld in the base
+    withheld_paths: set[str]
     seconds: float
 
     @property
@@ -277,7 +286,9 @@ def search(
     s = Search(release, domain, combo, random.Random(seed), only=only)
     ranks = {t: s.span(t) for t in release.tasks(domain)}
     found = s.exposures()
-    return Result(found, s.reports, ranks, s.withheld, s.shown, time.perf_counter() - start)
+    return Result(
+        found, s.reports, ranks, s.withheld, s.shown, s.withheld_paths, time.perf_counter() - start
+    )
 
 
 def main() -> None:
@@ -301,6 +312,8 @@ def main() -> None:
                 f"{r.shown} showing a number withheld in the base, "
                 f"{len(r.exposures)} sets ({len(r.confirmed)} confirmed)"
             )
+            for path in sorted(r.withheld_paths):
+                print(f"  withheld by an unused move: {path}")
             for e in r.exposures:
                 print(f"  {e}")
     sys.exit(1 if total else 0)
