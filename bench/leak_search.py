@@ -4,6 +4,11 @@
     python bench/leak_search.py [--root examples/enterpriseclawbench] [--version v1.0]
         [--domain workplace] [--combination NAME] [--seed 0]
 
+Cost: per combination and domain, one report per move, about (rank per task + 2) moves per
+held-out task (Lingee v1.1: 12 + 2 for each of 6 tasks, 86 reports, 17-33 s on two cores;
+the EnterpriseClawBench-shaped example: 24 held-out tasks at ~11 s a report, an hour or
+more per combination, not yet run).
+
 It does not use the privacy gate's model of figures. It edits the run records of held-out
 tasks in one combination at a time (a combination's figures rest on its own runs only) and
 rebuilds the domain's report (``build_report``). Column j of the matrix ``M`` is the change
