@@ -2,12 +2,16 @@
 found by a black-box search (bench/leak_search.py) that edits held-out runs and watches
 every published point figure move, independently of the privacy gate's model of figures.
 
-Cases: the Lingee example (v1.1, general and enterprise, combination ``lingee``) and the
-Lingee example edited along the routes of issue 26: every general dual-channel task at rule
-weight 0.5; a zeroed run that keeps its verdicts; ``turns`` recorded only on one held-out
-task besides the public ones. With the gate switched off, the same search must find an
-exposure (so that it can fail). The EnterpriseClawBench-shaped example (~11 s a report) is
-searched by ``bench/leak_search.py --root examples/enterpriseclawbench``, not here.
+Here (within CI's budget): the Lingee example edited along the routes of issue 26 (every
+general dual-channel task at rule weight 0.5; a zeroed run that keeps its verdicts;
+``turns`` recorded only on one held-out task besides the public ones), combination
+``lingee``; with the gate switched off, the same search must find the rule/Judge route (so
+that it can fail). The unedited example's every domain and combination, and the
+EnterpriseClawBench-shaped example (~11 s a report), are searched by
+``bench/leak_search.py``: on 2026-12-03, Lingee v1.1 general (all three combinations) and
+enterprise (lingee, opencode) exposed no set; enterprise/deepseek-harness-standard exposed
+four tasks through reliability@3, given the zeroed runs that the gate's own decision to
+publish the rule score reveals (the gate's decisions rest on the data: issue 26's note).
 """
 
 from __future__ import annotations
@@ -29,11 +33,6 @@ from leak_edits import Release, load  # noqa: E402
 from leak_search import Exposure, search  # noqa: E402
 
 COMBO = "lingee"
-
-
-@pytest.fixture(scope="module")
-def lingee() -> Release:
-    return load(REPO, "v1.1")
 
 
 @pytest.fixture
@@ -112,13 +111,6 @@ def routes(tmp_path_factory: pytest.TempPathFactory) -> Release:
 # --- the searches --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("domain", ["general", "enterprise"])
-def test_the_lingee_example_exposes_no_small_group(lingee: Release, domain: str) -> None:
-    result = search(lingee, domain, COMBO)
-    assert result.ranks, "no held-out task searched"
-    assert not result.exposures, _explain(result.exposures)
-
-
 def test_the_routes_of_issue_26_expose_no_small_group(routes: Release) -> None:
     result = search(routes, "general", COMBO)
     assert not result.exposures, _explain(result.exposures)
@@ -140,11 +132,3 @@ def test_without_the_gate_the_search_finds_the_rule_judge_route(routes: Release)
     judged = set(_judged(routes, "general"))
     assert result.confirmed, "the search found nothing with the gate off: it cannot fail"
     assert any(e.tasks <= judged for e in result.confirmed), _explain(result.confirmed)
-
-
-@pytest.mark.usefixtures("gate_off")
-def test_without_the_gate_the_search_finds_single_tasks(lingee: Release) -> None:
-    """A subdivision's failure types over one held-out task (the failure types read)."""
-    result = search(lingee, "general", COMBO, only=lambda path: ".failure_types." in path)
-    assert result.confirmed, "the search found nothing with the gate off: it cannot fail"
-    assert any(len(e.tasks) == 1 for e in result.confirmed), _explain(result.confirmed)
