@@ -2,8 +2,8 @@
 found by a black-box search (bench/leak_search.py) that edits held-out runs and watches
 every published point figure move, independently of the privacy gate's model of figures.
 
-Here (within CI's budget): the Lingee example edited along the routes of issue 26 (every
-general dual-channel task at rule weight 0.5; a zeroed run that keeps its verdicts;
+Here (within CI's budget): the Lingee example edited along the routes a security review took
+(every general dual-channel task at rule weight 0.5; a zeroed run that keeps its verdicts;
 ``turns`` recorded only on one held-out task besides the public ones), combination
 ``lingee``; with the gate switched off, the same search must find the rule/Judge route (so
 that it can fail). The unedited example's every domain and combination, and the
@@ -11,7 +11,7 @@ EnterpriseClawBench-shaped example (~11 s a report), are searched by
 ``bench/leak_search.py``: on 2026-12-03, Lingee v1.1 general (all three combinations) and
 enterprise (lingee, opencode) exposed no set; enterprise/deepseek-harness-standard exposed
 four tasks through reliability@3, given the zeroed runs that the gate's own decision to
-publish the rule score reveals (the gate's decisions rest on the data: issue 26's note).
+publish the rule score reveals (the gate's decisions rest on the data; not yet fixed).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _explain(found: list[Exposure]) -> str:
     return "held-out figures over too few tasks are derivable:\n" + "\n".join(map(str, found))
 
 
-# --- the edits of issue 26's routes ----------------------------------------------------
+# --- the edits of the reviewed routes ----------------------------------------------------
 
 
 def _judged(release: Release, domain: str) -> list[str]:
@@ -60,7 +60,7 @@ def _judged(release: Release, domain: str) -> list[str]:
 
 def zeroed_keeping_verdicts(release: Release, task: str, combo: str) -> Release:
     """One valid run of ``task`` with its delivery failed while every rule item passed and
-    its Judge result is valid (issue 26, route b)."""
+    its Judge result is valid (route b)."""
 
     def change(records: dict[str, list[dict[str, Any]]]) -> None:
         runs = [r for r in records[combo] if r["task"] == task and r["status"] == "valid"]
@@ -111,7 +111,7 @@ def routes(tmp_path_factory: pytest.TempPathFactory) -> Release:
 # --- the searches --------------------------------------------------------------------------
 
 
-def test_the_routes_of_issue_26_expose_no_small_group(routes: Release) -> None:
+def test_the_reviewed_routes_expose_no_small_group(routes: Release) -> None:
     result = search(routes, "general", COMBO)
     assert not result.exposures, _explain(result.exposures)
 
