@@ -51,6 +51,7 @@ from generator.pages.text import (
     kilo,
     one_decimal,
 )
+from generator.score.gating import GATED
 from generator.score.results import (
     EFFICIENCY_COUNTS,
     CombinationScores,
@@ -357,13 +358,8 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
     gated = sorted(
         {h for c in scope.combinations for h in c.withheld} & {"rule_score", "success_rate"}
     )
-    if gated:
-        names = " and ".join(n.replace("_", " ").capitalize() for n in gated)
-        notes.append(
-            f"{names} withheld: with the figures already published, each would let a figure "
-            f"over fewer than {ctx.release.groups.min_held_out_aggregate} held-out tasks be "
-            "derived (§4.4, §7.2)."
-        )
+    minimum = ctx.release.groups.min_held_out_aggregate
+    notes += [f"{n.replace('_', ' ').capitalize()} {GATED.format(minimum)}." for n in gated]
     fewer = fewer_tasks(scope.combinations)
     if fewer:
         notes.append(fewer_note(ctx, fewer, scope.tasks, scope.scope.domain))

@@ -46,13 +46,12 @@ from generator.score.table import TaskTable, task_table
 @dataclass(frozen=True)
 class Support:
     """What a change rests on, for the privacy gate: its target tasks (both sides scored),
-    its (treatment, consumer) pairs, averaged, each side's valid runs per task (in the
-    order of ``tasks``), and whether its interval resamples the tasks."""
+    its (treatment, consumer) pairs, averaged, and each side's valid runs per task (in the
+    order of ``tasks``)."""
 
     tasks: tuple[str, ...]
     pairs: tuple[tuple[str, str], ...]
     runs: Mapping[str, tuple[int, ...]]
-    resampled: bool
 
 
 @dataclass(frozen=True)
@@ -170,11 +169,11 @@ def experiment_result(frame: VersionFrame, runs: pd.DataFrame, experiment: Exper
     changes = _intervals(release, frame.version, known, figures)
     consumers = sorted({p.consumer for p in found})
     supports: dict[tuple[str, str | None], Support] = {
-        (p.level, p.consumer): _support(targets, [p], index, masks[p], release) for p in found
+        (p.level, p.consumer): _support(targets, [p], index, masks[p]) for p in found
     }
     for level in dict.fromkeys(p.level for p in found):
         mine = [p for p in found if p.level == level]
-        supports[(level, None)] = _support(targets, mine, index, masks[mine[0]], release)
+        supports[(level, None)] = _support(targets, mine, index, masks[mine[0]])
     result = ExperimentResult(
         id=experiment.id,
         title=experiment.title,
@@ -201,7 +200,6 @@ def _support(
     mine: Sequence[Pair],
     index: Mapping[str, int],
     mask: np.ndarray,
-    release: Release,
 ) -> Support:
     table, rows = targets.table, targets.rows[mask]
     sides = {c for p in mine for c in (p.treatment, p.consumer)}
@@ -209,7 +207,6 @@ def _support(
         tasks=tuple(str(t) for t in table.tasks.index[rows]),
         pairs=tuple((p.treatment, p.consumer) for p in mine),
         runs={c: tuple(int(n) for n in table.counts["score"][index[c], rows]) for c in sides},
-        resampled=int(mask.sum()) >= release.statistics.min_tasks_to_resample,
     )
 
 

@@ -110,7 +110,7 @@ class Gated:
     reason: str = ""
     combos: tuple[str, ...] = ()
     minimum: int = 0
-    #: the gate itself, for figures gated after the scopes' (the experiments' changes):
+    #: the gate itself, for figures gated after the scopes' (experiments, agreement):
     #: every combination's functionals (its coordinates name it, so combinations stay in
     #: parts of their own until a figure joins them), and the coordinates
     gate: Gate | None = field(default=None, repr=False, compare=False)

@@ -75,11 +75,8 @@ def _refusal(
 ) -> str | None:
     """Why the gate refuses the change, or None when it admits it (admitting it)."""
     gate, coords = gated.gate, gated.coords
-    if change.value is None or gate is None or coords is None:
-        return None
-    rows = table.tasks.index.get_indexer(pd.Index(support.tasks))
-    held = [(i, int(t)) for i, t in enumerate(rows) if t >= 0 and coords.held[t]]
-    if not held:
+    held = _held(gated, table, support.tasks)
+    if change.value is None or gate is None or coords is None or not held:
         return None
     share, each = 1.0 / len(support.tasks), 1.0 / len(support.pairs)
     first: dict[Hashable, float] = {}
@@ -101,7 +98,7 @@ def _refusal(
                 runs = max(support.runs[name][i], 1)
                 spread[noise] = spread.get(noise, 0.0) + (share * each) ** 2 / runs
     functionals: list[Functional] = [first]
-    if support.resampled:
+    if change.interval == "tasks":  # over resampled targets
         own_products = (change.level, change.consumer, support.pairs)
         functionals.append({("m2", t, own_products): share * share for _, t in held})
     elif unbounded:
@@ -113,9 +110,8 @@ def gate_agreement(gated: Gated, table: TaskTable, rated: Sequence[Rated]) -> li
     """Each rater's agreement, withheld whole where the gate refuses it (module docstring)."""
     out = []
     for found in rated:
-        result, gate, coords = found.result, gated.gate, gated.coords
-        rows = table.tasks.index.get_indexer(pd.Index(found.tasks))
-        held = [int(t) for t in rows if t >= 0 and coords is not None and coords.held[t]]
+        result, gate = found.result, gated.gate
+        held = [t for _, t in _held(gated, table, found.tasks)]
         own = ("agreement", result.rater, result.channel)
         if held and gate is not None and not gate.admit([{("m1", t, own): 1.0 for t in held}]):
             result = RaterAgreement.model_validate(
@@ -127,3 +123,11 @@ def gate_agreement(gated: Gated, table: TaskTable, rated: Sequence[Rated]) -> li
             )
         out.append(result)
     return out
+
+
+def _held(gated: Gated, table: TaskTable, tasks: Sequence[str]) -> list[tuple[int, int]]:
+    """The held-out ones of ``tasks``: (position in ``tasks``, row of the domain's table)."""
+    if gated.coords is None:
+        return []
+    rows = table.tasks.index.get_indexer(pd.Index(tasks))
+    return [(i, int(t)) for i, t in enumerate(rows) if t >= 0 and gated.coords.held[t]]

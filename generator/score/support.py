@@ -29,11 +29,15 @@ MOST_SETS = 20_000
 SCREEN = 1e-10
 
 
+def _significant(values: np.ndarray) -> np.ndarray:
+    """Which singular values (largest first) count as nonzero."""
+    return values > TOLERANCE * max(1.0, float(values[0]) if len(values) else 1.0)
+
+
 def rank_of(matrix: np.ndarray) -> int:
     if matrix.size == 0:
         return 0
-    values = np.linalg.svd(matrix, compute_uv=False)
-    return int((values > TOLERANCE * max(1.0, float(values[0]))).sum())
+    return int(_significant(np.linalg.svd(matrix, compute_uv=False)).sum())
 
 
 def row_basis(matrix: np.ndarray) -> np.ndarray:
@@ -41,8 +45,7 @@ def row_basis(matrix: np.ndarray) -> np.ndarray:
     if matrix.size == 0:
         return np.zeros((0, matrix.shape[1]))
     _, values, vt = np.linalg.svd(matrix, full_matrices=False)
-    keep = values > TOLERANCE * max(1.0, float(values[0]) if len(values) else 1.0)
-    out: np.ndarray = vt[keep]
+    out: np.ndarray = vt[_significant(values)]
     return out
 
 
@@ -64,8 +67,7 @@ def extend(basis: np.ndarray, row: np.ndarray) -> np.ndarray | None:
 def _left_null(matrix: np.ndarray) -> np.ndarray:
     """A basis of the vectors y with yᵀ·matrix = 0 (as columns)."""
     u, values, _ = np.linalg.svd(matrix, full_matrices=True)
-    rank = int((values > TOLERANCE * max(1.0, float(values[0]) if len(values) else 1.0)).sum())
-    out: np.ndarray = u[:, rank:]
+    out: np.ndarray = u[:, int(_significant(values).sum()) :]
     return out
 
 
@@ -222,11 +224,8 @@ def _enumerated(
     basis: np.ndarray, rank: int, tasks: list[frozenset[str]], minimum: int
 ) -> frozenset[str] | None:
     """The first union of classes, enumerated, that carries a vector of the row space."""
-    names = sorted({t for ts in tasks for t in ts})
+    names, member = _membership(tasks)
     where = {t: i for i, t in enumerate(names)}
-    member = np.zeros((len(tasks), len(names)))
-    for c, ts in enumerate(tasks):
-        member[c, [where[t] for t in ts]] = 1.0
     gram = basis.T @ basis
     sets: list[frozenset[str]] = []
     seen: set[frozenset[str]] = set()
@@ -243,6 +242,16 @@ def _enumerated(
                 return hit
             sets = []
     return _screen(basis, rank, gram, member, where, sets) if sets else None
+
+
+def _membership(tasks: list[frozenset[str]]) -> tuple[list[str], np.ndarray]:
+    """The tasks by name, and which of them each class holds (classes × tasks, 0 or 1)."""
+    names = sorted({t for ts in tasks for t in ts})
+    where = {t: i for i, t in enumerate(names)}
+    member = np.zeros((len(tasks), len(names)))
+    for c, ts in enumerate(tasks):
+        member[c, [where[t] for t in ts]] = 1.0
+    return names, member
 
 
 def _echelon_witness(
@@ -267,11 +276,8 @@ def _echelon_witness(
         others = np.arange(len(rows)) != pivot_row
         rows[others] -= np.outer(rows[others, column], rows[pivot_row])
         pivot_row += 1
-    names = sorted({t for ts in tasks for t in ts})
-    member = np.zeros((len(order), len(names)))
-    for i, c in enumerate(order):
-        member[i, [names.index(t) for t in tasks[c]]] = 1.0
-    supports = (np.abs(rows[:pivot_row]) > TOLERANCE * scale) @ member > 0  # rows x tasks
+    names, member = _membership(tasks)
+    supports = (np.abs(rows[:pivot_row]) > TOLERANCE * scale) @ member[order] > 0  # rows x tasks
     for row in np.flatnonzero(supports.sum(axis=1) < minimum):
         return frozenset(n for n, on in zip(names, supports[row], strict=True) if on)
     return None
