@@ -214,7 +214,8 @@ def scope_figures(
     scored_plans = {k: p for k, p in plans.items() if p.result is None}
     figs = {k: figures(view, table, k, p, release) for k, p in scored_plans.items()}
     values = {k: point_values(view, table, k, p, figs[k]) for k, p in scored_plans.items()}
-    extra = {k: gate_figures(view, table, k, p) for k, p in scored_plans.items()}
+    failure_types = [f.id for f in release.enumerations.failure_types]
+    extra = {k: gate_figures(view, table, k, p, failure_types) for k, p in scored_plans.items()}
     # Settings that vary by design (§4.1): combinations are compared only within a group.
     judged = bool(view.columns["dual"].any())  # the evaluator matters only where it judges
     group_of = {n: comparison_key(release, b, judged) for n, b in bundles.items()}

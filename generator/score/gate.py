@@ -17,39 +17,39 @@ task set tried, which a differential test binds to :func:`exposed` on random sma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
-from generator.score.support import dense, exposed_matrix, extend, rank_of
+from generator.score.support import TaskOf, dense, exposed_matrix, extend, rank_of, tasks_of
 
 #: A figure's coefficients on the held-out coordinates it rests on.
 Functional = Mapping[Hashable, float]
 
 
-def exposed(
-    rows: Sequence[Functional], task_of: Callable[[Hashable], str], minimum: int
-) -> frozenset[str] | None:
-    """A set of 1..``minimum`` − 1 tasks on which some nonzero combination of ``rows`` is
-    supported (exposed by what ``rows`` publish), or None when there is none."""
+def exposed(rows: Sequence[Functional], task_of: TaskOf, minimum: int) -> frozenset[str] | None:
+    """A set of 0..``minimum`` − 1 tasks on which some nonzero combination of ``rows`` is
+    supported (exposed by what ``rows`` publish), or None when there is none (a coordinate
+    whose ``task_of`` is None belongs to no task: a combination on such coordinates alone
+    is supported on the empty set)."""
     if minimum <= 1 or not rows:
         return None
     return exposed_matrix(*dense(rows, task_of), minimum)
 
 
 def brute_exposed(
-    rows: Sequence[Functional], task_of: Callable[[Hashable], str], minimum: int
+    rows: Sequence[Functional], task_of: TaskOf, minimum: int
 ) -> frozenset[str] | None:
-    """:func:`exposed` by its definition: every task set of 1..``minimum`` − 1 tasks tried
+    """:func:`exposed` by its definition: every task set of 0..``minimum`` − 1 tasks tried
     for a drop in rank when its columns are removed (for tests; exponential)."""
     if minimum <= 1 or not rows:
         return None
     matrix, tasks = dense(rows, task_of)
     names = sorted({t for ts in tasks for t in ts})
     rank = rank_of(matrix)
-    for size in range(1, min(minimum - 1, len(names)) + 1):
+    for size in range(0, min(minimum - 1, len(names)) + 1):
         for chosen in combinations(names, size):
             inside = frozenset(chosen)
             outside = [not (t <= inside) for t in tasks]
@@ -86,7 +86,7 @@ class Gate:
     def __init__(
         self,
         minimum: int,
-        task_of: Callable[[Hashable], str],
+        task_of: TaskOf,
         hints: list[frozenset[str]] | None = None,
     ) -> None:
         self.minimum = minimum
@@ -114,7 +114,7 @@ class Gate:
             for c, v in f.items():
                 if v != 0 and c not in index:
                     index[c] = len(tasks)
-                    tasks.append(frozenset((self.task_of(c),)))
+                    tasks.append(tasks_of(self.task_of, c))
         basis = np.zeros((sum(len(b) for _, b in blocks), len(tasks)))
         row = 0
         for offset, b in blocks:
@@ -167,7 +167,12 @@ class Gate:
     def _admit_one(self, functional: Functional) -> _Undo | bool:
         """False when the functional would expose a group; else True when it adds nothing,
         or what undoes its admission."""
-        fresh = {self.task_of(c) for c, v in functional.items() if v != 0 and c not in self.owner}
+        fresh = {
+            t
+            for c, v in functional.items()
+            if v != 0 and c not in self.owner
+            for t in tasks_of(self.task_of, c)
+        }
         touched, part, rows = self._merged([functional])
         basis = extend(part.basis, rows[0])
         if basis is None:

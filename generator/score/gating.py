@@ -79,9 +79,13 @@ def field_name(name: str) -> str:
     return name if prefix is None else PREFIXES[prefix] + name.removeprefix(prefix)
 
 
-def gate_figures(view: ScopeView, table: TaskTable, k: int, plan: Plan) -> dict[str, Figure]:
+def gate_figures(
+    view: ScopeView, table: TaskTable, k: int, plan: Plan, failure_types: Sequence[str]
+) -> dict[str, Figure]:
     """The figures a scored combination publishes beside those with intervals: its
-    efficiency means and its runs per failure type (sums over tasks)."""
+    efficiency means and its runs per declared failure type (sums over tasks; offered for
+    every declared type, whether or not it occurs: what the gate is offered must not rest
+    on held-out results)."""
     rows, out = view.rows, {}
     ones = np.ones(len(rows))
     for name in EFFICIENCY:
@@ -92,9 +96,10 @@ def gate_figures(view: ScopeView, table: TaskTable, k: int, plan: Plan) -> dict[
         mask = plan.data & ~np.isnan(values)
         if mask.any():
             out[f"efficiency:{name}"] = figure(values, mask, ones)
-    for failure, counts in sorted(table.failures.items()):
-        runs = counts[k, rows].astype(float)
-        if (runs[plan.covered] > 0).any():
+    if plan.covered.any():
+        for failure in failure_types:
+            counts = table.failures.get(failure)
+            runs = np.zeros(len(rows)) if counts is None else counts[k, rows].astype(float)
             out[f"failure:{failure}"] = figure(runs, plan.covered, ones)
     return out
 
@@ -176,21 +181,21 @@ def gate_domain(
         coords=coords,
     )
 
-    def offer(view: ScopeView, k: int, name: str, fig: Figure, value: float) -> None:
+    def offer(view: ScopeView, k: int, name: str, fig: Figure) -> None:
         second = fig.tasks >= resample and not name.startswith(("efficiency:", "failure:"))
-        found = figure_functionals(coords, k, statistic(name), fig, view.rows, value, second)
+        found = figure_functionals(coords, k, statistic(name), fig, view.rows, second)
         admitted = gate.admit(found)
         (out.figures if admitted else out.refused).setdefault((view.scope.key, k), set()).add(name)
 
-    for view, figs, values in scoped:
+    for view, figs, _ in scoped:
         for k in sorted(figs):
             if "score" in figs[k]:
-                offer(view, k, "score", figs[k]["score"], values[k]["score"])
-    for view, figs, values in scoped:
+                offer(view, k, "score", figs[k]["score"])
+    for view, figs, _ in scoped:
         for k in sorted(figs):
             for name in sorted(figs[k], key=_rank):
                 if name != "score":
-                    offer(view, k, name, figs[k][name], values[k].get(name, figs[k][name].value))
+                    offer(view, k, name, figs[k][name])
     _gate_pairs(coords, scoped, pairs, out, minimum, resample)
     return out
 

@@ -54,8 +54,14 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     runs["overall"] = out.overall
     judged = ~np.isnan(out.judge)  # a valid run with its Judge channel scored
     valid = ~np.isnan(out.score)
+    # A run zeroed before judging has J = 0, every item at its lowest level (§4.3(2)): so
+    # has every judged group, and J stays the weighted sum of its groups run by run.
+    lowest = judged & ~recorded.judged
     for name, values in grouped.items():  # judged groups where judged, a rule class where valid
-        runs[name] = np.where(judged if name.startswith(JUDGED) else valid, values, np.nan)
+        if name.startswith(JUDGED):
+            runs[name] = np.where(judged, np.where(lowest, 0.0, values), np.nan)
+        else:
+            runs[name] = np.where(valid, values, np.nan)
     runs["rule"] = out.rule
     runs["judge"] = out.judge
     runs["score"] = out.score

@@ -18,6 +18,9 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+#: A coordinate's task; None: it belongs to no task (a residue, :mod:`.functionals`).
+TaskOf = Callable[[Hashable], str | None]
+
 #: Relative size under which a singular value counts as zero.
 TOLERANCE = 1e-9
 #: Most task sets :func:`exposed` tests one by one; past it, it answers as if one were
@@ -71,8 +74,14 @@ def _left_null(matrix: np.ndarray) -> np.ndarray:
     return out
 
 
+def tasks_of(task_of: TaskOf, coordinate: Hashable) -> frozenset[str]:
+    """The tasks a coordinate lies on: its task, or none."""
+    task = task_of(coordinate)
+    return frozenset() if task is None else frozenset((task,))
+
+
 def dense(
-    rows: Sequence[Mapping[Hashable, float]], task_of: Callable[[Hashable], str]
+    rows: Sequence[Mapping[Hashable, float]], task_of: TaskOf
 ) -> tuple[np.ndarray, list[frozenset[str]]]:
     """The rows as a matrix over the coordinates they touch, and each column's task."""
     coords = sorted({c for row in rows for c, v in row.items() if v != 0}, key=repr)
@@ -82,7 +91,7 @@ def dense(
         for c, v in row.items():
             if v != 0:
                 matrix[r, index[c]] += v
-    return matrix, [frozenset((task_of(c),)) for c in coords]
+    return matrix, [tasks_of(task_of, c) for c in coords]
 
 
 def _merge_parallel(
@@ -179,7 +188,8 @@ def _search(
     hints: list[frozenset[str]] | None = None,
 ) -> frozenset[str] | None:
     """The first union of classes over fewer than ``minimum`` tasks that carries a vector
-    of the row space of ``matrix`` (all classes small).
+    of the row space of ``matrix`` (all classes small). Classes on no task (residues) lie
+    inside every union; a vector on them alone is an echelon row on no task.
 
     With ``Q`` an orthonormal basis of the rows, ``Q_inᵀ·Q_in + Q_outᵀ·Q_out = I`` on the
     rows' space, so removing a set's columns lowers the rank exactly when ``Q_in`` (the
@@ -190,10 +200,12 @@ def _search(
     rank = len(basis)
     if rank == 0:
         return None
-    quick = _hinted(basis, rank, tasks, hints or []) or _echelon_witness(basis, tasks, minimum)
+    quick = _hinted(basis, rank, tasks, hints or [])
+    if quick is None:
+        quick = _echelon_witness(basis, tasks, minimum)
     if quick is None:
         quick = _enumerated(basis, rank, tasks, minimum)
-    if quick is not None and hints is not None and quick not in hints:
+    if quick and hints is not None and quick not in hints:
         hints.insert(0, quick)
         del hints[HINTS:]
     return quick

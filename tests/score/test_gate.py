@@ -18,7 +18,7 @@ def test_exposed_agrees_with_its_definition(system: tuple[list[Functional], int]
     fast, brute = exposed(rows, task_of, minimum), brute_exposed(rows, task_of, minimum)
     assert (fast is None) == (brute is None), (rows, minimum, fast, brute)
     if fast is not None:
-        assert 0 < len(fast) < minimum
+        assert len(fast) < minimum
         assert carries(rows, fast)  # the set it names is a witness, not a guess
 
 
@@ -73,6 +73,19 @@ def test_the_identity_of_the_task_score_is_caught() -> None:
         score[(t, "R")] = 1 / len(TASKS)
     assert gate.admit([score])
     assert not gate.admit([mean(TASKS, "R")])
+
+
+def test_a_combination_on_residues_alone_is_supported_on_no_task() -> None:
+    """S = R − Z per rule-only task, Z (the zeroed runs' residue) on no task: S and R over
+    every task leave Σ Z alone, which a reader must not learn (score/functionals.py), while
+    S and the residue-free R of one more statistic pass."""
+    gate = Gate(4, task_of)
+    score = {**mean(TASKS, "R"), **{(t, "Z"): -1 / len(TASKS) for t in TASKS}}
+    assert gate.admit([score])
+    assert gate.admit([mean(TASKS, "success")])
+    assert not gate.admits([mean(TASKS, "R")])
+    assert exposed([score, mean(TASKS, "R")], task_of, 4) == frozenset()
+    assert brute_exposed([score, mean(TASKS, "R")], task_of, 4) == frozenset()
 
 
 def test_an_interval_publishes_a_second_moment() -> None:

@@ -63,12 +63,28 @@ def test_a_zeroed_run_that_keeps_its_verdicts_is_not_isolated() -> None:
     assert len(shown) == 2
 
 
-def test_without_a_zeroed_run_all_three_channels_show() -> None:
-    """The same release without the zeroed run: S = w·R + (1 − w)·J task by task, so S adds
-    nothing to R and J and all three are published (the gate is not merely strict)."""
+def test_what_is_published_does_not_rest_on_a_zeroed_run() -> None:
+    """The same release without the zeroed run publishes the same figures: which runs are
+    zeroed is held-out data, so the gate decides from the declaration alone."""
     tasks = _dual_tasks()
+    zeroed = _held_out(_report(tasks, _runs(tasks, delivery=False, passed=2, judge=(2, 2))))
+    plain = _held_out(_report(tasks, _runs(tasks)))
+    assert zeroed.withheld == plain.withheld
+    assert zeroed.withheld
+
+
+def test_at_varied_rule_weights_two_of_three_channels_show() -> None:
+    """Rule weights 0.3, 0.5 and 0.7: n·(S − 0.3·R − 0.7·J) is a figure over the four tasks
+    whose w is not 0.3 (their residues aside), so J is withheld — and S and R are published
+    (the gate is not merely strict)."""
+    tasks = [
+        task(f"t{i:02}", group="held-out" if i < 6 else "public", judge=(2, 2), weight=w)
+        for i, w in enumerate([0.3, 0.5, 0.7] * 4)
+    ]
     held = _held_out(_report(tasks, _runs(tasks)))
-    assert None not in (held.task_score, held.rule_score, held.judge_score)
+    assert held.task_score is not None
+    assert held.rule_score is not None
+    assert held.withheld == ["judge_score"]
 
 
 def test_equal_rule_weights_with_one_rule_only_task() -> None:
@@ -112,6 +128,10 @@ def small_releases(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[Any]]:
         tasks.append(
             task(f"t{i:02}", sub=sub, group=group, judge=(2, 4) if dual else (), weight=weight)
         )
+    return tasks, _verdicts(draw, tasks)
+
+
+def _verdicts(draw: st.DrawFn, tasks: list[dict[str, Any]]) -> list[Any]:
     runs = []
     for t in tasks:
         judged = bool(t["scoring"].get("judge_items"))
@@ -126,7 +146,28 @@ def small_releases(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[Any]]:
                     delivery=draw(st.sampled_from([True, True, True, False])),
                 )
             )
-    return tasks, runs
+    return runs
+
+
+@settings(max_examples=10, deadline=None)
+@given(small_releases(), st.data())
+def test_what_the_gate_withholds_does_not_rest_on_the_results(
+    drawn: tuple[list[dict[str, Any]], list[Any]], data: st.DataObject
+) -> None:
+    """Every verdict drawn again (zeroed runs included; the same tasks and valid runs): the
+    same figures are withheld in every scope, so the pattern of what is withheld tells a
+    reader nothing about the held-out results."""
+    tasks, runs = drawn
+    redrawn = data.draw(st.composite(lambda draw: _verdicts(draw, tasks))())
+
+    def pattern(report: Report) -> list[tuple[str, str, tuple[str, ...]]]:
+        return [
+            (s.scope.key, c.combination, tuple(c.withheld or ()))
+            for s in report.scopes
+            for c in s.combinations
+        ]
+
+    assert pattern(_report(tasks, runs)) == pattern(_report(tasks, redrawn))
 
 
 @settings(max_examples=12, deadline=None)
