@@ -166,34 +166,43 @@ def test_a_value_with_few_held_out_tasks_is_withheld(
 def test_no_small_held_out_group_can_be_derived(
     report: Report, tasks: list[dict[str, Any]]
 ) -> None:
-    """Every set of held-out tasks a figure is shown over — each scope's, and each Judge
-    channel's share of it where the channel is shown — taken together: no group of
-    1..min − 1 held-out tasks is a linear combination of them (brute force)."""
+    """For each combination and each figure it shows over held-out tasks — the Task Score of
+    each scope, and each Judge channel's score over the scope's tasks with that channel —
+    the sets of held-out tasks it is shown over, taken together: no group of 1..min − 1
+    held-out tasks is a linear combination of them (brute force, from the catalog; the
+    identities that tie one task's statistics together are the privacy gate's, tested in
+    tests/score/test_gating.py)."""
     release = _yaml(VERSION / "release.yaml")
     minimum = release["groups"]["min_held_out_aggregate"]
     first = release["domains"][0]["task_sets"][0]["id"]
     held = [t for t in tasks if t["group"] == "held-out"]
     index = {t["id"]: i for i, t in enumerate(held)}
     channel = {t["id"]: {j["channel"] for j in t["scoring"]["judge_items"]} for t in tasks}
-    shown: list[np.ndarray] = []
+    shown: dict[tuple[str, str], list[np.ndarray]] = {}
     for scope in report.scopes:
         if scope.withheld or scope.scope.group == "public":
             continue
         mine = [t["id"] for t in _tasks_of(scope, held, first)]
-        shown.append(np.isin(np.arange(len(held)), [index[t] for t in mine]))
-        cut = {k for c in scope.combinations for k in c.channels}
-        for k in cut:
-            judged = [index[t] for t in mine if k in channel[t]]
-            shown.append(np.isin(np.arange(len(held)), judged))
-    basis = np.array(shown, dtype=float)
-    rank = np.linalg.matrix_rank(basis)
-    for size in range(1, minimum):
-        for chosen in combinations(range(len(held)), size):
-            v = np.zeros(len(held))
-            v[list(chosen)] = 1.0
-            assert np.linalg.matrix_rank(np.vstack([basis, v])) > rank, [
-                held[i]["id"] for i in chosen
-            ]
+        for c in scope.combinations:
+            if c.task_score is not None:
+                on = np.isin(np.arange(len(held)), [index[t] for t in mine])
+                shown.setdefault((c.combination, "score"), []).append(on)
+            for k in c.channels:
+                judged = [index[t] for t in mine if k in channel[t]]
+                on = np.isin(np.arange(len(held)), judged)
+                shown.setdefault((c.combination, k), []).append(on)
+    assert len(shown) > 1
+    distinct = {tuple(map(tuple, sorted(v.tolist() for v in rows))) for rows in shown.values()}
+    for rows in distinct:
+        basis = np.array(rows, dtype=float)
+        rank = np.linalg.matrix_rank(basis)
+        for size in range(1, minimum):
+            for chosen in combinations(range(len(held)), size):
+                v = np.zeros(len(held))
+                v[list(chosen)] = 1.0
+                assert np.linalg.matrix_rank(np.vstack([basis, v])) > rank, [
+                    held[i]["id"] for i in chosen
+                ]
 
 
 def test_channel_and_facet_judge_scores_isolate_no_held_out_pair(report: Report) -> None:

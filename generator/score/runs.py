@@ -54,12 +54,14 @@ def _score_runs(frame: VersionFrame) -> pd.DataFrame:
     runs["overall"] = out.overall
     judged = ~np.isnan(out.judge)  # a valid run with its Judge channel scored
     valid = ~np.isnan(out.score)
-    # A run zeroed before judging has J = 0, every item at its lowest level (§4.3(2)): so
-    # has every judged group, and J stays the weighted sum of its groups run by run.
+    # A run zeroed before a valid Judge result has J = 0, every item at its lowest level
+    # (§4.3(2)): so has each judged group of its task, and J stays the weighted sum of its
+    # groups run by run (the privacy gate relies on it: score/functionals.py).
     lowest = judged & ~recorded.judged
     for name, values in grouped.items():  # judged groups where judged, a rule class where valid
         if name.startswith(JUDGED):
-            runs[name] = np.where(judged, np.where(lowest, 0.0, values), np.nan)
+            floor = lowest & ~np.isnan(values)  # NaN: the task has no item of the group
+            runs[name] = np.where(judged, np.where(floor, 0.0, values), np.nan)
         else:
             runs[name] = np.where(valid, values, np.nan)
     runs["rule"] = out.rule

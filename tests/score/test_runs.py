@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from builders import COST, catalog, read_records, release, run, task, version
+from builders import COST, catalog, profiled, read_records, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from outcome_oracle import run_outcome
@@ -254,3 +254,22 @@ def test_a_version_of_item_less_tasks_scores() -> None:
     scored = score_runs(build_frame(loaded))
     assert scored["success"].tolist() == [r.delivery for r in records]
     assert scored["rule"].isna().all()
+
+
+def test_a_run_zeroed_before_judging_scores_0_on_every_judged_group() -> None:
+    """A run zeroed by its delivery threshold without a Judge result: J = 0, every item at
+    its lowest level (§4.3(2)), so each judged dimension of its task is 0 too — and a
+    dimension the task has no item of stays empty — so that J is the weighted sum of its
+    groups run by run (score/functionals.py)."""
+    spec = task("t", rules=1, judge=(4, 2))
+    spec["scoring"]["judge_items"][0]["dimension"] = "structure"
+    judged = run("t", 1, of=1, judge=(3, 2))
+    zeroed = _with(run("t", 2, of=1), delivery=False, judge=[], judge_valid=None)
+    # the Judge ran but its result is not valid: its partial verdicts do not count
+    partial = _with(run("t", 3, of=1, judge=(4, 2)), delivery=False, judge_valid=False)
+    records = [judged, zeroed, partial]
+    loaded = version(profiled(), catalog([spec]), {"c": records})
+    assert _compare(loaded, records) == len(records)
+    scored = score_runs(build_frame(loaded))
+    assert scored["judge"].tolist() == [(3 / 4 + 2 / 2) / 2, 0.0, 0.0]
+    assert scored["dimension:structure"].tolist() == [3 / 4, 0.0, 0.0]
