@@ -177,19 +177,16 @@ PER_RUN = (
     ("generator.score.version", "score_runs"),
     ("generator.score.report", "task_table"),
 )
-#: ... and as the bootstrap: the scopes' task draws and every figure's replicates and
-#: interval, in the scopes and in the contamination gap.
-BOOTSTRAP = (
-    ("generator.score.aggregate", "scope_weights"),
+#: ... and as the intervals: every figure's interval in the scopes (a measure's seeded task
+#: draws included) and the contamination gap's variance.
+INTERVALS = (
     ("generator.score.aggregate", "intervals"),
-    ("generator.score.report", "scope_weights"),
-    ("generator.score.report", "replicates"),
     ("generator.score.report", "task_variances"),
 )
 
 
 def resolve(where: tuple[str, str]) -> tuple[Any, str]:
-    """(module, name) of a function named in :data:`PER_RUN` or :data:`BOOTSTRAP`; fails when
+    """(module, name) of a function named in :data:`PER_RUN` or :data:`INTERVALS`; fails when
     scoring no longer calls it by that name (the breakdown would silently time nothing)."""
     module = importlib.import_module(where[0])
     if not callable(getattr(module, where[1], None)):
@@ -203,9 +200,8 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     the build does, two at a time (``runs_read_s``). Then the stages as :func:`measure_score`
     runs them: loading (``load_s``), the checks (``check_s``) and scoring (``score_s``),
     split into the version's frame, each run's scores and the task means (``per_run_score_s``:
-    the part that grows with the runs), the bootstrap (``bootstrap_s``: the task draws and
-    every figure's replicates and interval, summed over the scopes' threads, so an upper bound
-    of its wall time) and the rest (``score_rest_s``: estimates,
+    the part that grows with the runs), the intervals (``intervals_s``: every figure's
+    interval, a measure's seeded task draws included) and the rest (``score_rest_s``: estimates,
     percentiles, differences, business views, the reports' models, memory given back)."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -239,11 +235,11 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
     out["load_s"], out["check_s"] = loaded - start, time.perf_counter() - loaded
     spent: dict[str, float] = {}
     parts = tuple(resolve(where) for where in PER_RUN)
-    drawn = tuple(resolve(where) for where in BOOTSTRAP)
+    drawn = tuple(resolve(where) for where in INTERVALS)
     timed = (*parts, *drawn)
     originals = {(module, name): getattr(module, name) for module, name in timed}
     for (module, name), function in originals.items():
-        label = "bootstrap" if (module, name) in drawn else name
+        label = "intervals" if (module, name) in drawn else name
         setattr(module, name, _timing(function, label, spent))
     try:
         for version in inputs.releases:
@@ -254,8 +250,8 @@ def measure_breakdown(root: Path) -> dict[str, Any]:
         for (module, name), function in originals.items():
             setattr(module, name, function)
     out["per_run_score_s"] = sum(spent.get(name, 0.0) for _, name in parts)
-    out["bootstrap_s"] = spent.get("bootstrap", 0.0)
-    out["score_rest_s"] = out["score_s"] - out["per_run_score_s"] - out["bootstrap_s"]
+    out["intervals_s"] = spent.get("intervals", 0.0)
+    out["score_rest_s"] = out["score_s"] - out["per_run_score_s"] - out["intervals_s"]
     return out
 
 

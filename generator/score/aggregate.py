@@ -311,14 +311,20 @@ def _scope_intervals(
     values: Mapping[int, Mapping[str, float]],
     pairs: Sequence[PairFigure],
 ) -> tuple[dict[int, dict[str, Interval]], list[Interval]]:
-    """The interval of every figure of the scope and of every pair, from one set of task
-    draws (:func:`scope_weights`): per combination its figures' intervals, then the pairs'."""
+    """The interval of every figure of the scope and of every pair (the seeded task draws of
+    :func:`scope_weights` for a measure's studentized one): per combination its figures'
+    intervals, then the pairs'."""
     stats = release.statistics
     keys = [(k, name) for k in figs for name in figs[k]]
     flat = [figs[k][name] for k, name in keys] + [p.figure for p in pairs]
     flat_values = [values[k][name] for k, name in keys] + [p.value for p in pairs]
-    weights = scope_weights(view, release) if flat else np.empty((0, 0))
-    found = intervals(weights, flat, flat_values, stats.confidence, stats.min_tasks_to_resample)
+    found = intervals(
+        lambda: scope_weights(view, release),
+        flat,
+        flat_values,
+        stats.confidence,
+        stats.min_tasks_to_resample,
+    )
     by_key = dict(zip(keys, found, strict=False))
     per_combination = {k: {n: by_key[(k, n)] for n in figs[k]} for k in figs}
     return per_combination, found[len(keys) :]

@@ -232,11 +232,10 @@ def _intervals(
     targets; the privacy gate decides the rest."""
     stats = release.statistics
     shown = [i for i, (_, f, _, held) in enumerate(figures) if _reason(f, held) is None]
-    weights = task_weights(
-        len(known), stats.bootstrap_samples, seed_for(stats.seed, seed_for(version, *known))
-    )
     found = intervals(
-        weights,
+        lambda: task_weights(
+            len(known), stats.bootstrap_samples, seed_for(stats.seed, seed_for(version, *known))
+        ),
         [figures[i][1] for i in shown],
         [figures[i][2] for i in shown],
         stats.confidence,

@@ -2,22 +2,27 @@
 
 Tasks are the sampling unit: a release's tasks are drawn from a population of tasks, and the
 runs of one task are not independent draws (they share the task's difficulty). So every
-figure aggregated over tasks gets a one-stage, task-clustered bootstrap: each replicate
-draws the scope's tasks with replacement, and each task carries its own statistic computed
-from its valid runs, so run-to-run noise enters through the spread of those statistics and
-is not added a second time (a second stage that resampled runs inside drawn tasks made the
-Task Score interval too wide and halved the power of paired differences; see
-``bench/coverage.py``).
+figure aggregated over tasks gets a one-stage, task-clustered interval: its variance is that
+of the figure over the scope's tasks drawn with replacement, each task carrying its own
+statistic computed from its valid runs, so run-to-run noise enters through the spread of
+those statistics and is not added a second time (a second stage that resampled runs inside
+drawn tasks made the Task Score interval too wide and halved the power of paired
+differences; see ``bench/coverage.py``).
 
 Every figure is a ratio of two sums over tasks (:class:`Figure`): a macro-average is
 ``sum(mean_t) / sum(1)`` over its tasks, a rate ``sum(successes_t) / sum(trials_t)``, the
 risk-weighted score ``sum(w_t · mean_t) / sum(w_t)``, reliability@k the mean of each task's
 unbiased ``C(c_t, k) / C(n, k)``, a paired difference the mean of ``a_t − b_t`` over common
-tasks. So the replicates of all figures of a scope are one matrix product: the replicates ×
-tasks matrix of draw counts against the tasks × figures matrices of numerators and
-denominators (:func:`replicates`).
+tasks. Its variance over resampled tasks is written in closed form
+(:func:`task_variances`): ``T / (T − 1) · Σ_t c_t² · (x_t − m)²`` with ``c_t`` the task's
+share and ``x_t`` its statistic — what the bootstrap's replicates' variance tends to as they
+grow (the delta method for a ratio of sums, exact for a mean with equal shares), without
+their Monte Carlo noise, and a figure any reader can recompute from the per-task downloads.
+It is also exactly what the privacy gate takes an interval to publish, the tasks' second
+moment (:mod:`generator.score.functionals`): a seeded bootstrap would publish a quadratic
+form of its own draws besides.
 
-From the replicates (:func:`clustered_interval`), with ``T − 1`` degrees of freedom: a
+From that variance (:func:`clustered_intervals`), with ``T − 1`` degrees of freedom: a
 paired difference, and the mean of a measure not confined to [0, 1] (a cost, earnings), is
 ``value ± t · se``; every other figure lies in [0, 1] and takes Wilson's
 score interval at the effective sample size of the task-clustered variance (Korn and
@@ -36,7 +41,7 @@ interval is never a point: three runs that happen to agree are not a certainty.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import floor, sqrt
@@ -127,43 +132,6 @@ def task_weights(n_tasks: int, samples: int, seed: int) -> np.ndarray:
     """``W[b, t]``: how often replicate b drew task t (replicates × tasks, as floats)."""
     draws = task_draws(n_tasks, samples, seed)
     return multiplicities(draws, n_tasks).astype(np.float64)
-
-
-def replicates(weights: np.ndarray, figures: Sequence[Figure]) -> np.ndarray:
-    """Bootstrap replicates of each figure (figures × replicates): per replicate, the
-    figure's ratio over the drawn tasks (NaN where no drawn task is part of it).
-
-    One matrix product for all: each distinct column of numerators and denominators is
-    multiplied once (many figures share a denominator, the tasks they rest on), and a
-    difference whose sides are columns already there is their difference.
-    """
-    if not figures:
-        return np.empty((0, weights.shape[0]))
-    columns: dict[bytes, int] = {}
-    arrays: list[np.ndarray] = []
-
-    def column(values: np.ndarray) -> int:
-        key = np.ascontiguousarray(values, dtype=np.float64).tobytes()
-        if key not in columns:
-            columns[key] = len(arrays)
-            arrays.append(values)
-        return columns[key]
-
-    plan = []
-    for f in figures:
-        if f.sides is not None:
-            a, b = f.sides
-            plan.append((column(a.num), column(b.num), column(f.den)))
-        else:
-            plan.append((column(f.num), -1, column(f.den)))
-    sums = (weights @ np.column_stack(arrays)).T  # columns × replicates
-    num, minus, den = (np.array(part, dtype=np.intp) for part in zip(*plan, strict=True))
-    top = sums[num]
-    has_minus = minus >= 0
-    top[has_minus] -= sums[minus[has_minus]]
-    mass = sums[den]
-    out: np.ndarray = np.divide(top, mass, out=np.full_like(top, np.nan), where=mass > 0)
-    return out
 
 
 def effective_runs(f: Figure) -> float:
@@ -283,26 +251,26 @@ def newcombe(
     return (d - sqrt((a - la) ** 2 + (ub - b) ** 2), d + sqrt((ua - a) ** 2 + (b - lb) ** 2))
 
 
-def task_variances(reps: np.ndarray, tasks: np.ndarray) -> np.ndarray:
-    """Per row of replicates, the variance of a figure over resampled tasks: the variance of
-    its finite replicates scaled by ``T / (T − 1)``, the bootstrap's small-sample bias."""
-    if not reps.size:
-        return np.zeros(len(reps))
-    finite = np.isfinite(reps)
-    whole = finite.all(axis=1)  # most rows: one pass of numpy's own variance
-    var = np.zeros(len(reps))
-    count = np.full(len(reps), reps.shape[1])
-    var[whole] = reps[whole].var(axis=1)
-    for row in np.flatnonzero(~whole):  # replicates that drew none of the figure's tasks
-        kept = reps[row][finite[row]]
-        count[row] = len(kept)
-        var[row] = kept.var() if len(kept) else 0.0
-    out: np.ndarray = np.where(count > 1, var * tasks / (tasks - 1), 0.0)
+def task_variances(figures: Sequence[Figure]) -> np.ndarray:
+    """Each figure's variance over resampled tasks (see the module's docstring):
+    ``T / (T − 1) · Σ_t (num_t − m · den_t)² / (Σ_t den_t)²`` over its ``T`` tasks, the
+    linearised variance of a ratio of sums under task resampling with the small-sample factor
+    ``T / (T − 1)`` (``bench/coverage.py`` measures the intervals it gives); 0 under two tasks."""
+    out = np.zeros(len(figures))
+    for i, f in enumerate(figures):
+        keep = f.den > 0
+        tasks = int(keep.sum())
+        total = float(f.den[keep].sum())
+        if tasks < 2 or total <= 0:
+            continue
+        m = float(f.num[keep].sum()) / total
+        residual = f.num[keep] - m * f.den[keep]
+        out[i] = float(np.sum(residual * residual)) / (total * total) * tasks / (tasks - 1)
     return out
 
 
 def clustered_intervals(
-    figures: Sequence[Figure], values: np.ndarray, reps: np.ndarray, confidence: float
+    figures: Sequence[Figure], values: np.ndarray, confidence: float
 ) -> np.ndarray:
     """The intervals of figures over resampled tasks (see the module's docstring), with
     ``T − 1`` degrees of freedom for a figure's ``T`` tasks (figures × 2).
@@ -319,7 +287,7 @@ def clustered_intervals(
     covered 90% of simulated truths without this bound, 97% with it; ``bench/coverage.py``).
     """
     tasks = np.array([f.tasks for f in figures], dtype=float)
-    var = task_variances(reps, tasks)
+    var = task_variances(figures)
     p = np.clip(values, 0.0, 1.0)
     # Tasks that do not vary: equal values leave a variance of rounding residue (1e-33 for
     # five tasks at 2/3), which would make a point of the interval.
@@ -367,23 +335,25 @@ class Interval:
 
 
 def intervals(
-    weights: np.ndarray,
+    weights: Callable[[], np.ndarray],
     figures: Sequence[Figure],
     values: Sequence[float],
     confidence: float,
     minimum: int,
 ) -> list[Interval]:
     """Each figure's interval: over resampled tasks when it rests on at least ``minimum``
-    tasks, else the run noise of its tasks at its ``value``."""
+    tasks, else the run noise of its tasks at its ``value``. ``weights`` gives the seeded task
+    draws (replicates × tasks), asked for only by a measure's studentized interval."""
     resampled = [i for i, f in enumerate(figures) if f.tasks >= minimum]
     chosen = [figures[i] for i in resampled]
-    reps = replicates(weights, chosen)
-    found = clustered_intervals(chosen, np.array([values[i] for i in resampled]), reps, confidence)
+    found = clustered_intervals(chosen, np.array([values[i] for i in resampled]), confidence)
     out: list[Interval | None] = [None] * len(figures)
+    drawn: np.ndarray | None = None
     for (low, high), i in zip(found.tolist(), resampled, strict=True):
         f = figures[i]
         if f.unbounded and f.sides is None and low < high:  # a measure's mean: studentized
-            low, high = bootstrap_t(weights, f, values[i], confidence)
+            drawn = weights() if drawn is None else drawn
+            low, high = bootstrap_t(drawn, f, values[i], confidence)
         out[i] = Interval(low, high, "tasks")
     for i, f in enumerate(figures):
         if out[i] is None:

@@ -9,14 +9,14 @@ import pandas as pd
 
 from generator.load import LoadedRelease
 from generator.models import Release
-from generator.score.aggregate import aggregate_scope, scope_figures, scope_weights
+from generator.score.aggregate import aggregate_scope, scope_figures
 from generator.score.agreement import Rated, agreement
 from generator.score.cuts import cut_column
 from generator.score.experiments import Measured, experiment_results
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.gating import Gated, gate_domain
 from generator.score.gating_others import gate_agreement, gate_experiments
-from generator.score.intervals import Figure, figure, replicates, task_variances
+from generator.score.intervals import Figure, figure, task_variances
 from generator.score.intervals import newcombe as newcombe_interval
 from generator.score.plan import Plan, plan_combination
 from generator.score.results import (
@@ -286,15 +286,10 @@ def _has_both(computed: Computed, version: str, domain: str) -> bool:
     )
 
 
-def _gap(
-    weights: list[np.ndarray], figs: list[Figure], value: float, confidence: float
-) -> tuple[float, float]:
+def _gap(figs: list[Figure], value: float, confidence: float) -> tuple[float, float]:
     """``value ± t · se`` of public minus held-out: the two groups' task variances added
-    (independent draws), ``min(T) − 1`` degrees of freedom."""
-    var = sum(
-        float(task_variances(replicates(w, [f]), np.array([f.tasks]))[0])
-        for w, f in zip(weights, figs, strict=True)
-    )
+    (independent samples of tasks), ``min(T) − 1`` degrees of freedom."""
+    var = float(task_variances(figs).sum())
     half = t_value(confidence, min(f.tasks for f in figs) - 1) * float(np.sqrt(var))
     return (value - half, value + half)
 
@@ -307,15 +302,14 @@ def _contamination(
     table: TaskTable, computed: Computed, results: Mapping[str, ScopeResult], release: Release
 ) -> list[Contamination]:
     """Public minus held-out Task Score per combination (§4.4), the two groups' tasks
-    resampled separately (each group is its own scope, with its own draws); each side is the
-    Task Score its group's scope shows."""
+    resampled separately (each group an independent sample of tasks); each side is the Task
+    Score its group's scope shows."""
     version, domain = table.domain.version, table.domain.domain
     if not _has_both(computed, version, domain):
         return []
     keys = [Scope(version=version, domain=domain, group=g).key for g in ("public", "held-out")]
     sides = [computed[key] for key in keys]
     shown = [{c.combination: c for c in results[key].combinations} for key in keys]
-    weights = [scope_weights(view, release) for view, _ in sides]
     public_rows = len(sides[0][0].rows)
     out = []
     for k, combo in enumerate(table.combos):
@@ -325,7 +319,7 @@ def _contamination(
             continue
         assert public is not None
         assert held is not None
-        gap = _gap_estimate(table, k, sides, weights, (public, held), release)
+        gap = _gap_estimate(table, k, sides, (public, held), release)
         note = (
             None
             if public.tasks == public_rows
@@ -342,7 +336,6 @@ def _gap_estimate(
     table: TaskTable,
     k: int,
     sides: Sequence[tuple[ScopeView, Mapping[int, Plan]]],
-    weights: list[np.ndarray],
     scores: tuple[Estimate, Estimate],
     release: Release,
 ) -> Estimate:
@@ -361,7 +354,7 @@ def _gap_estimate(
             )
             for view, plans in sides
         ]
-        gap, basis = _gap(weights, figs, value, release.statistics.confidence), "tasks"
+        gap, basis = _gap(figs, value, release.statistics.confidence), "tasks"
     else:
         bounds = [(_bound(e.low), _bound(e.high)) for e in (public, held)]
         gap, basis = newcombe_interval(public.value, bounds[0], held.value, bounds[1]), "runs"

@@ -17,11 +17,11 @@ def bench() -> ModuleType:
 
 
 def test_every_timed_function_is_one_scoring_calls_by_that_name(bench: ModuleType) -> None:
-    for where in (*bench.PER_RUN, *bench.BOOTSTRAP):
+    for where in (*bench.PER_RUN, *bench.INTERVALS):
         module, name = bench.resolve(where)
         assert callable(getattr(module, name))
 
 
 def test_a_name_scoring_no_longer_has_is_refused(bench: ModuleType) -> None:
     with pytest.raises(LookupError, match=r"update bench/run\.py"):
-        bench.resolve(("generator.score.report", "intervals"))
+        bench.resolve(("generator.score.report", "replicates"))
