@@ -479,7 +479,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, f in found["figures"].items():
             print(f"  {name}: {f['rate']:.3f} ± {f['mc_se']:.3f} ({f['hits']}/{f['trials']})")
     document = {
-        "method": "one-stage task bootstrap (tasks resampled, each with its own statistic)",
+        "method": "one-stage task-clustered variance in closed form (tasks resampled, each with "
+        "its own statistic)",
         **design(args.spread, args.samples),
         "settings": results,
     }
