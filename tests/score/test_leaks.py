@@ -8,10 +8,11 @@ Here (within CI's budget): the Lingee example edited along the routes a security
 ``lingee``; with the gate switched off, the same search must find the rule/Judge route (so
 that it can fail). The unedited example's every domain and combination, and the
 EnterpriseClawBench-shaped example (~11 s a report), are searched by
-``bench/leak_search.py``: on 2026-12-03, Lingee v1.1 general (all three combinations) and
-enterprise (lingee, opencode) exposed no set; enterprise/deepseek-harness-standard exposed
-four tasks through reliability@3, given the zeroed runs that the gate's own decision to
-publish the rule score reveals (the gate's decisions rest on the data; not yet fixed).
+``bench/leak_search.py``: on 2026-12-03, with the gate deciding from the declaration
+alone, Lingee v1.1 and v1.0, both domains, every combination: no set, and no edit changed
+what is withheld. (Before, when the gate's model followed the numbers, enterprise/
+deepseek-harness-standard exposed four tasks through reliability@3, given the zeroed runs
+that the gate's own decision to publish the rule score revealed; that route is a test here.)
 """
 
 from __future__ import annotations
@@ -114,6 +115,17 @@ def routes(tmp_path_factory: pytest.TempPathFactory) -> Release:
 def test_the_reviewed_routes_expose_no_small_group(routes: Release) -> None:
     result = search(routes, "general", COMBO)
     assert not result.exposures, _explain(result.exposures)
+    assert (result.withheld, result.shown) == (0, 0)  # no edit changed what is withheld
+
+
+def test_what_is_withheld_reveals_no_zeroed_run() -> None:
+    """Lingee v1.1 enterprise, deepseek-harness-standard: two held-out tasks have zeroed
+    runs. A gate whose model followed them published the rule score for this combination
+    alone, and with reliability@3 that exposed four tasks. Now no edit of a held-out run
+    changes what is withheld, and nothing small is exposed."""
+    result = search(load(REPO, "v1.1"), "enterprise", "deepseek-harness-standard")
+    assert not result.exposures, _explain(result.exposures)
+    assert (result.withheld, result.shown) == (0, 0)
 
 
 def _channels(path: str) -> bool:
