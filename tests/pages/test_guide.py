@@ -54,8 +54,7 @@ def test_the_methodology_states_the_release_s_settings(contexts: list[VersionCon
     ):
         release = ctx.release.model_copy(update={"statistics": stats})
         text = " ".join(shown(methodology_page(replace(ctx, release=release))).split())
-        assert f"Each of {stats.bootstrap_samples:,} replicates" in text
-        assert f"seed {stats.seed} " in text
+        assert f"({stats.bootstrap_samples:,} replicates, seed {stats.seed})" in text
         assert f"at least {stats.min_tasks_to_order} common tasks" in text
         assert f"Reported k: {', '.join(map(str, release.reliability_k))}." in text
 
