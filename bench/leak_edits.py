@@ -207,11 +207,16 @@ def _measure(r: Record, rng: random.Random) -> bool:
     return True
 
 
+def failure_types(release: Release) -> list[str]:
+    """The failure types the release declares (else those its runs record)."""
+    declared = [f.id for f in release.version.release.model.enumerations.failure_types]
+    recorded = {r.get("failure_type") for rs in release.records.values() for r in rs}
+    return declared or sorted(t for t in recorded if t)
+
+
 def kinds(release: Release) -> dict[str, Edit]:
     """The kinds of edit tried on one run, by name."""
-    types = sorted(
-        {r["failure_type"] for rs in release.records.values() for r in rs if r.get("failure_type")}
-    )
+    types = failure_types(release)
     top: dict[tuple[str, str], int] = {}
     for rs in release.records.values():
         for r in rs:

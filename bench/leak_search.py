@@ -54,6 +54,7 @@ from leak_edits import (
     Edit,
     Record,
     Release,
+    failure_types,
     kinds,
     load,
     published,
@@ -104,11 +105,14 @@ class Search:
     reports: int = 0
     kinds: dict[str, Edit] = field(default_factory=dict)
     targets: dict[str, list[int]] = field(default_factory=dict)  # success counts to come
+    turns: dict[str, int] = field(default_factory=dict)  # moves made per task
+    types: list[str] = field(default_factory=list)  # the failure types a move cycles through
 
     only: Callable[[str], bool] = lambda path: True  # the published numbers read
 
     def __post_init__(self) -> None:
         self.kinds = kinds(self.release)
+        self.types = failure_types(self.release)
         self.base = self._published(self.release.version)
         self.reports += 1
 
@@ -126,8 +130,12 @@ class Search:
         for r in runs:
             for kind in self.rng.sample(free, 3):
                 self.kinds[kind](r, self.rng)
+        turn = self.turns.get(task, 0)
+        self.turns[task] = turn + 1
         for i, r in enumerate(self.rng.sample(runs, len(runs))):
             self.kinds["succeed" if i < target else "fail"](r, self.rng)
+            if i >= target and self.types:  # every failure type in turn, not by chance
+                r["failure_type"] = self.types[(turn + i) % len(self.types)]
         return {self.combo: records}
 
     def delta(self, changed: Mapping[str, list[Record]]) -> dict[str, float] | None:

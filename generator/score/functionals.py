@@ -44,7 +44,7 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from generator.score.frame import KIND_JUDGE, KIND_RULE
+from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE
 from generator.score.gate import Functional
 from generator.score.intervals import Figure
 from generator.score.table import TaskTable
@@ -67,7 +67,7 @@ class Structure:
 
 def structures(items: pd.DataFrame) -> dict[str, Structure]:
     """Each task's :class:`Structure`, from the frame's items table."""
-    rule = items[items["kind"] == KIND_RULE]
+    rule = items[items["kind"].isin([KIND_RULE, KIND_FATAL])]
     judge = items[(items["kind"] == KIND_JUDGE) & ~items["overall"].astype(bool)]
     judge_weights = judge.groupby(["task", "channel", "dimension"])["weight"].sum()
     weights: dict[str, dict[tuple[str, str], float]] = {}
@@ -84,26 +84,32 @@ def structures(items: pd.DataFrame) -> dict[str, Structure]:
 
 
 def _rule_forms(items: pd.DataFrame) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
-    """R and each rule class as forms of the items' pass shares: a class whose items share
-    one weight as one value (its pass share), other classed items one value each, the
-    unclassed items one value (their weighted pass share)."""
-    total = float(items["weight"].sum())
-    if not len(items) or total <= 0:
-        return {}, {}
+    """R and each rule class as forms of the items' pass shares. R weighs the ordinary items
+    (§4.3(1)); a class's pass share is the mean over every item of the class, fatal ones
+    included (as the engine scores it). The ordinary items of a class that share one weight
+    are one value (their pass share), other classed ordinary items and every classed fatal
+    item one value each, the unclassed ordinary items one value (their weighted share)."""
+    ordinary = items[items["kind"] == KIND_RULE]
+    total = float(ordinary["weight"].sum())
     rule: dict[str, float] = {}
     classes: dict[str, dict[str, float]] = {}
     for cls, mine in items.groupby("rule_class", sort=True):
         cls = str(cls)
-        weights = mine["weight"].to_numpy(dtype=float)
+        plain = mine[mine["kind"] == KIND_RULE]
+        weights = plain["weight"].to_numpy(dtype=float)
         if not cls:
-            rule["rule_rest"] = float(weights.sum()) / total
+            if len(plain) and total > 0:
+                rule["rule_rest"] = float(weights.sum()) / total
             continue
-        uniform = bool(np.all(weights == weights[0]))
-        out = classes.setdefault(cls, {})
-        for item, w in zip(mine["item_id"], weights, strict=True):
+        uniform = bool(len(weights)) and bool(np.all(weights == weights[0]))
+        out = classes.setdefault(f"rule_class:{cls}", {})
+        for item, w in zip(plain["item_id"], weights, strict=True):
             name = f"rule_class:{cls}" if uniform else f"rule_item:{item}"
-            rule[name] = rule.get(name, 0.0) + w / total
+            if total > 0:
+                rule[name] = rule.get(name, 0.0) + w / total
             out[name] = out.get(name, 0.0) + 1.0 / len(mine)
+        for item in mine.loc[mine["kind"] == KIND_FATAL, "item_id"]:
+            out[f"fatal_item:{item}"] = 1.0 / len(mine)
     return rule, classes
 
 
@@ -124,6 +130,9 @@ def task_forms(declared: pd.Series, structure: Structure | None) -> dict[str, Fo
         return forms
     dual = bool(declared["dual"])
     w = float(declared["rule_weight"]) if dual else 1.0
+    if bool(declared["all_or_nothing"]) and not dual and int(declared["n_rule"]) > 0:
+        # rule-only, all or nothing: a run's S is 1 exactly when it succeeds (§4.2(3))
+        forms["success"] = {"rule": 1.0, RESIDUE: -1.0}
     score: dict[str, float] = {RESIDUE: -1.0}
     if int(declared["n_rule"]) > 0:  # else R is not a number and S has no rule part
         for name, c in rule.items():
@@ -155,19 +164,30 @@ def _group(group: tuple[str, str]) -> str:
 
 @dataclass(frozen=True)
 class Coordinates:
-    """The held-out tasks of one domain's table and their forms, per combination."""
+    """The held-out tasks of one domain's table and their forms; the valid runs per
+    (combination, task) and the declared failure types, for the one relation that rests on
+    them: a valid run has a failure type exactly when it did not succeed (the run checks),
+    so the last type's count is n·(1 − success) less the others'."""
 
     held: np.ndarray
     forms: Mapping[int, Mapping[str, Form]]
+    valid: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    failures: tuple[str, ...] = ()
 
     def form(self, k: int, t: int, statistic: str) -> Form:
         """Combination k's ``statistic`` on task t (every combination shares a task's
-        declaration, so its forms; k names the values)."""
-        del k
+        declaration, so its forms)."""
+        if statistic == "total_tokens":
+            return {"input_tokens": 1.0, "output_tokens": 1.0}
+        if self.failures and statistic == f"failure:{self.failures[-1]}":
+            others = {f"failure:{f}": -1.0 for f in self.failures[:-1]}
+            return {"success": -float(self.valid[k, t]), **others}
         return self.forms[t].get(statistic) or {statistic: 1.0}
 
 
-def coordinates(table: TaskTable, items: pd.DataFrame) -> Coordinates:
+def coordinates(
+    table: TaskTable, items: pd.DataFrame, failure_types: tuple[str, ...] = ()
+) -> Coordinates:
     """The forms of the statistics of every held-out task of ``table``."""
     held = np.asarray(table.columns["group"] == "held-out", dtype=bool)
     found = structures(items[items["task"].isin(table.tasks.index[held])])
@@ -175,7 +195,7 @@ def coordinates(table: TaskTable, items: pd.DataFrame) -> Coordinates:
         int(t): task_forms(table.tasks.iloc[int(t)], found.get(str(table.tasks.index[int(t)])))
         for t in np.flatnonzero(held)
     }
-    return Coordinates(held, forms)
+    return Coordinates(held, forms, np.asarray(table.valid), tuple(failure_types))
 
 
 def task_of(coordinate: Hashable) -> str | None:

@@ -44,6 +44,8 @@ def statistic(name: str) -> str:
         return "success"
     if name == "fatal":
         return "fatal_failed"
+    if name == "reliability@1":  # c/n of a task with all n runs valid: its success share
+        return "success"
     return name.split(":", 1)[1] if name.startswith(("extra:", "efficiency:")) else name
 
 
@@ -170,7 +172,9 @@ def gate_domain(
     the gate, in the order of the module's docstring."""
     minimum = release.groups.min_held_out_aggregate
     resample = release.statistics.min_tasks_to_resample
-    coords = coordinates(table, items)
+    coords = coordinates(
+        table, items, tuple(f.id for f in release.enumerations.failure_types)
+    )
     hints: list[frozenset[str]] = []  # the same shapes are refused for the same tasks
     gate = Gate(minimum, task_of, hints)
     out = Gated(

@@ -12,8 +12,19 @@ import pandas as pd
 import pytest
 
 from generator.build import load_checked
-from generator.score.functionals import coordinates, figure_functionals
-from generator.score.intervals import figure
+from generator.score.frame import KIND_FATAL, KIND_RULE
+from generator.score.functionals import (
+    Coordinates,
+    Structure,
+    coordinates,
+    figure_functionals,
+    structures,
+    task_forms,
+    task_of,
+)
+from generator.score.gate import Gate
+from generator.score.gating import statistic
+from generator.score.intervals import figure, rate
 from generator.score.report import extra_columns, published_frame
 from generator.score.runs import score_runs
 from generator.score.scope import Scope
@@ -35,8 +46,9 @@ def _table(root: Path, version: str, domain: str) -> tuple[TaskTable, Any, pd.Da
 
 
 def _residues(table: TaskTable, runs: pd.DataFrame) -> dict[tuple[int, int], float]:
-    """Each (combination, task)'s residue from its runs, by its definition: the mean over
-    valid runs of what the zeroed ones would have scored, w·R + (1 − w)·J."""
+    """Each (combination, task)'s residue from its runs, by its definition: what its zeroed
+    runs (delivery failed or a fatal item failed) would have scored, w·R + (1 − w)·J, summed
+    and divided by its valid runs (0 without a zeroed run)."""
     out = {}
     valid = runs[runs["valid"]]
     for (combo, task), mine in valid.groupby(["combination", "task"]):
@@ -46,7 +58,8 @@ def _residues(table: TaskTable, runs: pd.DataFrame) -> dict[tuple[int, int], flo
         declared = table.tasks.iloc[t]
         w = float(declared["rule_weight"]) if bool(declared["dual"]) else 1.0
         would = w * mine["rule"].fillna(0) + (1 - w) * mine["judge"].fillna(0)
-        out[(table.combos.index(str(combo)), t)] = float((would - mine["score"]).mean())
+        zeroed = ~mine["delivery"].astype(bool) | mine["fatal_failed"].astype(bool)
+        out[(table.combos.index(str(combo)), t)] = float(would[zeroed].sum()) / len(mine)
     return out
 
 
@@ -75,13 +88,13 @@ def test_forms_reproduce_the_engines_task_numbers(root: Path, version: str, doma
             known = {n: v for n, v in means.items() if not np.isnan(v)}
             known["zeroed"] = residues[(k, t)]
             known |= _groups(forms, known)
-            for statistic, form in forms.items():
-                if statistic == "score" or (statistic in known and all(p in known for p in form)):
-                    if statistic == "rule" and np.isnan(means["rule"]):
+            for name, form in forms.items():
+                if name == "score" or (name in known and all(p in known for p in form)):
+                    if name in ("rule", "success") and np.isnan(means.get(name, np.nan)):
                         continue
                     got = sum(c * known.get(p, 0.0) for p, c in form.items())
-                    assert got == pytest.approx(means[statistic], abs=1e-9), (k, t, statistic)
-                    checked[statistic] = checked.get(statistic, 0) + 1
+                    assert got == pytest.approx(means[name], abs=1e-9), (k, t, name)
+                    checked[name] = checked.get(name, 0) + 1
             assert known["zeroed"] >= -1e-12, "a residue is what zeroed runs would have scored"
     assert checked.get("score", 0) > 0, checked
     if root != REPO:  # the ClawBench-shaped example declares channels and rule classes
@@ -128,3 +141,83 @@ def test_an_equal_share_second_moment_lies_on_products_alone() -> None:
     assert second
     assert all(c[0] == "m2" for c in second)  # type: ignore[index]
     assert {c[1] for c in first} == {int(t) for t in np.flatnonzero(held)}  # type: ignore[index]
+
+
+# --- relations a review found missing (each once let a refused figure out by another name)
+
+
+def _gate_decisions(
+    coords: Coordinates, offered: list[tuple[str, Any]], minimum: int = 3
+) -> list[bool]:
+    gate = Gate(minimum, task_of)
+    rows = np.arange(len(coords.held))
+    return [
+        gate.admit(figure_functionals(coords, 0, statistic(name), fig, rows, second=False))
+        for name, fig in offered
+    ]
+
+
+def _declared(all_or_nothing: bool, dual: bool, n_rule: int = 2) -> pd.Series:
+    return pd.Series(
+        {
+            "all_or_nothing": all_or_nothing,
+            "measured": False,
+            "dual": dual,
+            "rule_weight": 0.5 if dual else 1.0,
+            "n_rule": n_rule,
+        }
+    )
+
+
+def test_success_is_the_task_score_of_a_rule_only_all_or_nothing_task() -> None:
+    """S of such a run is 1 exactly when it succeeds: with five of them and one dual task,
+    S and the success rate over the six would leave the dual task's S − success."""
+    forms = {t: task_forms(_declared(True, False), Structure()) for t in range(5)}
+    forms[5] = task_forms(_declared(False, True), Structure(judge_weights={("c", "d"): 1.0}))
+    coords = Coordinates(np.ones(6, dtype=bool), forms)
+    mask = np.ones(6, dtype=bool)
+    offered = [
+        ("score", figure(np.zeros(6), mask, np.full(6, 4))),
+        ("success", rate(np.zeros(6), np.full(6, 4), mask)),
+    ]
+    assert _gate_decisions(coords, offered) == [True, False]
+
+
+def test_a_rule_class_counts_its_fatal_items() -> None:
+    """The engine scores a class over every item of it, fatal ones included: a class that
+    holds one task's fatal item is not R, and R with the class would isolate that task."""
+    rows = [(f"t{i}", "a", KIND_RULE, 1.0, "C", False, "", "") for i in range(6)]
+    rows.append(("t5", "f", KIND_FATAL, 1.0, "C", False, "", ""))
+    columns = ["task", "item_id", "kind", "weight", "rule_class", "overall", "channel"]
+    items = pd.DataFrame(rows, columns=[*columns, "dimension"])
+    found = structures(items)
+    assert found["t5"].rule_classes["rule_class:C"] == {"rule_class:C": 0.5, "fatal_item:f": 0.5}
+    coords = Coordinates(
+        np.ones(6, dtype=bool),
+        {i: task_forms(_declared(False, False, 1), found[f"t{i}"]) for i in range(6)},
+    )
+    fig = figure(np.zeros(6), np.ones(6, dtype=bool), np.full(6, 4))
+    assert _gate_decisions(coords, [("rule", fig), ("extra:rule_class:C", fig)]) == [True, False]
+
+
+def test_reliability_at_1_and_the_failure_types_are_the_success_rate() -> None:
+    """reliability@1 is c/n, and the failure types' counts add up to the runs that did not
+    succeed: once success is refused over a scope, neither publishes it under its name."""
+    n, tasks = 4, 8
+    coords = Coordinates(
+        np.ones(tasks, dtype=bool),
+        {t: {} for t in range(tasks)},
+        np.full((1, tasks), n),
+        ("timeout", "wrong-output"),
+    )
+    every, chain, scope = (np.isin(np.arange(tasks), s) for s in (range(8), [0, 1, 2], range(4)))
+    runs = np.full(tasks, n)
+    offered = [
+        ("success", rate(np.zeros(tasks), runs, every)),
+        ("key_process", rate(np.zeros(tasks), runs, chain)),
+        ("success", rate(np.zeros(tasks), runs, scope)),  # scope − chain: task 3 alone
+        ("reliability@1", figure(np.zeros(tasks), scope, runs)),
+        ("failure:timeout", figure(np.zeros(tasks), scope, np.ones(tasks))),
+        ("failure:wrong-output", figure(np.zeros(tasks), scope, np.ones(tasks))),
+    ]
+    assert _gate_decisions(coords, offered) == [True, True, False, False, True, False]
