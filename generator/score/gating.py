@@ -172,9 +172,7 @@ def gate_domain(
     the gate, in the order of the module's docstring."""
     minimum = release.groups.min_held_out_aggregate
     resample = release.statistics.min_tasks_to_resample
-    coords = coordinates(
-        table, items, tuple(f.id for f in release.enumerations.failure_types)
-    )
+    coords = coordinates(table, items, tuple(f.id for f in release.enumerations.failure_types))
     hints: list[frozenset[str]] = []  # the same shapes are refused for the same tasks
     gate = Gate(minimum, task_of, hints)
     out = Gated(
