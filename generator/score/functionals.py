@@ -130,9 +130,6 @@ def task_forms(declared: pd.Series, structure: Structure | None) -> dict[str, Fo
         return forms
     dual = bool(declared["dual"])
     w = float(declared["rule_weight"]) if dual else 1.0
-    if bool(declared["all_or_nothing"]) and not dual and int(declared["n_rule"]) > 0:
-        # rule-only, all or nothing: a run's S is 1 exactly when it succeeds (§4.2(3))
-        forms["success"] = {"rule": 1.0, RESIDUE: -1.0}
     score: dict[str, float] = {RESIDUE: -1.0}
     if int(declared["n_rule"]) > 0:  # else R is not a number and S has no rule part
         for name, c in rule.items():
@@ -141,6 +138,9 @@ def task_forms(declared: pd.Series, structure: Structure | None) -> dict[str, Fo
         for name, c in judge.items():
             score[name] = score.get(name, 0.0) + (1 - w) * c
     forms["score"] = {n: c for n, c in score.items() if c != 0}
+    if bool(declared["all_or_nothing"]) and not dual and int(declared["n_rule"]) > 0:
+        # rule-only, all or nothing: a run's S is 1 exactly when it succeeds (§4.2(3))
+        forms["success"] = forms["score"]
     return forms
 
 
