@@ -66,7 +66,8 @@ def measured_lines(coverage: dict[str, Any] | None) -> list[str]:
     settings = measure["settings"]
     mean, noise = "coverage: domain mean", "coverage: run noise, mean of these tasks"
     return [
-        "The mean of a measured outcome takes the studentized bootstrap over resampled tasks; "
+        "The mean of a measured outcome takes value ± t × se over resampled tasks, corrected "
+        "for the skew of its task values (Hall's transformation); "
         "over fewer tasks, the run noise of its runs (Welch–Satterthwaite). Measured on "
         f"{spelled(len(settings))} kinds of simulated release of "
         f"{settings[0]['releases']:,} each, the 95% interval held the truth: a skewed cost's "

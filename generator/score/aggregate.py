@@ -13,15 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
-import numpy as np
-
 from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
 from generator.score.business import business_views
 from generator.score.efficiency import efficiency
 from generator.score.figures import figures, finite_or_none, point_values
 from generator.score.gating import Gated, field_name, gate_figures
-from generator.score.intervals import Figure, Interval, intervals, task_weights
+from generator.score.intervals import Figure, Interval, intervals
 from generator.score.outputs import estimate_of, rate_of
 from generator.score.plan import Plan, has_views
 from generator.score.ranking import (
@@ -40,7 +38,6 @@ from generator.score.results import (
     ScopeResult,
 )
 from generator.score.runs import GROUP_PREFIXES
-from generator.score.stats import seed_for
 from generator.score.table import ScopeView, TaskTable
 
 Lookup = Mapping[str, Interval]
@@ -176,15 +173,6 @@ def _failure_types(
     return {f: c for f, c in failures.items() if c > 0}
 
 
-def scope_weights(view: ScopeView, release: Release) -> np.ndarray:
-    """The scope's bootstrap draws: replicates × tasks, seeded by the release's seed and the
-    scope's task set, shared by every combination and pair of the scope (pairing)."""
-    stats = release.statistics
-    return task_weights(
-        len(view.rows), stats.bootstrap_samples, seed_for(stats.seed, view.seed_key)
-    )
-
-
 @dataclass(frozen=True)
 class ScopeFigures:
     """A scope's figures before any interval: per scored combination its figures (those
@@ -311,15 +299,13 @@ def _scope_intervals(
     values: Mapping[int, Mapping[str, float]],
     pairs: Sequence[PairFigure],
 ) -> tuple[dict[int, dict[str, Interval]], list[Interval]]:
-    """The interval of every figure of the scope and of every pair (the seeded task draws of
-    :func:`scope_weights` for a measure's studentized one): per combination its figures'
-    intervals, then the pairs'."""
+    """The interval of every figure of the scope and of every pair: per combination its
+    figures' intervals, then the pairs'."""
     stats = release.statistics
     keys = [(k, name) for k in figs for name in figs[k]]
     flat = [figs[k][name] for k, name in keys] + [p.figure for p in pairs]
     flat_values = [values[k][name] for k, name in keys] + [p.value for p in pairs]
     found = intervals(
-        lambda: scope_weights(view, release),
         flat,
         flat_values,
         stats.confidence,

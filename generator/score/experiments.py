@@ -35,11 +35,9 @@ from generator.score.intervals import (
     figure,
     intervals,
     run_noise_interval,
-    task_weights,
 )
 from generator.score.runs import score_runs
 from generator.score.scope import Scope
-from generator.score.stats import seed_for
 from generator.score.table import TaskTable, task_table
 
 
@@ -233,9 +231,6 @@ def _intervals(
     stats = release.statistics
     shown = [i for i, (_, f, _, held) in enumerate(figures) if _reason(f, held) is None]
     found = intervals(
-        lambda: task_weights(
-            len(known), stats.bootstrap_samples, seed_for(stats.seed, seed_for(version, *known))
-        ),
         [figures[i][1] for i in shown],
         [figures[i][2] for i in shown],
         stats.confidence,

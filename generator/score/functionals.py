@@ -37,8 +37,9 @@ is treated as public (it is disclosed as coverage, §4.3(4)).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
 from typing import cast
 
 import numpy as np
@@ -46,7 +47,7 @@ import pandas as pd
 
 from generator.score.frame import KIND_FATAL, KIND_JUDGE, KIND_RULE
 from generator.score.gate import Functional
-from generator.score.intervals import Figure
+from generator.score.intervals import Figure, skewed
 from generator.score.table import TaskTable
 
 #: A statistic as a linear form of its task's free values.
@@ -205,7 +206,7 @@ def task_of(coordinate: Hashable) -> str | None:
     kind = coordinate[0]
     if kind == "m1" and coordinate[-1] == RESIDUE:
         return None
-    if kind == "m2" and any(
+    if kind in ("m2", "m3") and any(
         isinstance(p, tuple) and p and p[-1] == RESIDUE for p in coordinate[2:]
     ):
         return None
@@ -225,13 +226,20 @@ def figure_functionals(
     of the held-out tasks' free values: its sum Σ c_t·x_t and, with ``second`` (an interval
     over resampled tasks), its second moment Σ c_t²·(x_t − m)² = Σ c_t²·x_t² − 2m·Σ c_t²·x_t
     + m²·Σ c_t², as its products' part and its values' part (two functionals: the split does
-    not rest on the value m). ``other``: the figure is a paired difference, x_t = k's
-    statistic less ``other``'s."""
+    not rest on the value m). A measure's mean (:func:`~generator.score.intervals.skewed`)
+    publishes its third moment too, Σ c_t³·(x_t − m)³, as its cubes' part Σ c_t³·x_t³, and
+    Σ c_t³·x_t², Σ c_t³·x_t (dropped for equal shares, where they are multiples of the
+    others). ``other``: the figure is a paired difference, x_t = k's statistic less
+    ``other``'s."""
     den = np.asarray(fig.den, dtype=float)
     total = float(den.sum())
+    third = second and skewed(fig)
     first: dict[Hashable, float] = {}
     linear: dict[Hashable, float] = {}
     moment: dict[Hashable, float] = {}
+    cubic: dict[Hashable, float] = {}
+    linear3: dict[Hashable, float] = {}
+    moment3: dict[Hashable, float] = {}
     for i in np.flatnonzero((den > 0) & coords.held[rows]):
         t = int(rows[i])
         c = den[i] / total if total > 0 else 0.0
@@ -251,6 +259,12 @@ def figure_functionals(
                     key2 = ("m2", t, p1[2:], p2[2:])
                     both = a1 * a2 * (1.0 if p1 == p2 else 2.0)
                     moment[key2] = moment.get(key2, 0.0) + c * c * both
+                    if third:
+                        moment3[key2] = moment3.get(key2, 0.0) + c**3 * both
+            if third:
+                for key, a in form.items():
+                    linear3[key] = linear3.get(key, 0.0) + c**3 * a
+                _add_cubes(cubic, t, terms, c**3)
         if fig.unbounded and fig.spread is not None and not second:
             runs = max(float(fig.runs[i]), 1.0)
             key3 = ("spread", t, k, statistic)
@@ -258,4 +272,20 @@ def figure_functionals(
     shares = den[(den > 0) & coords.held[rows]] / total if total > 0 else den[:0]
     if len(shares) and np.allclose(shares, shares[0], rtol=1e-12, atol=0.0):
         linear = {}  # equal shares c: the values' part is c times the sum itself
-    return [f for f in (first, linear, moment) if f]
+        linear3, moment3 = {}, {}  # and the third moment's parts c times the second's
+    return [f for f in (first, linear, moment, cubic, moment3, linear3) if f]
+
+
+def _add_cubes(
+    cubic: dict[Hashable, float],
+    t: int,
+    terms: Sequence[tuple[tuple[str, int, int, str], float]],
+    weight: float,
+) -> None:
+    """``weight`` · x_t³ over the task's products of three of its form's terms
+    (``terms``: sorted (coordinate, coefficient) pairs), one coordinate per product."""
+    for (p1, a1), (p2, a2), (p3, a3) in combinations_with_replacement(terms, 3):
+        key = ("m3", t, p1[2:], p2[2:], p3[2:])
+        same = len({p1, p2, p3})
+        orders = 1.0 if same == 1 else 3.0 if same == 2 else 6.0
+        cubic[key] = cubic.get(key, 0.0) + weight * orders * a1 * a2 * a3

@@ -4,6 +4,7 @@ checked against the engine's own per-task numbers on the three example releases.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from generator.score.functionals import (
 )
 from generator.score.gate import Gate
 from generator.score.gating import statistic
-from generator.score.intervals import figure, rate
+from generator.score.intervals import figure, rate, skew_moments
 from generator.score.report import extra_columns, published_frame
 from generator.score.runs import score_runs
 from generator.score.scope import Scope
@@ -141,6 +142,58 @@ def test_an_equal_share_second_moment_lies_on_products_alone() -> None:
     assert second
     assert all(c[0] == "m2" for c in second)  # type: ignore[index]
     assert {c[1] for c in first} == {int(t) for t in np.flatnonzero(held)}  # type: ignore[index]
+
+
+def _evaluate(functional: Mapping[Any, float], free: Mapping[tuple[int, str], float]) -> float:
+    """A functional at task t's free values ``free[(t, name)]``: an m1 coordinate is one
+    value, an m2 or m3 coordinate the product of its two or three."""
+    total = 0.0
+    for key, c in functional.items():
+        t = key[1]
+        names = [key[3]] if key[0] == "m1" else [part[1] for part in key[2:]]
+        total += c * float(np.prod([free[(t, name)] for name in names]))
+    return total
+
+
+@pytest.mark.parametrize("equal", [True, False])
+def test_a_measure_s_interval_publishes_moments_its_functionals_hold(equal: bool) -> None:
+    """A measure's skew-corrected interval rests on m, v and κ₃ of its tasks
+    (``skew_moments``); their held-out parts, Σ c^j·x^p over held-out tasks for j ≥ p, are
+    the values of the figure's functionals at the tasks' free values (with equal shares,
+    multiples of them): what the gate admits is all the interval publishes. A task's value
+    is a form of two free values, so the cubes' part spans their mixed products too."""
+    rng = np.random.default_rng(1 if equal else 2)
+    n = 9
+    held = np.zeros(n, dtype=bool)
+    held[[1, 4, 5, 8]] = True
+    coords = Coordinates(held, {t: {"score": {"a": 0.6, "b": 0.4}} for t in range(n)})
+    free = {(t, name): float(rng.lognormal()) for t in range(n) for name in "ab"}
+    x = np.array([0.6 * free[(t, "a")] + 0.4 * free[(t, "b")] for t in range(n)])
+    weights = np.ones(n) if equal else rng.uniform(0.5, 2.0, n)
+    fig = figure(x, np.ones(n, dtype=bool), np.full(n, 3), weights, np.full(n, 1.0))
+    found = figure_functionals(coords, 0, "score", fig, np.arange(n), True)
+    c = weights / weights.sum()
+
+    def part(j: int, p: int) -> float:
+        return float(np.sum(c[held] ** j * x[held] ** p))
+
+    got = [_evaluate(f, free) for f in found]
+    if equal:
+        share = float(c[0])
+        assert got == pytest.approx([part(1, 1), part(2, 2), part(3, 3)])
+        assert part(2, 1) == pytest.approx(share * part(1, 1))  # why they are dropped
+        assert part(3, 2) == pytest.approx(share * part(2, 2))
+        assert part(3, 1) == pytest.approx(share * share * part(1, 1))
+    else:
+        expected = [part(1, 1), part(2, 1), part(2, 2), part(3, 3), part(3, 2), part(3, 1)]
+        assert got == pytest.approx(expected)
+    assert {key[0] for f in found for key in f} == {"m1", "m2", "m3"}
+    m = float(np.sum(c * x))
+    v, k3, tasks = skew_moments(fig, m)
+    public = float(np.sum(c[~held] ** 3 * (x[~held] - m) ** 3))
+    third = part(3, 3) - 3 * m * part(3, 2) + 3 * m * m * part(3, 1) - m**3 * part(3, 0)
+    assert (third + public) * tasks**2 / ((tasks - 1) * (tasks - 2)) == pytest.approx(k3)
+    assert v > 0
 
 
 # --- relations a review found missing (each once let a refused figure out by another name)

@@ -22,7 +22,8 @@ from generator.score.intervals import (
     figure,
     intervals,
     newcombe,
-    task_weights,
+    skew_corrected,
+    skew_moments,
 )
 from generator.score.report import build_report
 from generator.score.results import CombinationScores, Report, ScopeResult
@@ -374,26 +375,44 @@ def test_run_noise_alone_never_orders_two_combinations() -> None:
     assert {(c.rank, c.rank_worst) for c in scope.combinations} == {(1, 2)}
 
 
-def _no_draws() -> np.ndarray:
-    raise AssertionError("no interval here needs the task draws")
-
-
-def test_a_measure_takes_a_t_interval_from_its_tasks() -> None:
-    """A mean of unbounded values (costs) is value ± t·se over resampled tasks, never
-    clipped to [0, 1]; equal to the textbook interval of the task means in the limit of
-    many replicates."""
+def test_a_symmetric_measure_takes_the_t_interval_of_its_tasks() -> None:
+    """A mean of unbounded values (costs) whose task values are symmetric about it (no
+    skew) is exactly the textbook value ± t·se of the task means, never clipped to [0, 1]."""
     rng = np.random.default_rng(3)
-    means = rng.normal(40_000.0, 8_000.0, 30)
-    mask = np.ones(30, dtype=bool)
-    f = figure(means, mask, np.full(30, 2), spread=np.full(30, 1e6))
-    weights = task_weights(30, 20_000, 11)
-    (found,) = intervals(lambda: weights, [f], [f.value], 0.95, 5)
+    half = rng.normal(0.0, 8_000.0, 15)
+    means = 40_000.0 + np.concatenate([half, -half])
+    f = figure(means, np.ones(30, dtype=bool), np.full(30, 2), spread=np.full(30, 1e6))
+    (found,) = intervals([f], [f.value], 0.95, 5)
     se = means.std(ddof=1) / np.sqrt(30)
     t = t_value(0.95, 29)
     assert found.basis == "tasks"
-    assert found.low == pytest.approx(means.mean() - t * se, rel=0.02)
-    assert found.high == pytest.approx(means.mean() + t * se, rel=0.02)
+    assert found.low == pytest.approx(means.mean() - t * se, rel=1e-12)
+    assert found.high == pytest.approx(means.mean() + t * se, rel=1e-12)
     assert found.low > 1.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_measure_s_ends_are_hall_s_transformation_of_student_s_quantiles(seed: int) -> None:
+    """Hall (1992): g(t) = t + a·t² + a²·t³/3 + a/2, a = κ₃ / (3·v^{3/2}); the ends m − e·se
+    solve g(e) = ±q, with the sample's own variance and third cumulant (k-statistics,
+    weighted by the tasks' shares), whatever the sign of the skew."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 30))
+    values = rng.lognormal(0.0, 1.0, n) * (1 if seed % 2 else -1)
+    weights = rng.uniform(0.5, 2.0, n)
+    f = figure(values, np.ones(n, dtype=bool), np.full(n, 2), weights, np.full(n, 1.0))
+    c = weights / weights.sum()
+    m = float(np.sum(c * values))
+    v = n / (n - 1) * float(np.sum(c * c * (values - m) ** 2))
+    k3 = n * n / ((n - 1) * (n - 2)) * float(np.sum(c**3 * (values - m) ** 3))
+    assert skew_moments(f, m) == pytest.approx((v, k3, n))
+    a = k3 / v**1.5 / 3
+    q = t_value(0.95, n - 1)
+    low, high = skew_corrected(f, m, 0.95)
+    for end, target in ((low, q), (high, -q)):
+        e = (m - end) / sqrt(v)
+        assert e + a * e * e + a * a * e**3 / 3 + a / 2 == pytest.approx(target, rel=1e-9)
+    assert low < m < high
 
 
 @pytest.mark.parametrize(
@@ -407,7 +426,7 @@ def test_a_measure_over_few_tasks_takes_the_noise_of_its_runs(
     k = len(spread)
     means = np.linspace(30_000.0, 50_000.0, k)
     f = figure(means, np.ones(k, dtype=bool), np.array(runs), spread=np.array(spread))
-    (found,) = intervals(_no_draws, [f], [f.value], 0.95, 5)
+    (found,) = intervals([f], [f.value], 0.95, 5)
     parts = [s / k**2 / n for s, n in zip(spread, runs, strict=True)]
     se2 = sum(parts)
     df = se2**2 / sum(p * p / (n - 1) for p, n in zip(parts, runs, strict=True))
@@ -421,18 +440,18 @@ def test_a_measure_with_one_run_per_task_has_no_interval() -> None:
     f = figure(
         np.array([1.0, 2.0]), np.ones(2, dtype=bool), np.array([1, 1]), spread=np.full(2, np.nan)
     )
-    (found,) = intervals(_no_draws, [f], [f.value], 0.95, 5)
+    (found,) = intervals([f], [f.value], 0.95, 5)
     assert np.isnan(found.low)
     assert np.isnan(found.high)
 
 
 def test_a_skewed_cost_s_interval_follows_its_skew() -> None:
-    """Log-normal task costs: the studentized bootstrap reaches further above the mean than
-    below it, where value ± t·se would be symmetric, and it still holds the mean."""
+    """Log-normal task costs: the skew-corrected interval reaches further above the mean
+    than below it, where value ± t·se would be symmetric, and it still holds the mean."""
     rng = np.random.default_rng(5)
     costs = rng.lognormal(np.log(30_000.0), 0.9, 12)
     f = figure(costs, np.ones(12, dtype=bool), np.full(12, 2), spread=np.full(12, 1e6))
-    (found,) = intervals(lambda: task_weights(12, 4000, 3), [f], [f.value], 0.95, 5)
+    (found,) = intervals([f], [f.value], 0.95, 5)
     assert found.basis == "tasks"
     assert found.low < f.value < found.high
     assert found.high - f.value > 1.2 * (f.value - found.low)
