@@ -358,7 +358,8 @@ def run_setting(setting: Setting, releases: int, spread: float, samples: int) ->
 def design(spread: float, samples: int) -> dict[str, Any]:
     """The simulation's design, as the README states it."""
     return {
-        "method": "measured outcome: value ± t·se over resampled tasks, or over runs (few tasks)",
+        "method": "measured outcome: t·se corrected for skew (Hall 1992) over resampled tasks, "
+        "or value ± t·se over runs (few tasks)",
         "spread": spread,
         "bootstrap_samples": samples,
         "failed_runs": FAILED,

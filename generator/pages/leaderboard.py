@@ -106,29 +106,15 @@ def standings(ctx: VersionContext, scope: ScopeResult) -> list[Standing]:
     ]
 
 
-def rank_groups(rows: list[Standing]) -> list[list[Standing]]:
-    """Rows (best first, one comparison group) cut only where no rank range reaches across
-    the cut: a combination whose range overlaps a range of the group so far joins it, so
-    two combinations in different groups never have overlapping ranges."""
-    groups: list[list[Standing]] = []
-    reach = 0  # the worst rank the current group's ranges reach
-    for row in rows:
-        best = row.scores.rank or 0
-        worst = row.scores.rank_worst or best
-        if groups and best <= reach:
-            groups[-1].append(row)
-        else:
-            groups.append([row])
-        reach = max(reach, worst) if len(groups[-1]) > 1 else worst
-    return groups
-
-
-def _braced(group: list[Standing]) -> str:
-    return "{" + ", ".join(r.name for r in group) + "}"
+def _lettered(group: list[Standing]) -> str:
+    return ", ".join(f"{r.name} ({r.scores.letters or '?'})" for r in group)
 
 
 def reading(ctx: VersionContext, scope: ScopeResult) -> str:
-    """The leaderboard in one sentence: its rank groups, best first, and what a group means."""
+    """The leaderboard in one sentence: each combination with its letters, best first, and
+    what they mean — two share a letter exactly when their paired difference is not
+    significant (:func:`generator.score.ranking.letters`), so every pair the sentence
+    relates is as the differences say."""
     rows = standings(ctx, scope)
     if not rows:
         return "No combination has a score in this domain."
@@ -138,17 +124,29 @@ def reading(ctx: VersionContext, scope: ScopeResult) -> str:
     parts: dict[int, list[Standing]] = {}
     for r in rows:
         parts.setdefault(group.get(r.combination, 0), []).append(r)
-    read = [" · ".join(map(_braced, rank_groups(members))) for members in parts.values()]
-    if len(read) == 1:
-        sentence = f"Rank groups, best first: {read[0]}."
-    else:
-        sentence = f"Rank groups, best first, within each comparison group: {'; '.join(read)}."
-    if any(len(g) > 1 for m in parts.values() for g in rank_groups(m)):
-        sentence += (
-            " Combinations in the same braces have overlapping rank ranges: the data do not "
-            "order them."
+    stats = ctx.release.statistics
+    rule = (
+        f"the paired difference's {stats.confidence:.0%} interval excludes 0 over at least "
+        f"{spelled(stats.min_tasks_to_order)} common tasks"
+    )
+    if all(len({r.scores.letters for r in m}) == 1 for m in parts.values()):
+        within = " within a comparison group" if len(parts) > 1 else ""
+        return (
+            f"The data order none of these {spelled(len(rows))} combinations{within}: no "
+            f"pair is significantly different (significant: {rule})."
         )
-    return sentence
+    read = [_lettered(members) for members in parts.values()]
+    if len(read) == 1:
+        sentence = f"Best first, with significance letters: {read[0]}."
+    else:
+        sentence = (
+            f"Best first within each comparison group, with significance letters: "
+            f"{'; '.join(read)}."
+        )
+    return sentence + (
+        " Two combinations that share a letter are not significantly different; two that "
+        f"share none are ({rule})."
+    )
 
 
 def _rank_cell(s: Standing) -> Cell:
@@ -188,6 +186,7 @@ def leaderboard_spec(ctx: VersionContext, confidence: float, domain: str) -> Spe
             Field("fingerprint", lambda s: ctx.fingerprints.get(s.combination)),
             Field("rank", lambda s: s.scores.rank, "integer"),
             Field("rank_worst", lambda s: s.scores.rank_worst, "integer"),
+            Field("letters", lambda s: s.scores.letters),
             *estimate_fields("task_score", lambda s: s.scores.task_score),
             *only(
                 lambda s: s.scores.cell_mean is not None,

@@ -26,6 +26,7 @@ from generator.score.ranking import (
     PairFigure,
     compared_on_frontier,
     differences,
+    letters,
     pair_figures,
     pareto,
     rank_ranges,
@@ -329,6 +330,18 @@ def _comparison_groups(
     return groups
 
 
+def _best_first(
+    name: str,
+    every: Mapping[str, CombinationScores],
+    ranks: Mapping[str, tuple[int, int]],
+    higher: bool,
+) -> tuple[int, float, str]:
+    """Best rank, then the score in the metric's direction, then the name."""
+    score = every[name].task_score
+    value = score.value if score is not None and score.value is not None else 0.0
+    return ranks[name][0], -value if higher else value, name
+
+
 def _ranked(
     every: Mapping[str, CombinationScores],
     diffs: Sequence[Difference],
@@ -343,6 +356,13 @@ def _ranked(
     ranks = {
         n: r for names in groups.values() for n, r in rank_ranges(names, diffs, higher).items()
     }
+    marks = {
+        n: m
+        for names in groups.values()
+        for n, m in letters(
+            sorted(names, key=lambda n: _best_first(n, every, ranks, higher)), diffs
+        ).items()
+    }
     tokenizers = {
         n: "\x1f".join((b.combination.model.tokenizer, *group_of[n])) for n, b in bundles.items()
     }
@@ -356,6 +376,7 @@ def _ranked(
             # a frontier needs two points of one tokenizer: alone, a combination is not compared
             peers = sum(tokenizers[o] == tokenizers[name] for o in comparable)
             on_front = (name in front) if name in comparable and peers > 1 else None
-            r = r.model_copy(update={"rank": best, "rank_worst": worst, "pareto": on_front})
+            update = {"rank": best, "rank_worst": worst, "pareto": on_front}
+            r = r.model_copy(update=update | {"letters": marks[name]})
         combos.append(r)
     return combos

@@ -107,6 +107,70 @@ def rank_ranges(
     return {n: (1 + better[n], len(names) - worse[n]) for n in names}
 
 
+def letters(order: Sequence[str], diffs: Sequence[Difference]) -> dict[str, str]:
+    """A compact letter display of one comparison group (Piepho 2004, insert and absorb):
+    per combination of ``order`` (best first) its letters, such that two combinations share
+    a letter exactly when their difference is not significant — the standard reading of
+    many pairwise comparisons, true for any pattern of significance (unlike groups cut along
+    the order, which chain: a ~ b and b ~ c put a and c together even when a > c).
+
+    Start with one letter for all; for each significant pair, split every letter holding
+    both into one without each; drop a letter whose members another letter holds too
+    (absorb), then one whose every member and pair another letter covers (sweep). Letters
+    are named in order of their best member, so the best combination has ``a``."""
+    index = {n: i for i, n in enumerate(order)}
+    split = sorted(
+        tuple(sorted((index[d.a], index[d.b])))
+        for d in diffs
+        if d.significant and d.a in index and d.b in index
+    )
+    columns: list[frozenset[int]] = [frozenset(range(len(order)))] if order else []
+    for i, j in split:
+        grown: list[frozenset[int]] = []
+        for col in columns:
+            grown.extend([col - {i}, col - {j}] if i in col and j in col else [col])
+        columns = _absorbed(grown)
+    columns = _swept(sorted(columns, key=lambda c: sorted(c)))
+    found: dict[str, list[str]] = {n: [] for n in order}
+    for number, col in enumerate(columns):
+        for i in sorted(col):
+            found[order[i]].append(_letter(number))
+    joint = "" if len(columns) <= 26 else " "  # past z, names of two letters: spaced
+    return {n: joint.join(names) for n, names in found.items()}
+
+
+def _absorbed(columns: list[frozenset[int]]) -> list[frozenset[int]]:
+    """The columns without repeats and without any inside another."""
+    unique = sorted(set(columns), key=lambda c: (-len(c), sorted(c)))
+    kept: list[frozenset[int]] = []
+    for col in unique:
+        if col and not any(col <= other for other in kept):
+            kept.append(col)
+    return kept
+
+
+def _swept(columns: list[frozenset[int]]) -> list[frozenset[int]]:
+    """The columns without those whose every member and pair the others hold too."""
+    kept = list(columns)
+    for col in list(kept):
+        others = [c for c in kept if c is not col]
+        singles = all(any(i in c for c in others) for i in col)
+        together = all(any(i in c and j in c for c in others) for i, j in pairs_of(col, 2))
+        if singles and together:
+            kept = others
+    return kept
+
+
+def _letter(number: int) -> str:
+    """a … z, then aa, ab, …: a group's name."""
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    name = alphabet[number % 26]
+    while number >= 26:
+        number = number // 26 - 1
+        name = alphabet[number % 26] + name
+    return name
+
+
 def compared_on_frontier(r: CombinationScores, resource: str) -> bool:
     """Whether a scored combination takes part in a Pareto frontier of ``resource``: measured
     on the very tasks of the scope (its coverage complete, no part declared not covered)

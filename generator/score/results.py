@@ -150,6 +150,12 @@ class CombinationScores(Result):
         "scope's scored combinations, or its comparison group's) minus the number "
         "significantly worse.",
     )
+    letters: str | None = Field(
+        default=None,
+        description="Compact letter display within its comparison group: two scored "
+        "combinations share a letter exactly when their paired difference is not "
+        "significant; the best combination's letters include 'a'.",
+    )
     pareto: bool | None = Field(
         default=None,
         description="On the score-against-total-tokens frontier of its tokenizer; null when "

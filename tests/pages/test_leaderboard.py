@@ -3,6 +3,8 @@ the rank groups and the chart, one domain at a time."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from pagetools import plots, row_texts, shown_estimate
 
@@ -13,10 +15,10 @@ from generator.pages.leaderboard import (
     headline,
     leaderboard_chart,
     leaderboard_table,
-    rank_groups,
     reading,
     standings,
 )
+from generator.pages.text import spelled
 from generator.score.results import CombinationScores, Report, ScopeResult
 
 
@@ -119,37 +121,34 @@ def test_combinations_without_a_score_are_named_not_ranked(
     assert seen, "the example leaves combinations out of a domain"
 
 
-def _merged(scope: ScopeResult) -> list[list[str]]:
-    """Rank groups written another way: merge the rank ranges [rank, rank_worst] that
-    overlap, as intervals; each merged interval's combinations, best first."""
-    rows = sorted(
-        _scored(scope),
-        key=lambda c: (c.rank, -(c.task_score.value if c.task_score else 0)),
-    )
-    spans: list[tuple[int, int, list[str]]] = []
-    for c in rows:
-        assert c.rank is not None
-        low, high = c.rank, c.rank_worst or c.rank
-        if spans and low <= spans[-1][1]:
-            a, b, names = spans[-1]
-            spans[-1] = (a, max(b, high), [*names, c.combination])
-        else:
-            spans.append((low, high, [c.combination]))
-    return [names for _, _, names in spans]
+def _significant(scope: ScopeResult) -> dict[frozenset[str], bool]:
+    return {frozenset((d.a, d.b)): d.significant for d in scope.differences}
 
 
-def test_the_reading_names_the_rank_groups_best_first(
+def test_the_reading_s_letters_follow_the_significance_of_every_pair(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
+    """Every combination the sentence names carries its letters, best first; two share a
+    letter exactly when their paired difference is not significant; a sentence that orders
+    nothing is written only when no pair is significant."""
+    seen = 0
     for ctx, report in _reports(contexts, small):
-        scope = _all_tasks(report)
-        if scope.comparison_groups or len(_scored(scope)) < 2:
-            continue
-        groups = _merged(scope)
-        written = " · ".join("{" + ", ".join(_name(ctx, c) for c in g) + "}" for g in groups)
-        sentence = reading(ctx, scope)
-        assert sentence.startswith(f"Rank groups, best first: {written}.")
-        assert ("not order them" in sentence) == any(len(g) > 1 for g in groups)
+        for scope in report.scopes:
+            rows = standings(ctx, scope)
+            if len(rows) < 2 or scope.comparison_groups:
+                continue
+            sentence = reading(ctx, scope)
+            significant = _significant(scope)
+            if sentence.startswith("The data order none"):
+                assert not any(significant.values())
+                continue
+            at = [sentence.index(f"{r.name} ({r.scores.letters})") for r in rows]
+            assert at == sorted(at), "best first"
+            for x, y in itertools.combinations(rows, 2):
+                share = bool(set(x.scores.letters or "") & set(y.scores.letters or ""))
+                assert share == (not significant[frozenset((x.combination, y.combination))])
+            seen += 1
+    assert seen, "some scope of the examples orders a pair"
 
 
 def _ranked(scope: ScopeResult, ranks: dict[str, tuple[int, int]]) -> ScopeResult:
@@ -161,21 +160,6 @@ def _ranked(scope: ScopeResult, ranks: dict[str, tuple[int, int]]) -> ScopeResul
         for c in scope.combinations
     ]
     return scope.model_copy(update={"combinations": combos})
-
-
-def test_overlapping_ranges_chain_into_one_group(contexts: list[VersionContext]) -> None:
-    ctx = contexts[0]
-    report = ctx.reports[ctx.release.domains[0].id]
-    scope = _all_tasks(report)
-    combos = [c.combination for c in _scored(scope)]
-    assert len(combos) >= 4
-    # a: 1; b: 2–3; c: 3–4 (overlaps b, not a); d.. : 5 and beyond, alone.
-    ranks = {combos[0]: (1, 1), combos[1]: (2, 3), combos[2]: (3, 4)}
-    ranks |= {c: (4 + i, 4 + i) for i, c in enumerate(combos[3:], start=1)}
-    changed = _ranked(scope, ranks)
-    groups = [[r.combination for r in g] for g in rank_groups(standings(ctx, changed))]
-    assert groups == _merged(changed)
-    assert groups[:2] == [[combos[0]], [combos[1], combos[2]]]
 
 
 def test_a_domain_with_one_or_no_score_says_so(contexts: list[VersionContext]) -> None:
@@ -243,16 +227,24 @@ def test_comparison_groups_are_read_each_on_its_own(contexts: list[VersionContex
     a, b, c, d, *_ = (x.combination for x in _scored(scope))
     # Two comparison groups, ranked within each: {a 1, b 2} and {c 1–2, d 1–2}.
     ranks = {a: (1, 1), b: (2, 2), c: (1, 2), d: (1, 2)}
-    scored = [x for x in _ranked(scope, ranks).combinations if x.combination in ranks]
+    marks = {a: "a", b: "b", c: "a", d: "a"}
+    scored = [
+        x.model_copy(update={"letters": marks[x.combination]})
+        for x in _ranked(scope, ranks).combinations
+        if x.combination in ranks
+    ]
     grouped = scope.model_copy(
         update={"combinations": scored, "comparison_groups": [[a, b], [c, d]]}
     )
     first = [r.combination for r in standings(ctx, grouped)]
     assert first[:2] == [a, b]
     assert set(first[2:]) == {c, d}
-    later = ", ".join(_name(ctx, x) for x in first[2:])
+    later = ", ".join(f"{_name(ctx, x)} (a)" for x in first[2:])
+    stats = ctx.release.statistics
     assert reading(ctx, grouped) == (
-        "Rank groups, best first, within each comparison group: "
-        f"{{{_name(ctx, a)}}} · {{{_name(ctx, b)}}}; {{{later}}}. Combinations in the same "
-        "braces have overlapping rank ranges: the data do not order them."
+        "Best first within each comparison group, with significance letters: "
+        f"{_name(ctx, a)} (a), {_name(ctx, b)} (b); {later}. Two combinations that share a "
+        "letter are not significantly different; two that share none are (the paired "
+        f"difference's {stats.confidence:.0%} interval excludes 0 over at least "
+        f"{spelled(stats.min_tasks_to_order)} common tasks)."
     )

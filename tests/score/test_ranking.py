@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.score.figures import nanmean
-from generator.score.ranking import SCORE_TOLERANCE, frontier, pareto, rank_ranges
+from generator.score.ranking import SCORE_TOLERANCE, frontier, letters, pareto, rank_ranges
 from generator.score.results import CombinationScores, Difference, Efficiency, Estimate
 
 
@@ -60,6 +60,60 @@ def test_ranges_follow_a_consistent_order(values: list[float], half: float) -> N
         else:
             assert best_a <= worst_b
             assert best_b <= worst_a
+
+
+def _shares(a: str, b: str, marks: dict[str, str]) -> bool:
+    names = {m: set(v.split(" ")) if " " in v else set(v) for m, v in marks.items()}
+    return bool(names[a] & names[b])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 20).flatmap(lambda n: st.tuples(st.just(n), st.data())))
+def test_letters_are_shared_exactly_by_pairs_not_significantly_different(
+    drawn: tuple[int, st.DataObject],
+) -> None:
+    """Any pattern of significance over 2–20 combinations (consistent with an order or
+    not, some pairs resting on too few tasks): two share a letter exactly when their
+    difference is not significant, every combination has one, the first has 'a'."""
+    n, data = drawn
+    names = [f"c{i}" for i in range(n)]
+    diffs = []
+    for i, j in itertools.combinations(range(n), 2):
+        kind = data.draw(st.sampled_from(["above", "below", "tie", "few"]))
+        low, high = {"above": (0.1, 0.3), "below": (-0.3, -0.1)}.get(kind, (-0.1, 0.1))
+        diffs.append(_diff(names[i], names[j], low, high, tasks=3 if kind == "few" else 10))
+    marks = letters(names, diffs)
+    assert set(marks) == set(names)
+    assert all(marks.values())
+    assert "a" in marks[names[0]]
+    for d in diffs:
+        assert _shares(d.a, d.b, marks) == (not d.significant), (d, marks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=20), st.floats(0.01, 0.3))
+def test_letters_of_an_order_run_in_bands(values: list[float], half: float) -> None:
+    """Differences read off one order: each letter covers a run of neighbours in it (the
+    usual look of a letter display), and the letters are few."""
+    order = sorted(range(len(values)), key=lambda i: -values[i])
+    names = [f"c{i}" for i in order]
+    diffs = [
+        _diff(f"c{i}", f"c{j}", values[i] - values[j] - half, values[i] - values[j] + half)
+        for i, j in itertools.combinations(range(len(values)), 2)
+    ]
+    marks = letters(names, diffs)
+    used = sorted({x for v in marks.values() for x in v})
+    for x in used:
+        at = [k for k, n in enumerate(names) if x in marks[n]]
+        assert at == list(range(at[0], at[-1] + 1)), (x, marks)
+    assert len(used) <= len(values)
+
+
+def test_a_chain_of_ties_is_not_one_group() -> None:
+    """a ~ b, b ~ c, a > c: one brace {a, b, c} read that a and c are not ordered; the
+    letters say a (a), b (ab), c (b)."""
+    diffs = [_diff("a", "b", -0.1, 0.1), _diff("b", "c", -0.1, 0.1), _diff("a", "c", 0.1, 0.3)]
+    assert letters(["a", "b", "c"], diffs) == {"a": "a", "b": "ab", "c": "b"}
 
 
 def _scored(name: str, score: float, tokens: float) -> CombinationScores:
