@@ -20,7 +20,8 @@ from generator.build import load_checked  # noqa: E402
 from generator.load.records import columns_from_records  # noqa: E402
 from generator.load.tree import LoadedBundle, LoadedRelease  # noqa: E402
 from generator.models.runs import RunRecord  # noqa: E402
-from generator.score.report import build_report  # noqa: E402
+from generator.score.report import build_report, published_frame  # noqa: E402
+from generator.score.runs import score_runs  # noqa: E402
 
 Record = dict[str, Any]
 #: Keys of numbers that are not point figures: interval ends and ranks (not linear in the
@@ -98,6 +99,26 @@ class Release:
             bundles.append(b)
         return replace(self.version, bundles=tuple(bundles))
 
+    def consistent(self, combo: str, records: list[Record], types: Sequence[str]) -> None:
+        """Give each valid run of ``records`` a failure type exactly when it did not succeed,
+        success as the engine decides it (the run checks refuse anything else): an edit
+        that passed every item may still leave a Judge level under its pass level, and one
+        that failed a Judge item may leave it at its pass level. A failure without a type
+        takes the first of ``types``."""
+        runs = score_runs(published_frame(self.with_records({combo: records})))
+        mine = runs[runs["combination"] == combo]
+        succeeded = {
+            (str(t), int(n)): bool(s)
+            for t, n, s in zip(mine["task"], mine["run"], mine["success"], strict=True)
+        }
+        for r in records:
+            if r.get("status") != "valid":
+                continue
+            if succeeded.get((str(r["task"]), int(r["run"]))):
+                r["failure_type"] = None
+            elif not r.get("failure_type"):
+                r["failure_type"] = types[0] if types else "missing-deliverable"
+
     def tasks(self, domain: str) -> list[str]:
         return sorted(t for t, d in self.held_out.items() if d == domain)
 
@@ -149,8 +170,8 @@ def _shift_level(r: Record, rng: random.Random) -> bool:
 
 
 def _succeed(top: Mapping[tuple[str, str], int]) -> Edit:
-    """The run made a success: delivered, every item passed, every Judge level at the top
-    recorded for it (a success is rare under random edits, and reliability@k needs them)."""
+    """The run made a success: delivered, every item passed, every Judge level at its
+    declared top (a success is rare under random edits, and reliability@k needs them)."""
 
     def edit(r: Record, rng: random.Random) -> bool:
         r["delivery"] = True
@@ -165,10 +186,10 @@ def _succeed(top: Mapping[tuple[str, str], int]) -> Edit:
     return edit
 
 
-def _fail(top: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
+def _fail(passing: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
     """The run made a failure by one of: a rule item failed, a fatal item failed, delivery
-    failed while the verdicts stay (a zeroed run), a Judge level under its top; then a
-    random failure type."""
+    failed while the verdicts stay (a zeroed run), a Judge level under its pass level; then
+    a random failure type."""
 
     def edit(r: Record, rng: random.Random) -> bool:
         ways = ["zeroed"] + [k for k in ("rules", "fatal") if r.get(k)]
@@ -179,7 +200,7 @@ def _fail(top: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
             r["delivery"] = False
         elif way == "judge":
             item = rng.choice(r["judge"])
-            item["level"] = rng.randrange(top[r["task"], item["id"]])
+            item["level"] = rng.randrange(passing[r["task"], item["id"]])
         else:
             rng.choice(r[way])["pass"] = False
         r["failure_type"] = rng.choice(types) if types else "missing-deliverable"
@@ -209,6 +230,7 @@ def _measure(r: Record, rng: random.Random) -> bool:
 
 def failure_types(release: Release) -> list[str]:
     """The failure types the release declares (else those its runs record)."""
+    assert release.version.release is not None
     declared = [f.id for f in release.version.release.model.enumerations.failure_types]
     recorded = {r.get("failure_type") for rs in release.records.values() for r in rs}
     return declared or sorted(t for t in recorded if t)
@@ -217,15 +239,17 @@ def failure_types(release: Release) -> list[str]:
 def kinds(release: Release) -> dict[str, Edit]:
     """The kinds of edit tried on one run, by name."""
     types = failure_types(release)
+    catalog = release.version.catalog
+    assert catalog is not None
     top: dict[tuple[str, str], int] = {}
-    for rs in release.records.values():
-        for r in rs:
-            for item in r.get("judge") or []:
-                key = (r["task"], item["id"])
-                top[key] = max(top.get(key, 1), item["level"])
+    passing: dict[tuple[str, str], int] = {}
+    for task in catalog.model.tasks:
+        for item in task.scoring.judge_items:
+            top[task.id, item.id] = item.max_level
+            passing[task.id, item.id] = item.passing_level
     return {
         "succeed": _succeed(top),
-        "fail": _fail(top, types),
+        "fail": _fail(passing, types),
         "rule": _flip("rules"),
         "fatal": _flip("fatal"),
         "level": _shift_level,

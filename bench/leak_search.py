@@ -138,6 +138,7 @@ class Search:
             self.kinds["succeed" if i < target else "fail"](r, self.rng)
             if i >= target and self.types:  # every failure type in turn, not by chance
                 r["failure_type"] = self.types[(turn + i) % len(self.types)]
+        self.release.consistent(self.combo, records, self.types)
         return {self.combo: records}
 
     def delta(self, changed: Mapping[str, list[Record]]) -> dict[str, float] | None:
