@@ -225,7 +225,8 @@ class Release(Versioned):
     illustrative: Bool = Field(description="True when the release's data is illustrative only.")
     notice: Markdown | None = Field(
         default=None,
-        description="Shown as a banner on every page; required when illustrative.",
+        description="Shown as a banner atop the release home, its domain pages, views and "
+        "monitors, whether or not the release is illustrative; required when illustrative.",
     )
     components: Components = Field(description="Versions of the release's components (§7.2).")
     domains: tuple[Domain, ...] = Field(

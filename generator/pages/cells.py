@@ -296,9 +296,12 @@ def display_name(ctx: VersionContext, combo: str) -> str:
 
 
 def release_notice(ctx: VersionContext) -> Markup:
-    if not ctx.release.illustrative or not ctx.release.notice:
+    """The release's ``notice`` as a banner, whenever it gives one (an illustrative release
+    must): titled "Illustrative release" for such a release, else "Notice"."""
+    if not ctx.release.notice:
         return Markup("")
+    title = "Illustrative release" if ctx.release.illustrative else "Notice"
     return Markup(
         '<div class="admonition warning lg-illustrative"><p class="admonition-title">'
-        "Illustrative release</p>" + render_markdown(ctx.release.notice) + "</div>"
+        f"{title}</p>" + render_markdown(ctx.release.notice) + "</div>"
     )

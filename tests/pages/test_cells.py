@@ -161,7 +161,9 @@ def test_notes_say_the_release_s_own_figures(minimum: int, confidence: float) ->
     assert "{a, b} · {c}" in groups
 
 
-def test_the_notice_shows_only_on_an_illustrative_release(contexts: list[VersionContext]) -> None:
+def test_the_notice_shows_whenever_it_is_given(contexts: list[VersionContext]) -> None:
+    """An illustrative release's notice under that title; any other release's notice (a
+    publisher's "configurations are placeholders") under "Notice"; none without one."""
     ctx = contexts[0]
     assert ctx.release.illustrative
     assert ctx.release.notice
@@ -169,7 +171,12 @@ def test_the_notice_shows_only_on_an_illustrative_release(contexts: list[Version
     assert "Illustrative release" in notice
     assert render_markdown(ctx.release.notice) in notice
     real = replace(ctx, release=ctx.release.model_copy(update={"illustrative": False}))
-    assert str(release_notice(real)) == ""
+    shown = str(release_notice(real))
+    assert ">Notice</p>" in shown
+    assert "Illustrative release" not in shown
+    assert render_markdown(ctx.release.notice) in shown
+    none = replace(ctx, release=real.release.model_copy(update={"notice": None}))
+    assert str(release_notice(none)) == ""
 
 
 def test_a_withheld_number_links_where_it_can_be_read() -> None:
