@@ -33,9 +33,15 @@ def measured_coverage() -> dict[str, Any] | None:
 ORDER = ("coverage", "false difference", "power", "rank error", "baseline")
 
 
-def coverage_table(coverage: dict[str, Any]) -> Table:
+#: What a download holds of each measured figure, per setting.
+MEASURED = ("rate", "mc_se", "hits", "trials")
+
+
+def coverage_table(coverage: dict[str, Any], version: str | None = None) -> Table:
     """The measured figures: a row per figure, a column per setting (figures in the order
-    first met), each cell the share ± its Monte-Carlo error; the downloads hold all counts."""
+    first met), each cell the share ± its Monte-Carlo error; the downloads hold all counts,
+    a field per setting and count (``"<setting>: rate"``), and the ``version`` whose
+    methodology page shows them."""
     settings = coverage["settings"]
     found = dict.fromkeys(n for s in settings for n in s["figures"])
     names = sorted(
@@ -48,7 +54,8 @@ def coverage_table(coverage: dict[str, Any]) -> Table:
         for s in settings:
             f = s["figures"].get(name)
             cells.append(Cell("—" if f is None else f"{f['rate']:.3f} ± {f['mc_se']:.3f}"))
-            record[s["setting"]] = f
+            for key in MEASURED:
+                record[f"{s['setting']}: {key}"] = None if f is None else f.get(key)
         rows.append(Row(tuple(cells), record))
     return Table(
         "coverage",
@@ -57,13 +64,13 @@ def coverage_table(coverage: dict[str, Any]) -> Table:
         tuple(rows),
         "Each cell: the share of intervals that held the truth (coverage), or how often the "
         "event occurred, ± its Monte-Carlo standard error over releases. T tasks, n runs.",
+        about=(("version", version),) if version is not None else (),
     )
 
 
 def methodology_page(ctx: VersionContext) -> Page:
     coverage = measured_coverage()
-    tables = [coverage_table(coverage)] if coverage is not None else []
-    # Named for the site, but no version field: the figures are of simulated releases.
+    tables = [coverage_table(coverage, ctx.version)] if coverage is not None else []
     tables = [replace(t, name=download_name(ctx, "methodology", t.id)) for t in tables]
     markdown = render(
         environment(),

@@ -35,7 +35,7 @@ def _components(ctx: VersionContext) -> list[tuple[str, str]]:
     ]
 
 
-COMPONENTS = pairs(("Component", "component"), ("Version", "version"))
+COMPONENTS = pairs(("Component", "component"), ("Version", "component_version"))
 
 
 class Domain(NamedTuple):

@@ -32,7 +32,7 @@ def _records(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text.removeprefix(BOM))))
 
 
-def test_every_download_is_named_for_its_benchmark_and_version_once_per_site(
+def test_every_download_is_named_for_its_version_and_its_records_carry_it(
     contexts: list[VersionContext], pages: dict[str, list[Page]]
 ) -> None:
     names: list[str] = []
@@ -46,6 +46,11 @@ def test_every_download_is_named_for_its_benchmark_and_version_once_per_site(
                 if name.endswith(".csv"):
                     assert text.startswith(BOM)
                     assert text.encode("utf-8")[:3] == b"\xef\xbb\xbf"
+                    records = _records(text)
+                    assert all(r.get("version") == ctx.version for r in records), path
+                    assert not any(  # a nested value written as Python's repr of it
+                        v.startswith(("{'", "['")) for r in records for v in r.values() if v
+                    ), path
     assert len(names) == len(set(names)), "a download name repeats on the site"
 
 

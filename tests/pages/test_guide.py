@@ -12,6 +12,7 @@ from pagetools import shown
 from generator.models.schema import json_schemas
 from generator.pages import VersionContext
 from generator.pages.guide import (
+    MEASURED,
     ORDER,
     coverage_table,
     measured_coverage,
@@ -21,7 +22,7 @@ from generator.pages.guide import (
 
 
 def _coverage() -> dict[str, Any]:
-    figure = {"rate": 0.951, "mc_se": 0.0123, "trials": 300}
+    figure = {"rate": 0.951, "mc_se": 0.0123, "hits": 285, "trials": 300}
     return {
         "settings": [
             {"setting": "T=20", "figures": {"baseline: x": figure, "coverage: Task Score": figure}},
@@ -40,8 +41,14 @@ def test_the_coverage_table_has_a_row_per_figure_in_reading_order() -> None:
     assert ranks == sorted(ranks)  # coverage first, the baseline last
     by_name = {r.record["figure"]: r for r in table.rows}
     assert [c.text for c in by_name["power: d"].cells] == ["power: d", "—", "0.951 ± 0.012"]
-    assert by_name["power: d"].record["T=5"] == coverage["settings"][1]["figures"]["power: d"]
-    assert by_name["power: d"].record["T=20"] is None
+    measured = coverage["settings"][1]["figures"]["power: d"]
+    assert {k: by_name["power: d"].record[f"T=5: {k}"] for k in measured} == measured
+    assert all(by_name["power: d"].record[f"T=20: {k}"] is None for k in MEASURED)
+    versioned = coverage_table(coverage, "v9.9")
+    header, first = versioned.to_csv().splitlines()[:2]
+    assert header.lstrip("\ufeff").startswith("version,figure,")
+    assert first.startswith("v9.9,")
+    assert "{" not in versioned.to_csv(), "every cell a plain value"
 
 
 def test_the_methodology_states_the_release_s_settings(contexts: list[VersionContext]) -> None:
@@ -66,7 +73,7 @@ def test_the_methodology_shows_the_measured_coverage(contexts: list[VersionConte
         assert page.tables == ()
         return
     (table,) = page.tables
-    assert table.to_json() == coverage_table(coverage).to_json()
+    assert table.to_json() == coverage_table(coverage, contexts[0].version).to_json()
     assert json.loads(table.to_json())["rows"]
 
 

@@ -61,7 +61,7 @@ def test_components_and_factors_are_the_release_s(contexts: list[VersionContext]
     for ctx in contexts:
         tables = _tables(ctx)
         comp = ctx.release.components
-        versions = {r["component"]: r["version"] for r in tables["components"]}
+        versions = {r["component"]: r["component_version"] for r in tables["components"]}
         assert versions["Tasks"] == comp.tasks
         assert versions["Protocol"] == comp.protocol
         assert {k for k in versions if str(k).startswith("Scorer: ")} == {
