@@ -366,6 +366,10 @@ def intervals(
         f = figures[i]
         if skewed(f) and low < high:
             low, high = skew_corrected(f, values[i], confidence)
+        elif f.sides is not None and not f.unbounded:
+            # a difference of two figures in [0, 1] lies in [−1, 1]: an interval cut to the
+            # values it can take holds the truth as often (value ± t·se reached 1.214)
+            low, high = max(low, -1.0), min(high, 1.0)
         out[i] = Interval(low, high, "tasks")
     for i, f in enumerate(figures):
         if out[i] is None:

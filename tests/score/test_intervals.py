@@ -19,6 +19,8 @@ from outcome_oracle import run_outcome
 from generator.models import Release, RunRecord
 from generator.score.intervals import (
     bounded_wilson,
+    clustered_intervals,
+    difference,
     figure,
     intervals,
     newcombe,
@@ -320,6 +322,26 @@ def test_small_differences_use_newcombe_from_both_sides() -> None:
     assert low == pytest.approx(a - b - sqrt((a - ia[0]) ** 2 + (ib[1] - b) ** 2))
     assert high == pytest.approx(a - b + sqrt((ia[1] - a) ** 2 + (b - ib[0]) ** 2))
     assert low < a - b < high
+
+
+def test_a_difference_of_scores_in_0_1_stays_within_plus_minus_1() -> None:
+    """Five tasks whose a − b swing from −1 to 1: value ± t·se reaches past ±1, where no
+    difference of two [0, 1] figures can lie; the interval is cut there, and a difference
+    of measures (not bounded) is not."""
+    gaps = np.array([1.0, -1.0, 1.0, 1.0, -1.0])
+    mask = np.ones(5, dtype=bool)
+    a = figure(np.clip(gaps, 0, 1), mask, np.full(5, 3))
+    b = figure(np.clip(-gaps, 0, 1), mask, np.full(5, 3))
+    d = difference(a, b)
+    ((raw_low, raw_high),) = clustered_intervals([d], np.array([d.value]), 0.95)
+    assert raw_low < -1  # what the closed form gives
+    assert raw_high > 1
+    (found,) = intervals([d], [d.value], 0.95, 5)
+    assert (found.low, found.high) == (-1.0, 1.0)
+    costs = figure(gaps * 1000, mask, np.full(5, 3), spread=np.ones(5))
+    zero = figure(np.zeros(5), mask, np.full(5, 3), spread=np.ones(5))
+    (measured,) = intervals([difference(costs, zero)], [200.0], 0.95, 5)
+    assert measured.low < -1000 or measured.high > 1000
 
 
 def test_the_gap_resamples_the_two_groups_separately(rel: Release, report: Report) -> None:
