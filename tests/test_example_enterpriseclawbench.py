@@ -388,6 +388,24 @@ def report(read_root: Path, claw_scored: ScoredVersion) -> Report:
     return claw_scored.reports["workplace"]
 
 
+def test_a_public_task_of_a_set_a_bundle_left_out_is_not_covered_for_it(
+    root: Root, report: Report
+) -> None:
+    """A public task only in the full set has no runs from a bundle that ran Lite: its
+    per-task row says "not covered", not "no valid runs" (14 rows said the latter)."""
+    lite = root.in_set("lite")
+    seen = 0
+    for row in report.tasks:
+        full = root.baselines()[row.combination].combination.axes["harness"] == "DeepAgents"
+        if not full and row.task not in lite:
+            assert row.status == "not-covered", row
+            seen += 1
+        else:
+            assert row.status != "not-covered", row
+    assert seen, "the example has public tasks outside Lite"
+    assert all(r.status != "no-valid-runs" or r.valid_runs == 0 for r in report.tasks)
+
+
 def test_the_root_loads_and_checks_clean(report: Report) -> None:
     """Every file reads and every rule between files holds (the report fixture asserts it)."""
     assert report.domain == "workplace"

@@ -37,7 +37,7 @@ from generator.score.table import (
     CHANNELS,
     ScopeView,
     TaskTable,
-    not_covered,
+    covered_tasks,
     task_table,
 )
 
@@ -208,7 +208,7 @@ def _task_rows(frame: VersionFrame, table: TaskTable) -> list[TaskRow]:
     described = list(zip(tasks.index, tasks["title"], tasks["subdivision"], strict=True))
     rows = []
     for k, combo in enumerate(table.combos):
-        covered = not_covered(frame.bundles[combo], scope, columns)[0].tolist()
+        covered = covered_tasks(frame.bundles[combo], scope, columns).tolist()
         valid = table.valid[k, public].tolist()
         successes = table.successes[k, public].tolist()
         score, rule, judge = (table.means[c][k, public].tolist() for c in CHANNELS)

@@ -189,3 +189,23 @@ def not_covered(
                 where = nc.domain + (f"/{nc.subdivision}" if nc.subdivision else "")
                 notes.append(f"{where}: {nc.reason}")
     return ~removed, notes
+
+
+def covered_tasks(bundle: Bundle, scope: Scope, columns: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Which tasks the bundle covers, task by task: those :func:`not_covered` leaves, and,
+    where the domain publishes task sets, only those in a set the bundle does not declare
+    not covered (a task of a set it left out was not run: not covered, not "no valid runs")."""
+    covered = not_covered(bundle, scope, columns)[0]
+    sets = {key[4:]: column for key, column in columns.items() if key.startswith("set:")}
+    if not sets:
+        return covered
+    left = {nc.task_set for nc in bundle.not_covered if nc.domain == scope.domain}
+    in_any = np.zeros(len(covered), dtype=bool)
+    in_kept = np.zeros(len(covered), dtype=bool)
+    for name, column in sets.items():
+        member = column == name
+        in_any |= member
+        if name not in left:
+            in_kept |= member
+    out: np.ndarray = covered & (in_kept | ~in_any)
+    return out
