@@ -108,6 +108,7 @@ class Search:
     kinds: dict[str, Edit] = field(default_factory=dict)
     targets: dict[str, list[int]] = field(default_factory=dict)  # success counts to come
     turns: dict[str, int] = field(default_factory=dict)  # moves made per task
+    failed: dict[str, int] = field(default_factory=dict)  # failures made per task
     types: list[str] = field(default_factory=list)  # the failure types a move cycles through
 
     only: Callable[[str], bool] = lambda path: True  # the published numbers read
@@ -132,12 +133,13 @@ class Search:
         for r in runs:
             for kind in self.rng.sample(free, 3):
                 self.kinds[kind](r, self.rng)
-        turn = self.turns.get(task, 0)
-        self.turns[task] = turn + 1
+        self.turns[task] = self.turns.get(task, 0) + 1
         for i, r in enumerate(self.rng.sample(runs, len(runs))):
             self.kinds["succeed" if i < target else "fail"](r, self.rng)
             if i >= target and self.types:  # every failure type in turn, not by chance
-                r["failure_type"] = self.types[(turn + i) % len(self.types)]
+                failed = self.failed.get(task, 0)
+                self.failed[task] = failed + 1
+                r["failure_type"] = self.types[failed % len(self.types)]
         self.release.consistent(self.combo, records, self.types)
         return {self.combo: records}
 
@@ -168,7 +170,10 @@ class Search:
     def span(self, task: str, limit: int = 60) -> int:
         """Moves of ``task`` until two in a row add no rank to its columns; the rank."""
         have, idle = 0, 0
-        while idle < 2 and limit > 0:
+        # at least a failure of each type first: two idle moves in a row can come before
+        # a failure type that moves other numbers has been tried on the task
+        floor = len(self.types) + 2
+        while (idle < 2 or self.turns.get(task, 0) < floor) and limit > 0:
             limit -= 1
             d = self.delta(self.move(task))
             if d is None:
