@@ -54,13 +54,22 @@ def efficiency_cell(
 
 def estimate_text(e: Estimate | Rate | Reliability) -> str:
     """An estimate with its interval to the precision the interval supports, on one line,
-    and † when the interval covers run noise only."""
-    mark = RUNS_MARK if e.interval == "runs" else ""
-    return estimate(e.value, e.low, e.high) + mark
+    and what its interval is (:func:`interval_mark`)."""
+    return estimate(e.value, e.low, e.high) + interval_mark(e)
 
 
 # Beside an interval over too few tasks to resample: it covers run-to-run noise only.
 RUNS_MARK = NBSP + "†"
+#: Beside a figure that has no interval: why (a measure's run noise needs two runs of a task).
+NO_INTERVAL = " (no interval: too few valid runs to show their noise)"
+
+
+def interval_mark(e: Estimate | Rate | Reliability) -> str:
+    """What follows a figure: † when its interval covers run noise only, and why it has
+    none when it has none — never a bare number that reads as exact."""
+    if e.value is not None and (e.low is None or e.high is None):
+        return NO_INTERVAL
+    return RUNS_MARK if e.interval == "runs" else ""
 
 
 def runs_note(minimum: int) -> str:

@@ -15,7 +15,7 @@ import math
 
 from generator.models import Release
 from generator.models.profile import TOKEN_METRICS, Metric
-from generator.pages.cells import RUNS_MARK, STATUS_TEXT
+from generator.pages.cells import STATUS_TEXT, interval_mark
 from generator.pages.tables import Cell
 from generator.pages.text import NBSP, estimate, kilo, scale_label
 from generator.score.results import EFFICIENCY_COUNTS, CombinationScores, Estimate, Rate
@@ -94,8 +94,10 @@ def figure(release: Release, domain: str, c: CombinationScores, metric: Metric) 
 
 
 def figure_text(metric: Metric, e: Figure) -> str:
-    """A figure as a view shows it: scaled, with its interval and † after run noise."""
-    mark = RUNS_MARK if e.interval == "runs" and e.low is not None else ""
+    """A figure as a view shows it: scaled, with its interval and † after run noise; a
+    figure that should have an interval and has none says why (a token or time mean has
+    none by design)."""
+    mark = "" if metric.id in MEANS else interval_mark(e)
     return scaled(metric, e.value, e.low, e.high) + mark
 
 

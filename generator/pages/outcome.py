@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.models.profile import Channel, Metric
-from generator.pages.cells import RUNS_MARK, estimate_cell
+from generator.pages.cells import estimate_cell, interval_mark
 from generator.pages.columns import Column, Field, best_first, estimate_fields, only
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell
@@ -68,8 +68,7 @@ class Outcome:
     def text(self, e: Estimate) -> str:
         """The estimate with its interval in display units, † over run noise only."""
         shown = self.scaled(e)
-        mark = RUNS_MARK if e.interval == "runs" else ""
-        return estimate(shown.value, shown.low, shown.high) + mark
+        return estimate(shown.value, shown.low, shown.high) + interval_mark(e)
 
     def cell(self, e: Estimate | None) -> Cell:
         """A table cell: the display text, sorted by the value itself."""

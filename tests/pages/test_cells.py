@@ -10,6 +10,7 @@ import pytest
 from generator.pages import VersionContext
 from generator.pages.cells import (
     FEWER_MARK,
+    NO_INTERVAL,
     RUNS_MARK,
     combination_link,
     combo_cell,
@@ -18,6 +19,7 @@ from generator.pages.cells import (
     elsewhere_link,
     estimate_cell,
     estimate_record,
+    estimate_text,
     fewer_note,
     fewer_tasks,
     groups_note,
@@ -177,6 +179,16 @@ def test_the_notice_shows_whenever_it_is_given(contexts: list[VersionContext]) -
     assert render_markdown(ctx.release.notice) in shown
     none = replace(ctx, release=real.release.model_copy(update={"notice": None}))
     assert str(release_notice(none)) == ""
+
+
+def test_a_figure_without_an_interval_says_why() -> None:
+    """One task with one valid run: a measure's run noise cannot be estimated, so its
+    figure has no interval, and says so instead of reading as exact."""
+    bare = Estimate(value=2.5, low=None, high=None, tasks=1, interval="runs")
+    assert estimate_text(bare).endswith(NO_INTERVAL)
+    full = Estimate(value=2.5, low=2.0, high=3.0, tasks=1, interval="runs")
+    assert estimate_text(full).endswith(RUNS_MARK)
+    assert NO_INTERVAL not in estimate_text(full)
 
 
 def test_a_withheld_number_links_where_it_can_be_read() -> None:
