@@ -19,6 +19,7 @@ from generator.pages import VersionContext, version_context
 from generator.pages.render import Page
 from generator.pages.text import decimals
 from generator.score.results import Estimate, Rate, Reliability
+from generator.score.rounding import fixed
 from generator.score.version import score_version
 
 CARD = HarnessCard.model_validate(
@@ -195,4 +196,5 @@ def shown_estimate(e: Estimate | Rate | Reliability) -> str:
     assert e.value is not None
     assert e.low is not None
     assert e.high is not None
-    return f"{e.value:.{d}f}\u00a0[{e.low:.{d}f},\u00a0{e.high:.{d}f}]{mark}"
+    v, low, high = (fixed(x, d) for x in (e.value, e.low, e.high))  # the one rounding rule
+    return f"{v}\u00a0[{low},\u00a0{high}]{mark}"

@@ -21,6 +21,7 @@ from generator.pages.downloads import tasks_about
 from generator.pages.tables import DECIMALS, Cell, Prepared, Table, escaped
 from generator.pages.text import NBSP, kilo, one_decimal, score
 from generator.score.items import item_breakdown_table, task_efficiency_table
+from generator.score.rounding import fixed
 
 VERDICTS_CAPTION = "Scoring reconstruction: item verdicts over valid runs"
 #: Per-run rows a page may show inline; a longer runs table shows none of them and loads all
@@ -76,7 +77,7 @@ def _verdict_cells(verdicts: pd.DataFrame) -> list[str]:
     def encode(row: tuple[Any, ...]) -> str:
         judge, n, passed, mean, top = row
         if judge:
-            return _td(f"{mean:.2f} of {top}", round(mean / top, DECIMALS))
+            return _td(f"{fixed(mean, 2)} of {top}", round(mean / top, DECIMALS))
         return _td(f"{passed} of {n}", round(passed / n, DECIMALS))
 
     key = pd.DataFrame(

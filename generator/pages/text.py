@@ -11,6 +11,7 @@ import html
 import math
 
 from generator.models.freetext import REFUSED_CHARACTERS, markdown_parser
+from generator.score.rounding import fixed
 
 # Characters that Python-Markdown would read as syntax mid-line, written as entities instead.
 _MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|~<>\"'&"}
@@ -62,13 +63,13 @@ def missing(value: float | None) -> bool:
 
 
 def score(value: float | None) -> str:
-    return "—" if missing(value) else f"{value:.3f}"
+    return "—" if value is None or missing(value) else fixed(value, 3)
 
 
 def interval(low: float | None, high: float | None) -> str:
     if low is None or high is None:
         return ""
-    return f"[{low:.3f}, {high:.3f}]"
+    return f"[{fixed(low, 3)}, {fixed(high, 3)}]"
 
 
 #: A non-breaking space: a figure and its interval stay on one line.
@@ -91,8 +92,8 @@ def estimate(value: float | None, low: float | None = None, high: float | None =
         return "—"
     d = decimals(low, high)
     if low is None or high is None:
-        return f"{value:.{d}f}"
-    return f"{value:.{d}f}{NBSP}[{low:.{d}f},{NBSP}{high:.{d}f}]"
+        return fixed(value, d)
+    return f"{fixed(value, d)}{NBSP}[{fixed(low, d)},{NBSP}{fixed(high, d)}]"
 
 
 def kilo(value: float | None) -> str:

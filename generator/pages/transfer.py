@@ -20,6 +20,7 @@ from generator.pages.tables import Cell, Table
 from generator.pages.text import escape, escape_html, estimate, spelled
 from generator.pages.viewparts import NOT_EVALUATED, slug
 from generator.score.changes import Change, ExperimentResult, TaskChange
+from generator.score.rounding import fixed
 
 
 def signed(metric: Metric, value: float, low: float | None, high: float | None) -> str:
@@ -131,8 +132,10 @@ def tasks_spec(ctx: VersionContext, metric: Metric, result: ExperimentResult) ->
             Column("Task", whole, task),
             Column(result.factor, lambda t: result.levels.get(t.level, t.level)),
             Column("Consumer", lambda t: result.consumers.get(t.consumer, t.consumer)),
-            Column("Baseline", lambda t: Cell(f"{t.baseline / s:.3f}", t.baseline), lambda c: c),
-            Column("Treatment", lambda t: Cell(f"{t.treatment / s:.3f}", t.treatment), lambda c: c),
+            Column("Baseline", lambda t: Cell(fixed(t.baseline / s, 3), t.baseline), lambda c: c),
+            Column(
+                "Treatment", lambda t: Cell(fixed(t.treatment / s, 3), t.treatment), lambda c: c
+            ),
             Column("Change", whole, change, first="desc" if result.higher else "asc"),
         ),
         (

@@ -18,6 +18,7 @@ from generator.score.results import (
     Report,
     ScopeResult,
 )
+from generator.score.rounding import fixed
 
 #: The legend under each scope's table of combinations.
 LEGEND = [
@@ -29,7 +30,7 @@ LEGEND = [
 
 
 def _f(value: float | None, digits: int = 3) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
+    return "—" if value is None else fixed(value, digits)
 
 
 def _ci(e: Estimate | Rate | Reliability | None, digits: int = 3) -> str:

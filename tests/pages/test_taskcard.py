@@ -15,6 +15,7 @@ from generator.pages.taskcard import (
     results_table,
     scoring_table,
 )
+from generator.score.rounding import fixed
 
 
 def test_the_scoring_table_has_every_item_of_its_kind(
@@ -67,7 +68,7 @@ def test_the_results_table_is_the_task_s_rows_of_the_report(
             ]
             for row, r in zip(table.rows, rows, strict=True):
                 if r.status == "scored":
-                    assert row.cells[1].text == f"{r.score:.3f}"
+                    assert row.cells[1].text == fixed(r.score, 3)
                 else:
                     assert row.cells[1].text == r.status.replace("-", " ")
 

@@ -1,0 +1,53 @@
+"""One rounding rule for every figure a reader sees (generator/score/rounding.py)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.pages.text import estimate, score
+from generator.score.rounding import fixed, fixed_exact
+
+
+def test_two_computations_of_one_number_round_alike() -> None:
+    """0.4925 as a mean of task means and as 197 / 400 differ in their last bits; each
+    rounds to 0.493, on a page and in the Markdown report alike."""
+    summed = sum([0.4925] * 7) / 7
+    rate = 197 / 400
+    assert summed != rate  # the two computations differ in their last bits
+    assert fixed(summed, 3) == fixed(rate, 3) == "0.493"
+    assert score(summed) == score(rate) == "0.493"
+    assert estimate(rate, 0.41, 0.57) == estimate(summed, 0.41, 0.57)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-(10**9), 10**9), st.integers(0, 4))
+def test_a_decimal_half_rounds_away_from_zero(units: int, digits: int) -> None:
+    """k + 0.5 units of the last digit shown rounds to k + 1 (away from zero below 0),
+    whatever binary value the decimal lands on."""
+    value = (units + 0.5) / 10**digits
+    shown = fixed(value, digits)
+    away = units + 1 if units >= 0 else units
+    assert shown == f"{away / 10**digits:.{digits}f}"
+
+
+def test_no_negative_zero_and_non_finite_as_written() -> None:
+    assert fixed(-0.0001, 3) == "0.000"
+    assert fixed(float("nan"), 3) == "nan"
+    assert fixed(1234.5, 0, grouped=True) == "1,235"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12),
+        st.integers(-(10**8), 10**8).map(lambda u: (u + 0.5) / 1000),
+        st.integers(-(10**8), 10**8).map(lambda u: u / 1000 + 1e-9),
+        st.sampled_from([0.0, -0.0, -0.0004, 0.4925, 197 / 400, 1e-300, 5e-324]),
+    ),
+    st.integers(0, 6),
+    st.booleans(),
+)
+def test_the_fast_path_is_the_rule(value: float, digits: int, grouped: bool) -> None:
+    """Formatting away from a half gives the exact rule's answer; near one it defers."""
+    assert fixed(value, digits, grouped) == fixed_exact(value, digits, grouped)
