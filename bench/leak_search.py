@@ -23,8 +23,11 @@ are linear in per-task statistics as long as no edit changes a run's validity, a
 does (``status`` is never touched). Interval ends, ranks and flags are not linear and are
 left out. Each task's moves are random compound edits of its valid runs, added until two in
 a row add no rank to that task's columns: its columns then span every change its runs can
-make, so a rank drop is exact up to the numerical tolerance. A found set is checked once
-more by a further edit inside it that must move the witness combination.
+make — but two idle moves can still miss a direction (a failure type the task has not yet
+failed with; every type is now tried first), so a rank drop is only a candidate. A found set
+is checked twice more: a further edit inside it must move the witness combination, and
+edits of every other held-out task must not (one that does refutes the set; its edits join
+``M`` and the search runs again, ``ROUNDS`` times at most).
 
 The gate's decisions may rest on the data (e.g. which held-out runs are zeroed). A move that
 withholds a number published in the base is not used (its change is unknown) and the number
@@ -66,6 +69,8 @@ from generator.load.tree import LoadedRelease
 
 #: Relative size under which a singular value counts as zero.
 TOLERANCE = 1e-9
+#: Searches of ``M`` at most, each after the edits that refuted a set joined it.
+ROUNDS = 6
 
 # --- the search --------------------------------------------------------------------------
 
@@ -228,6 +233,24 @@ class Search:
     def _row_max(self, path: str) -> float:
         return max((abs(d.get(path, 0.0)) for d in self.deltas), default=1.0) or 1.0
 
+    def refuted(self, exposure: Exposure, tries: int = 2) -> str | None:
+        """A task outside the set whose edit moves the combination (its span had missed a
+        direction: the set is not exposed), else None. Every such edit joins ``M``."""
+        before = sum(c * self.base.get(p, 0.0) for p, c in exposure.combination.items())
+        for task in self.release.tasks(self.domain):
+            if task in exposure.tasks:
+                continue
+            for _ in range(tries):
+                d = self.delta(self.move(task))
+                if d is None:
+                    continue
+                self.labels.append(task)
+                self.deltas.append(d)
+                moved = sum(c * d.get(p, 0.0) for p, c in exposure.combination.items())
+                if abs(moved) > 1e-7 * max(1.0, abs(before)):
+                    return task
+        return None
+
     def check(self, exposure: Exposure, tries: int = 3) -> Exposure:
         """One further edit inside the set must move the combination."""
         before = sum(c * self.base.get(p, 0.0) for p, c in exposure.combination.items())
@@ -307,7 +330,12 @@ def search(
     with memoized_gate():
         s = Search(release, domain, combo, random.Random(seed), only=only)
         ranks = {t: s.span(t) for t in release.tasks(domain)}
-        found = s.exposures()
+        for _ in range(ROUNDS):  # a set an outside edit refutes: its edits join M, again
+            found = s.exposures()
+            if not any(s.refuted(e) for e in found if e.confirmed):
+                break
+        else:
+            raise RuntimeError(f"{domain}/{combo}: sets still refuted after {ROUNDS} rounds")
     return Result(
         found, s.reports, ranks, s.withheld, s.shown, s.withheld_paths, time.perf_counter() - start
     )
