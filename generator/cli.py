@@ -118,13 +118,20 @@ def full_reads(inputs: Inputs) -> list[str]:
         for s in named
     )
     lines = [str(n) for n in notices]
-    if small := len(slow) - len(named):
+    smaller = sorted(s.path for s in slow if size[s.path] < NAMED_FULL_READ)
+    if smaller:
+        shown = ", ".join(smaller[:NAMED_SMALL])
+        more = f" and {len(smaller) - NAMED_SMALL} more" if len(smaller) > NAMED_SMALL else ""
         lines.append(
-            f"notice: {small} file(s) under {NAMED_FULL_READ // 1024} KiB read by the full "
-            "YAML reader (values YAML 1.1 and 1.2 read differently, such as unquoted dates, "
-            "or anchors and aliases)"
+            f"notice: {len(smaller)} file(s) under {NAMED_FULL_READ // 1024} KiB read by the "
+            "full YAML reader (values YAML 1.1 and 1.2 read differently, such as unquoted "
+            f"dates, or anchors and aliases): {shown}{more}"
         )
     return lines
+
+
+#: The smaller files a notice names before it counts the rest.
+NAMED_SMALL = 5
 
 
 @cli.command()

@@ -33,6 +33,7 @@ def test_validate_accepts_the_example(repo_root: Path, run_cli: Any) -> None:
     notices = result.stderr.splitlines()
     small = [n for n in notices if n.startswith("notice: ")]
     assert len(small) == 1, notices
+    assert small[0].split("): ")[1].split(", ")[0].endswith(".yaml"), "it names the files"
     assert all(": notice: read by the full YAML reader: " in n for n in notices if n not in small)
 
 
