@@ -7,9 +7,10 @@ command line; 3 a request the protocol refuses.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from generator.errors import (
     Problem,
     Refused,
     counted,
+    github_annotation,
     sort_problems,
 )
 from generator.load import Inputs
@@ -59,18 +61,34 @@ def _need_folder(root: Path) -> None:
 
 
 def checked_or_exit(
-    root: Path, strict: bool, cached: Collection[str] = ()
+    root: Path,
+    strict: bool,
+    cached: Collection[str] = (),
+    render: Callable[[Problem], str] = str,
 ) -> tuple[Inputs, list[Problem]]:
-    """The checked inputs and their warnings; on invalid input, list every problem and exit."""
+    """The checked inputs and their warnings; on invalid input, list every problem (each
+    as ``render`` writes it) and exit."""
     _need_folder(root)
     try:
         inputs, warnings = load_checked(root, strict, cached)
     except InvalidInput as exc:
-        exc.show()
+        exc.show(render=render)
         raise SystemExit(exc.exit_code) from None
     for problem in warnings:
-        click.echo(str(problem), err=True)
+        click.echo(render(problem), err=True)
     return inputs, warnings
+
+
+#: How ``validate`` writes each problem: one line "file:line: field: message", or a GitHub
+#: Actions annotation, which a pull request shows on the file's line.
+FORMATS = ("text", "github")
+
+
+def _renderer(fmt: str, root: Path) -> Callable[[Problem], str]:
+    if fmt == "text":
+        return str
+    base = os.path.relpath(root.resolve(), Path.cwd()).replace(os.sep, "/")
+    return lambda p: github_annotation(p, base)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -82,11 +100,20 @@ def cli() -> None:
 @cli.command()
 @root_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def validate(root: Path, strict: bool) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="How each problem is written: a line, or a GitHub Actions annotation "
+    "(::error file=…,line=…::…) that a pull request shows on the file's line.",
+)
+def validate(root: Path, strict: bool, fmt: str) -> None:
     """Check every input file and the rules between them; list every problem."""
-    inputs, warnings = checked_or_exit(root, strict)
+    inputs, warnings = checked_or_exit(root, strict, render=_renderer(fmt, root))
     for notice in full_reads(inputs):
-        click.echo(notice, err=True)
+        click.echo(notice if fmt == "text" else f"::notice::{notice}", err=True)
     versions = len(inputs.releases)
     bundles = sum(len(r.bundles) for r in inputs.releases)
     runs = sum(len(b.runs) for r in inputs.releases for b in r.bundles)

@@ -7,7 +7,7 @@ prints as a message (never a traceback) and turns into the exit code below.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO, Any, Literal
 
@@ -66,6 +66,27 @@ class Problem:
         return printable(f"{where}: {prefix}{field}{self.message}")
 
 
+def github_annotation(problem: Problem, base: str = "") -> str:
+    """The problem as a GitHub Actions workflow command (``::error file=…,line=…::…``), so a
+    pull request shows it on its line; ``base`` is prefixed to its path (the root's folder
+    in the repository). Values are escaped as the runner reads them (%, CR, LF; in the
+    file and title also ``:`` and ``,``)."""
+
+    def data(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    def prop(text: str) -> str:
+        return data(text).replace(":", "%3A").replace(",", "%2C")
+
+    path = f"{base.rstrip('/')}/{problem.path}" if base not in ("", ".") else problem.path
+    parts = [f"file={prop(path)}"]
+    if problem.line is not None:
+        parts.append(f"line={problem.line}")
+    if problem.field:
+        parts.append(f"title={prop(printable(problem.field))}")
+    return f"::{problem.severity} {','.join(parts)}::{data(printable(problem.message))}"
+
+
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
     """Order problems by file, then line, then field, so output is stable."""
     return sorted(problems, key=lambda p: (p.path, p.line or 0, p.field, p.message))
@@ -100,9 +121,9 @@ class InvalidInput(GeneratorError):
         self.problems = sort_problems(problems)
         super().__init__(f"input is invalid: {counted(self.problems)}")
 
-    def show(self, file: IO[Any] | None = None) -> None:
+    def show(self, file: IO[Any] | None = None, render: Callable[[Problem], str] = str) -> None:
         for problem in self.problems:
-            click.echo(str(problem), err=True, file=file)
+            click.echo(render(problem), err=True, file=file)
         click.echo(f"Error: {self.format_message()}", err=True, file=file)
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from generator.cli import NAMED_FULL_READ
+from generator.errors import Problem, github_annotation
 from generator.models import INPUT_MODELS
 
 
@@ -207,3 +209,27 @@ def test_new_bundle_writes_a_template_that_validate_reports_as_not_filled_in(
     assert absent.exit_code == 2
     assert "'v9.9' is not a version folder" in absent.output
     assert not (example / "results" / "v9.9").exists()
+
+
+def test_validate_writes_github_annotations_on_the_lines(example: Path, run_cli: Any) -> None:
+    """--format github: each problem as a workflow command a pull request shows on its
+    line, its path from the current folder, its field the title."""
+    release = example / "results" / "v1.1" / "release.yaml"
+    lines = release.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("runs_per_task:"))
+    lines[at] = "runs_per_task: many"
+    release.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("validate", "--root", str(example), "--format", "github")
+    assert result.exit_code != 0
+    (said,) = [n for n in result.stderr.splitlines() if n.startswith("::error ")]
+    base = os.path.relpath(example.resolve(), Path.cwd()).replace(os.sep, "/")
+    assert said.startswith(
+        f"::error file={base}/results/v1.1/release.yaml,line={at + 1},title=runs_per_task::"
+    )
+
+
+def test_an_annotation_escapes_what_the_runner_reads() -> None:
+    problem = Problem("a,b:c.yaml", 3, "x:y", "one\nline, 100%")
+    assert github_annotation(problem) == (
+        "::error file=a%2Cb%3Ac.yaml,line=3,title=x%3Ay::one\\u000aline, 100%25"
+    )
