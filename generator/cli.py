@@ -27,6 +27,7 @@ from generator.errors import (
     Refused,
     counted,
     github_annotation,
+    github_data,
     sort_problems,
 )
 from generator.load import Inputs
@@ -113,7 +114,7 @@ def validate(root: Path, strict: bool, fmt: str) -> None:
     """Check every input file and the rules between them; list every problem."""
     inputs, warnings = checked_or_exit(root, strict, render=_renderer(fmt, root))
     for notice in full_reads(inputs):
-        click.echo(notice if fmt == "text" else f"::notice::{notice}", err=True)
+        click.echo(notice if fmt == "text" else f"::notice::{github_data(notice)}", err=True)
     versions = len(inputs.releases)
     bundles = sum(len(r.bundles) for r in inputs.releases)
     runs = sum(len(b.runs) for r in inputs.releases for b in r.bundles)

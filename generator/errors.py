@@ -72,11 +72,8 @@ def github_annotation(problem: Problem, base: str = "") -> str:
     in the repository). Values are escaped as the runner reads them (%, CR, LF; in the
     file and title also ``:`` and ``,``)."""
 
-    def data(text: str) -> str:
-        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
     def prop(text: str) -> str:
-        return data(text).replace(":", "%3A").replace(",", "%2C")
+        return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
     path = f"{base.rstrip('/')}/{problem.path}" if base not in ("", ".") else problem.path
     parts = [f"file={prop(path)}"]
@@ -84,7 +81,12 @@ def github_annotation(problem: Problem, base: str = "") -> str:
         parts.append(f"line={problem.line}")
     if problem.field:
         parts.append(f"title={prop(printable(problem.field))}")
-    return f"::{problem.severity} {','.join(parts)}::{data(printable(problem.message))}"
+    return f"::{problem.severity} {','.join(parts)}::{github_data(printable(problem.message))}"
+
+
+def github_data(text: str) -> str:
+    """Text escaped as a GitHub Actions workflow command's message (%, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:

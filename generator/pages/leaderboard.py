@@ -126,14 +126,14 @@ def reading(ctx: VersionContext, scope: ScopeResult) -> str:
         parts.setdefault(group.get(r.combination, 0), []).append(r)
     stats = ctx.release.statistics
     rule = (
-        f"the paired difference's {stats.confidence:.0%} interval excludes 0 over at least "
-        f"{spelled(stats.min_tasks_to_order)} common tasks"
+        f"the paired difference's {stats.confidence:.0%} interval over resampled tasks "
+        f"excludes 0, over at least {spelled(stats.min_tasks_to_order)} common tasks"
     )
+    within = " within a comparison group" if len(parts) > 1 else ""
     if all(len({r.scores.letters for r in m}) == 1 for m in parts.values()):
-        within = " within a comparison group" if len(parts) > 1 else ""
         return (
-            f"The data order none of these {spelled(len(rows))} combinations{within}: no "
-            f"pair is significantly different (significant: {rule})."
+            f"The data shown order none of these {spelled(len(rows))} combinations{within}: "
+            f"no pair is significantly different (significant: {rule})."
         )
     read = [_lettered(members) for members in parts.values()]
     if len(read) == 1:
@@ -143,9 +143,10 @@ def reading(ctx: VersionContext, scope: ScopeResult) -> str:
             f"Best first within each comparison group, with significance letters: "
             f"{'; '.join(read)}."
         )
+    start = "Within a comparison group, two" if len(parts) > 1 else "Two"
     return sentence + (
-        " Two combinations that share a letter are not significantly different; two that "
-        f"share none are ({rule})."
+        f" {start} combinations that share no letter are significantly different ({rule}); "
+        "two that share one are not shown to differ."
     )
 
 

@@ -229,8 +229,10 @@ def figure_functionals(
     not rest on the value m). A measure's mean (:func:`~generator.score.intervals.skewed`)
     publishes its third moment too, Σ c_t³·(x_t − m)³, as its cubes' part Σ c_t³·x_t³, and
     Σ c_t³·x_t², Σ c_t³·x_t (dropped for equal shares, where they are multiples of the
-    others). ``other``: the figure is a paired difference, x_t = k's statistic less
-    ``other``'s."""
+    others). A measure's mean with its run spread also publishes, where its interval is the
+    run noise (over few tasks, or many that do not vary: the data decide, so it is offered
+    always), Σ c_t²·spread_t/runs_t on the task's spread coordinates. ``other``: the figure
+    is a paired difference, x_t = k's statistic less ``other``'s."""
     den = np.asarray(fig.den, dtype=float)
     total = float(den.sum())
     third = second and skewed(fig)
@@ -240,6 +242,7 @@ def figure_functionals(
     cubic: dict[Hashable, float] = {}
     linear3: dict[Hashable, float] = {}
     moment3: dict[Hashable, float] = {}
+    noise: dict[Hashable, float] = {}
     for i in np.flatnonzero((den > 0) & coords.held[rows]):
         t = int(rows[i])
         c = den[i] / total if total > 0 else 0.0
@@ -265,15 +268,17 @@ def figure_functionals(
                 for key, a in form.items():
                     linear3[key] = linear3.get(key, 0.0) + c**3 * a
                 _add_cubes(cubic, t, terms, c**3)
-        if fig.unbounded and fig.spread is not None and not second:
+        # run noise: over few tasks, or over many whose values do not vary (a fallback the
+        # data decide, so offered whenever it can happen)
+        if fig.unbounded and fig.spread is not None:
             runs = max(float(fig.runs[i]), 1.0)
             key3 = ("spread", t, k, statistic)
-            moment[key3] = moment.get(key3, 0.0) + c * c / runs
+            noise[key3] = noise.get(key3, 0.0) + c * c / runs
     shares = den[(den > 0) & coords.held[rows]] / total if total > 0 else den[:0]
     if len(shares) and np.allclose(shares, shares[0], rtol=1e-12, atol=0.0):
         linear = {}  # equal shares c: the values' part is c times the sum itself
         linear3, moment3 = {}, {}  # and the third moment's parts c times the second's
-    return [f for f in (first, linear, moment, cubic, moment3, linear3) if f]
+    return [f for f in (first, linear, moment, cubic, moment3, linear3, noise) if f]
 
 
 def _add_cubes(

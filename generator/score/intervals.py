@@ -213,11 +213,13 @@ def skew_corrected(f: Figure, value: float, confidence: float) -> tuple[float, f
     ``g(t) = t + a·t² + a²·t³/3 + a/2`` with ``a = λ/3``, ``λ = κ₃ / v^{3/2}`` the skewness
     of the mean (:func:`skew_moments`); the interval is ``m − g⁻¹(±q)·se``, ``q`` Student's
     quantile at ``T − 1`` degrees of freedom, and ``g⁻¹(y) = ((1 + 3a(y − a/2))^{1/3} − 1)/a``
-    (``g`` is monotone for every ``a``). Over eight log-normal tasks (log-sd 1) ``value ± t · se``
-    covered the truth in 0.82 of samples, this interval in 0.90, the studentized bootstrap it
-    replaces in 0.89 (``bench/skew_interval.py``). Unlike the bootstrap's quantiles, it
-    rests on three moments of the task values only, which the privacy gate models exactly
-    (:mod:`generator.score.functionals`); ``bench/coverage_measure.py`` measures it."""
+    (``g`` is monotone for every ``a``). Where the tasks do not vary (:func:`varying`), the
+    run noise of :func:`clustered_intervals` stands. Over eight log-normal tasks (log-sd 1)
+    ``value ± t · se`` covered the truth in 0.82 of samples, this interval in 0.90, the
+    studentized bootstrap it replaces in 0.89 (``bench/skew_interval.py``). Unlike the
+    bootstrap's quantiles, it rests on three moments of the task values only, which the
+    privacy gate models exactly (:mod:`generator.score.functionals`);
+    ``bench/coverage_measure.py`` measures it."""
     v, k3, tasks = skew_moments(f, value)
     if v <= 0:
         return (float("nan"), float("nan"))
@@ -226,9 +228,10 @@ def skew_corrected(f: Figure, value: float, confidence: float) -> tuple[float, f
     a = k3 / (v * se) / 3.0
 
     def inverse(y: float) -> float:
-        if abs(a) < 1e-12:
-            return y - a / 2
-        return (float(np.cbrt(1.0 + 3.0 * a * (y - a / 2))) - 1.0) / a
+        # (u − 1)/a with u³ = 1 + 3a·z, written without the cancellation of small a
+        z = y - a / 2
+        u = float(np.cbrt(1.0 + 3.0 * a * z))
+        return 3.0 * z / (u * u + u + 1.0)
 
     return (value - inverse(q) * se, value - inverse(-q) * se)
 
@@ -297,13 +300,8 @@ def clustered_intervals(
     covered 90% of simulated truths without this bound, 97% with it; ``bench/coverage.py``).
     """
     tasks = np.array([f.tasks for f in figures], dtype=float)
-    var = task_variances(figures)
+    var = varying(figures, values)
     p = np.clip(values, 0.0, 1.0)
-    # Tasks that do not vary: equal values leave a variance of rounding residue (1e-33 for
-    # five tasks at 2/3), which would make a point of the interval.
-    unbounded = np.array([f.unbounded for f in figures], dtype=bool)
-    scale = np.where(unbounded, np.maximum(values * values, FLAT), np.maximum(p * (1 - p), FLAT))
-    var = np.where(var <= FLAT * scale, 0.0, var)
     t = np.array([_t(confidence, int(n) - 1) for n in tasks])
     z = z_value(confidence)
     out = np.empty((len(figures), 2))
@@ -330,6 +328,18 @@ def clustered_intervals(
 
 # A task variance at or below this share of p(1 − p) is no variation at all.
 FLAT = 1e-12
+
+
+def varying(figures: Sequence[Figure], values: np.ndarray) -> np.ndarray:
+    """Each figure's task variance (:func:`task_variances`), 0 where the tasks do not vary:
+    equal values leave a variance of rounding residue (1e-33 for five tasks at 2/3), which
+    would make a point of the interval."""
+    var = task_variances(figures)
+    p = np.clip(values, 0.0, 1.0)
+    unbounded = np.array([f.unbounded for f in figures], dtype=bool)
+    scale = np.where(unbounded, np.maximum(values * values, FLAT), np.maximum(p * (1 - p), FLAT))
+    out: np.ndarray = np.where(var <= FLAT * scale, 0.0, var)
+    return out
 
 
 @lru_cache(maxsize=1024)
@@ -360,11 +370,13 @@ def intervals(
     tasks, else the run noise of its tasks at its ``value``."""
     resampled = [i for i, f in enumerate(figures) if f.tasks >= minimum]
     chosen = [figures[i] for i in resampled]
-    found = clustered_intervals(chosen, np.array([values[i] for i in resampled]), confidence)
+    chosen_values = np.array([values[i] for i in resampled])
+    found = clustered_intervals(chosen, chosen_values, confidence)
+    varies = varying(chosen, chosen_values) > 0  # else the run noise (clustered_intervals)
     out: list[Interval | None] = [None] * len(figures)
-    for (low, high), i in zip(found.tolist(), resampled, strict=True):
+    for (low, high), i, vary in zip(found.tolist(), resampled, varies, strict=True):
         f = figures[i]
-        if skewed(f) and low < high:
+        if skewed(f) and vary:
             low, high = skew_corrected(f, values[i], confidence)
         elif f.sides is not None and not f.unbounded:
             # a difference of two figures in [0, 1] lies in [−1, 1]: an interval cut to the

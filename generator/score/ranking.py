@@ -135,7 +135,8 @@ def letters(order: Sequence[str], diffs: Sequence[Difference]) -> dict[str, str]
     for number, col in enumerate(columns):
         for i in sorted(col):
             found[order[i]].append(_letter(number))
-    joint = "" if len(columns) <= 26 else " "  # past z, names of two letters: spaced
+    # up to 52 letters, one character each; past them, names of several: spaced
+    joint = "" if len(columns) <= len(_ALPHABET) else " "
     return {n: joint.join(names) for n, names in found.items()}
 
 
@@ -161,14 +162,13 @@ def _swept(columns: list[frozenset[int]]) -> list[frozenset[int]]:
     return kept
 
 
+_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 def _letter(number: int) -> str:
-    """a … z, then aa, ab, …: a group's name."""
-    alphabet = "abcdefghijklmnopqrstuvwxyz"
-    name = alphabet[number % 26]
-    while number >= 26:
-        number = number // 26 - 1
-        name = alphabet[number % 26] + name
-    return name
+    """a … z, A … Z, then a2 … Z2, a3 …: a letter's name."""
+    cycle, at = divmod(number, len(_ALPHABET))
+    return _ALPHABET[at] + (str(cycle + 1) if cycle else "")
 
 
 def compared_on_frontier(r: CombinationScores, resource: str) -> bool:

@@ -177,6 +177,8 @@ def test_a_measure_s_interval_publishes_moments_its_functionals_hold(equal: bool
     def part(j: int, p: int) -> float:
         return float(np.sum(c[held] ** j * x[held] ** p))
 
+    noise = found.pop()  # the run noise a measure shows where its tasks do not vary
+    assert {key[0] for key in noise} == {"spread"}
     got = [_evaluate(f, free) for f in found]
     if equal:
         share = float(c[0])

@@ -24,6 +24,7 @@ from generator.score.intervals import (
     figure,
     intervals,
     newcombe,
+    run_noise_interval,
     skew_corrected,
     skew_moments,
 )
@@ -465,6 +466,31 @@ def test_a_measure_with_one_run_per_task_has_no_interval() -> None:
     (found,) = intervals([f], [f.value], 0.95, 5)
     assert np.isnan(found.low)
     assert np.isnan(found.high)
+
+
+def test_a_measure_whose_tasks_do_not_vary_takes_its_run_noise() -> None:
+    """Equal task means (exactly, or but for rounding residue): no task spread to correct
+    for skew; the interval is the run noise of the tasks' runs, never a point or none."""
+    ones = np.ones(5, dtype=bool)
+    for means in (np.full(5, 3.0), np.array([0.1, 0.1, 0.1, 0.1, 0.1 * (1 + 2**-52)])):
+        f = figure(means, ones, np.full(5, 2), spread=np.full(5, 2.0))
+        (found,) = intervals([f], [f.value], 0.95, 5)
+        noise = run_noise_interval(f, f.value, 0.95)
+        assert (found.low, found.high) == pytest.approx(noise)
+        assert found.high - found.low > 1.0
+
+
+def test_the_skew_correction_is_precise_for_a_small_skew() -> None:
+    """A nearly symmetric sample: the ends are those of value ± t·se to the last digits
+    (the inverse of Hall's transformation written without cancellation)."""
+    rng = np.random.default_rng(9)
+    half = rng.normal(0.0, 1.0, 10)
+    values = 5.0 + np.concatenate([half, -half, [1e-7]])
+    f = figure(values, np.ones(21, dtype=bool), np.full(21, 2), spread=np.ones(21))
+    low, high = skew_corrected(f, f.value, 0.95)
+    se = values.std(ddof=1) / np.sqrt(21)
+    t = t_value(0.95, 20)
+    assert (low, high) == pytest.approx((f.value - t * se, f.value + t * se), rel=1e-9)
 
 
 def test_a_skewed_cost_s_interval_follows_its_skew() -> None:

@@ -63,8 +63,24 @@ def test_ranges_follow_a_consistent_order(values: list[float], half: float) -> N
 
 
 def _shares(a: str, b: str, marks: dict[str, str]) -> bool:
-    names = {m: set(v.split(" ")) if " " in v else set(v) for m, v in marks.items()}
+    """Whether two combinations share a letter: single characters, or (past 52 letters)
+    every name spaced."""
+    spaced = any(" " in v or any(ch.isdigit() for ch in v) for v in marks.values())
+    names = {m: set(v.split(" ")) if spaced else set(v) for m, v in marks.items()}
     return bool(names[a] & names[b])
+
+
+def test_past_52_letters_every_name_is_spaced() -> None:
+    """60 combinations all significantly different: 60 letters; a lone 'a2' is one name,
+    never read as the letters a and 2."""
+    names = [f"c{i:02d}" for i in range(60)]
+    diffs = [_diff(a, b, 0.1, 0.3) for a, b in itertools.combinations(names, 2)]
+    marks = letters(names, diffs)
+    assert marks[names[0]] == "a"
+    assert marks[names[26]] == "A"
+    assert marks[names[52]] == "a2"
+    for a, b in itertools.combinations(names[:5] + names[50:], 2):
+        assert not _shares(a, b, marks)
 
 
 @settings(max_examples=300, deadline=None)
