@@ -80,9 +80,11 @@ def version_pages(
         index_page(ctx, True),
         index_page(ctx, False),
     )
+    # a page with nothing to show is not built: no monitor without a held-out group
+    held = any(t.group == "held-out" for t in ctx.tasks.values())
     singles = [
         efficiency_page(ctx),
-        contamination_page(ctx),
+        *([contamination_page(ctx)] if held else []),
         methodology_page(ctx),
         publishing_page(ctx),
     ]
@@ -104,8 +106,7 @@ def version_pages(
         *cards,
         diff_index,
         *diffs,
-        dive_index,
-        *dives,
+        *([dive_index, *dives] if dives else []),  # no deep dives: no section
         task_index,
         *tasks,
         *singles,
@@ -121,7 +122,8 @@ def version_pages(
     nav.append({"HarnessCards": [{p.title: p.path} for p in cards]})
     nav.append(section("Configuration differences", diff_index, diffs))
     nav.append({singles[0].title: singles[0].path})
-    nav.append(section("Deep dives", dive_index, dives))
+    if dives:
+        nav.append(section("Deep dives", dive_index, dives))
     nav.append(section("Public tasks", task_index, [task_entry(t, False) for t in public]))
     nav += [{p.title: p.path} for p in singles[1:]]
     return pages, nav

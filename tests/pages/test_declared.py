@@ -3,6 +3,8 @@ version's nav; a release that declares none (Lingee Bench) gets neither."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from generator.models.views import Effect, Scatter
 from generator.pages import VersionContext, version_pages
 from generator.pages.cells import CARRIED
@@ -86,3 +88,29 @@ def test_a_scatter_and_an_effect_get_their_pages(enterprise: VersionContext) -> 
                 assert f"{MARK} {CARRIED}:" in table.note
             elif CARRIED in cells:
                 assert f"“{CARRIED}”:" in table.note
+
+
+def test_a_page_with_nothing_to_show_is_not_built(contexts: list[VersionContext]) -> None:
+    """No deep dives: no deep-dive section; no held-out group: no contamination monitor —
+    neither page built nor in the navigation. The example has both, and keeps both."""
+    ctx = contexts[0]
+    pages, nav = version_pages(ctx)
+    paths = {p.path for p in pages}
+    assert ctx.release.deep_dives
+    assert {"deep-dives/index.md", "contamination.md"} <= paths
+    bare = replace(
+        ctx,
+        release=ctx.release.model_copy(update={"deep_dives": ()}),
+        catalog=ctx.catalog.model_copy(
+            update={
+                "tasks": tuple(t.model_copy(update={"group": "public"}) for t in ctx.catalog.tasks)
+            }
+        ),
+    )
+    pages, nav = version_pages(bare)
+    paths = {p.path for p in pages}
+    assert not any(p.startswith("deep-dives/") for p in paths)
+    assert "contamination.md" not in paths
+    listed = repr(nav)
+    assert "deep-dives/" not in listed
+    assert "contamination.md" not in listed
