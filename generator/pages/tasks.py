@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from operator import attrgetter
 
@@ -134,31 +135,36 @@ def _link(task_id: str) -> Cell:
     return Cell(f'<a href="{escape(task_id)}.html">{escape(task_id)}</a>', task_id, html=True)
 
 
-#: The index of the public tasks (or of the deep dives): a row per task.
-INDEX: Spec[Task] = Spec(
-    (
-        Column("Task", attrgetter("id"), _link),
-        *(
-            Column(header, attrgetter(name))
-            for header, name in (
-                ("Title", "title"),
-                ("Domain", "domain"),
-                ("Sub-division", "subdivision"),
-                ("Difficulty", "difficulty"),
-                ("Interaction", "interaction"),
-                ("Scoring", "scoring.mode"),
-            )
-        ),
-    ),
-    (
-        Field("task", attrgetter("id")),
-        *(
-            Field(name, attrgetter(name))
-            for name in ("title", "domain", "subdivision", "difficulty", "interaction")
-        ),
-        Field("mode", attrgetter("scoring.mode")),
-    ),
+#: The index's columns after the task id: (header, task field); a column shows only when
+#: some task of the index has a value for it (a benchmark without difficulty tiers or
+#: sub-divisions never reads "None" down a column).
+INDEX_COLUMNS = (
+    ("Title", "title"),
+    ("Domain", "domain"),
+    ("Sub-division", "subdivision"),
+    ("Difficulty", "difficulty"),
+    ("Interaction", "interaction"),
+    ("Scoring", "scoring.mode"),
 )
+
+
+def index_spec(tasks: Sequence[Task]) -> Spec[Task]:
+    """The index of the public tasks (or of the deep dives): a row per task, a column per
+    field some task gives."""
+    shown = [(h, n) for h, n in INDEX_COLUMNS if any(attrgetter(n)(t) is not None for t in tasks)]
+    return Spec(
+        (
+            Column("Task", attrgetter("id"), _link),
+            *(Column(header, attrgetter(name)) for header, name in shown),
+        ),
+        (
+            Field("task", attrgetter("id")),
+            *(
+                Field("mode" if name == "scoring.mode" else name, attrgetter(name))
+                for _, name in shown
+            ),
+        ),
+    )
 
 
 def _dives_intro(dives: int) -> str:
@@ -181,7 +187,7 @@ TASKS_INTRO = (
 def index_page(ctx: VersionContext, deep: bool) -> Page:
     tasks = [ctx.tasks[t] for t in ctx.release.deep_dives] if deep else ctx.public_tasks()
     title = "Deep dives" if deep else "Public tasks"
-    table = INDEX.table("tasks", "Deep-dive tasks" if deep else "Public tasks", tasks)
+    table = index_spec(tasks).table("tasks", "Deep-dive tasks" if deep else "Public tasks", tasks)
     (table,) = described(ctx, [table], ("deep-dive" if deep else "public",))
     intro = _dives_intro(len(tasks)) if deep else TASKS_INTRO
     folder = "deep-dives" if deep else "tasks"

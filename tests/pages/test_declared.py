@@ -9,6 +9,7 @@ from generator.models.views import Effect, Scatter
 from generator.pages import VersionContext, version_pages
 from generator.pages.cells import CARRIED
 from generator.pages.declared import SECTION, view_nav, view_page, view_pages
+from generator.pages.tasks import index_spec
 from generator.pages.viewparts import MARK
 
 
@@ -114,3 +115,23 @@ def test_a_page_with_nothing_to_show_is_not_built(contexts: list[VersionContext]
     listed = repr(nav)
     assert "deep-dives/" not in listed
     assert "contamination.md" not in listed
+
+
+def test_the_task_index_shows_only_the_fields_its_tasks_give(
+    contexts: list[VersionContext],
+) -> None:
+    """A benchmark whose tasks declare no difficulty, interaction or sub-division: the
+    public-task index has no such column, and no cell or field reads "None"."""
+    ctx = contexts[0]
+    plain = [
+        t.model_copy(update={"difficulty": None, "interaction": None, "subdivision": None})
+        for t in ctx.public_tasks()
+    ]
+    table = index_spec(plain).table("tasks", "Public tasks", plain)
+    assert "Difficulty" not in table.columns
+    assert "Interaction" not in table.columns
+    assert "Sub-division" not in table.columns
+    assert "None" not in table.to_html("index")
+    assert all(None not in row.record.values() for row in table.rows)
+    full = index_spec(ctx.public_tasks()).table("tasks", "Public tasks", ctx.public_tasks())
+    assert "Difficulty" in full.columns
