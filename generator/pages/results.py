@@ -203,7 +203,11 @@ def _score_columns(
             if _has_rule_items(scope)
             else ()
         ),
-        scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),
+        *(
+            (scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),)
+            if _declares_judge_items(ctx, scope)
+            else ()
+        ),
         *channel_columns(
             ctx,
             scope.scope.domain if scope else "",
@@ -284,6 +288,15 @@ def _has_rule_items(scope: ScopeResult | None) -> bool:
         (c.rule_score is not None and c.rule_score.tasks) or "rule_score" in c.withheld
         for c in scope.combinations
     )
+
+
+def _declares_judge_items(ctx: VersionContext, scope: ScopeResult | None) -> bool:
+    """Whether a task of the scope's domain declares Judge items: a pass/fail or rule-only
+    domain has no Judge score, and shows no column that would read "—" on every row."""
+    if scope is None:
+        return True
+    domain = scope.scope.domain
+    return any(t.domain == domain and t.scoring.judge_items for t in ctx.catalog.tasks)
 
 
 def _has(name: str) -> Callable[[CombinationScores], bool]:

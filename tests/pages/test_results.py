@@ -12,6 +12,7 @@ from pagetools import shown, shown_estimate
 from generator.pages import VersionContext
 from generator.pages.cells import FEWER_MARK, fewer_tasks
 from generator.pages.domains import domain_pages
+from generator.pages.results import scope_table
 from generator.pages.tables import Table
 from generator.score.results import Report, ScopeResult
 
@@ -176,3 +177,17 @@ def test_a_figure_the_gate_withheld_says_so_in_its_column(ctx: VersionContext) -
             assert f"{header.capitalize()} withheld" in html.unescape(table.note or "")
     if ctx.version == "v1.1":
         assert seen  # the example's whole-domain scopes withhold R (the gate's S, R, J route)
+
+
+def test_a_domain_without_judge_items_has_no_judge_column(enterprise: VersionContext) -> None:
+    """The EnterpriseBench-shaped QA domain declares no Judge item: its scope tables show no
+    Judge score column (it read "—" on every row); consulting's, which judges, keep it."""
+    seen = set()
+    for domain in ("qa", "consulting"):
+        report = enterprise.reports[domain]
+        scope = next(s for s in report.scopes if s.scope.whole and s.scope.group == "all")
+        table = scope_table(enterprise, scope, "t", 0)
+        judged = any(t.domain == domain and t.scoring.judge_items for t in enterprise.catalog.tasks)
+        assert ("Judge score" in table.columns) == judged, domain
+        seen.add(judged)
+    assert seen == {True, False}
