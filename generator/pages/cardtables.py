@@ -77,13 +77,15 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
 
         return Column(f"{title} judge · tasks", lambda p: p, show)
 
+    # a release whose tasks declare no Judge item (pass/fail) has no Judge score to show
+    judged = any(t.scoring.judge_items for t in ctx.catalog.tasks)
     return Spec(
         (
             Column("Scope", lambda p: p.scope.title),
             Column("Rank", lambda p: p, _rank_cell),
             Column(f"Task Score [{confidence:.0%} CI]", lambda p: p, outcome_cell),
             Column("Rule score", _scores("rule_score"), estimate_cell),
-            Column("Judge score", attrgetter("scores"), judge_cell),
+            *((Column("Judge score", attrgetter("scores"), judge_cell),) if judged else ()),
             *(channel(c.id, c.title) for c in ctx.release.profile.channels),
             Column("Success rate", _scores("success_rate"), estimate_cell),
         ),
@@ -97,6 +99,7 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
             *(
                 f
                 for name in ("task_score", "rule_score", "judge_score", "success_rate")
+                if judged or name != "judge_score"
                 for f in estimate_fields(name, _scores(name))
             ),
             *channel_fields(ctx, attrgetter("scores")),

@@ -3,6 +3,8 @@ record and the HarnessCard's layers, each against its source."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pagetools import CARD
 
 from generator.load import Inputs
@@ -136,3 +138,24 @@ def test_a_card_shows_each_channel_or_says_it_is_withheld(clawbench: VersionCont
             else:
                 assert text == "—"
     assert said == {"shown", "withheld"}
+
+
+def test_a_release_without_judge_items_has_no_judge_score_on_its_cards(
+    contexts: list[VersionContext],
+) -> None:
+    """A pass/fail release (no task declares a Judge item): the card's scores table has no
+    Judge score column and its download no judge_score fields; the example keeps both."""
+    from generator.pages.cardtables import scores_spec
+
+    ctx = contexts[0]
+    confidence = ctx.release.statistics.confidence
+    spec = scores_spec(ctx, confidence)
+    assert "Judge score" in [c.header for c in spec.columns]
+    tasks = tuple(
+        t.model_copy(update={"scoring": t.scoring.model_copy(update={"judge_items": ()})})
+        for t in ctx.catalog.tasks
+    )
+    plain = replace(ctx, catalog=ctx.catalog.model_copy(update={"tasks": tasks}))
+    spec = scores_spec(plain, confidence)
+    assert "Judge score" not in [c.header for c in spec.columns]
+    assert not any(f.name.startswith("judge_score") for f in spec.fields)
