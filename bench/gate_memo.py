@@ -62,9 +62,6 @@ class MemoGate:
         self._chain = hashlib.blake2b("|".join(key).encode(), digest_size=16).hexdigest()
         return self.memo[key]
 
-    def admits(self, functionals: Sequence[_Functional]) -> bool:
-        return self._gate().admits(functionals)
-
 
 @contextmanager
 def memoized_gate() -> Iterator[None]:

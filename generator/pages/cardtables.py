@@ -77,8 +77,7 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
 
         return Column(f"{title} judge · tasks", lambda p: p, show)
 
-    # a release whose tasks declare no Judge item (pass/fail) has no Judge score to show
-    judged = any(t.scoring.judge_items for t in ctx.catalog.tasks)
+    judged = ctx.declares_judge_items()
     return Spec(
         (
             Column("Scope", lambda p: p.scope.title),

@@ -49,6 +49,11 @@ class VersionContext:
     def tasks(self) -> dict[str, Task]:
         return {t.id: t for t in self.catalog.tasks}
 
+    def declares_judge_items(self, domain: str | None = None) -> bool:
+        """Whether a task (of ``domain``, else of the release) declares Judge items: a
+        pass/fail release or domain has no Judge score to show."""
+        return any(t.scoring.judge_items and domain in (None, t.domain) for t in self.catalog.tasks)
+
     def public_tasks(self) -> list[Task]:
         return sorted((t for t in self.catalog.tasks if t.group == "public"), key=lambda t: t.id)
 

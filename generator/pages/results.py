@@ -205,7 +205,7 @@ def _score_columns(
         ),
         *(
             (scored("Judge score", whole, lambda c: judge_cell(c, elsewhere), "judge_score"),)
-            if _declares_judge_items(ctx, scope)
+            if scope is None or ctx.declares_judge_items(scope.scope.domain)
             else ()
         ),
         *channel_columns(
@@ -288,15 +288,6 @@ def _has_rule_items(scope: ScopeResult | None) -> bool:
         (c.rule_score is not None and c.rule_score.tasks) or "rule_score" in c.withheld
         for c in scope.combinations
     )
-
-
-def _declares_judge_items(ctx: VersionContext, scope: ScopeResult | None) -> bool:
-    """Whether a task of the scope's domain declares Judge items: a pass/fail or rule-only
-    domain has no Judge score, and shows no column that would read "—" on every row."""
-    if scope is None:
-        return True
-    domain = scope.scope.domain
-    return any(t.domain == domain and t.scoring.judge_items for t in ctx.catalog.tasks)
 
 
 def _has(name: str) -> Callable[[CombinationScores], bool]:

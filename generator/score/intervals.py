@@ -198,8 +198,7 @@ def skew_moments(f: Figure, value: float) -> tuple[float, float, int]:
     if tasks < 2 or total <= 0:
         return 0.0, 0.0, tasks
     c = f.den[keep] / total
-    x = f.num[keep] / f.den[keep]
-    d = x - value
+    d = f.num[keep] / f.den[keep] - value  # about the value shown (task_variances: f's own)
     v = float(np.sum(c * c * d * d)) * tasks / (tasks - 1)
     k3 = 0.0
     if tasks > 2:
@@ -283,7 +282,10 @@ def task_variances(figures: Sequence[Figure]) -> np.ndarray:
 
 
 def clustered_intervals(
-    figures: Sequence[Figure], values: np.ndarray, confidence: float
+    figures: Sequence[Figure],
+    values: np.ndarray,
+    confidence: float,
+    var: np.ndarray | None = None,
 ) -> np.ndarray:
     """The intervals of figures over resampled tasks (see the module's docstring), with
     ``T − 1`` degrees of freedom for a figure's ``T`` tasks (figures × 2).
@@ -300,7 +302,7 @@ def clustered_intervals(
     covered 90% of simulated truths without this bound, 97% with it; ``bench/coverage.py``).
     """
     tasks = np.array([f.tasks for f in figures], dtype=float)
-    var = varying(figures, values)
+    var = varying(figures, values) if var is None else var  # given: :func:`varying`'s
     p = np.clip(values, 0.0, 1.0)
     t = np.array([_t(confidence, int(n) - 1) for n in tasks])
     z = z_value(confidence)
@@ -371,8 +373,9 @@ def intervals(
     resampled = [i for i, f in enumerate(figures) if f.tasks >= minimum]
     chosen = [figures[i] for i in resampled]
     chosen_values = np.array([values[i] for i in resampled])
-    found = clustered_intervals(chosen, chosen_values, confidence)
-    varies = varying(chosen, chosen_values) > 0  # else the run noise (clustered_intervals)
+    var = varying(chosen, chosen_values)
+    found = clustered_intervals(chosen, chosen_values, confidence, var)
+    varies = var > 0  # else the run noise (clustered_intervals)
     out: list[Interval | None] = [None] * len(figures)
     for (low, high), i, vary in zip(found.tolist(), resampled, varies, strict=True):
         f = figures[i]
