@@ -235,13 +235,18 @@ class Search:
 
     def refuted(self, exposure: Exposure, tries: int = 2) -> str | None:
         """A task outside the set whose edit moves the combination (its span had missed a
-        direction: the set is not exposed), else None. Every such edit joins ``M``."""
+        direction: the set is not exposed), else None. Every such edit joins ``M``.
+
+        The edits are dense (:meth:`dense`): a span's compound moves edit three kinds of one
+        random item a run, so a direction can stay unmet (the ClawBench-shaped example's
+        first search kept three false sets for a rule item of a fourth task its moves never
+        flipped on a failed run); a dense edit meets every direction of the task at once."""
         before = sum(c * self.base.get(p, 0.0) for p, c in exposure.combination.items())
         for task in self.release.tasks(self.domain):
-            if task in exposure.tasks:
+            if task in exposure.tasks or not self.ran(task):
                 continue
             for _ in range(tries):
-                d = self.delta(self.move(task))
+                d = self.delta(self.dense(task))
                 if d is None:
                     continue
                 self.labels.append(task)
@@ -250,6 +255,33 @@ class Search:
                 if abs(moved) > 1e-7 * max(1.0, abs(before)):
                     return task
         return None
+
+    def ran(self, task: str) -> bool:
+        """Whether this combination has a valid run of ``task`` (else no edit moves it)."""
+        runs = self.release.records[self.combo]
+        return any(r["task"] == task and r.get("status") == "valid" for r in runs)
+
+    def dense(self, task: str) -> dict[str, list[Record]]:
+        """Every item of every valid run of ``task`` flipped, every Judge level shifted and
+        every measure raised, each with probability 1/2 (success follows the engine)."""
+        records = json.loads(json.dumps(self.release.records[self.combo]))
+        for r in records:
+            if r["task"] != task or r.get("status") != "valid":
+                continue
+            for group in ("rules", "fatal"):
+                for item in r.get(group) or []:
+                    if self.rng.random() < 0.5:
+                        item["pass"] = not item["pass"]
+            if r.get("judge_valid"):
+                for item in r.get("judge") or []:
+                    if self.rng.random() < 0.5:
+                        level = item["level"]
+                        item["level"] = level - 1 if level >= 1 else level + 1
+            for kind in ("input_tokens", "output_tokens", "duration_s", "turns", "measure"):
+                if self.rng.random() < 0.5:
+                    self.kinds[kind](r, self.rng)
+        self.release.consistent(self.combo, records, self.types)
+        return {self.combo: records}
 
     def check(self, exposure: Exposure, tries: int = 3) -> Exposure:
         """One further edit inside the set must move the combination."""
