@@ -136,16 +136,20 @@ def _range(low: float | None, high: float | None) -> str:
     return "any number" if high is None else f"at most {_number(high)}"
 
 
-def _measure_problems(release: Release, task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
-    """The record's counts and measures against the release's declared metrics."""
+def _measure_problems(
+    release: Release, task: Task, record: RunRecord, unrecorded: tuple[str, ...]
+) -> Iterator[tuple[str, str]]:
+    """The record's counts and measures against the release's declared metrics (a count
+    the bundle says its source did not record may be left out)."""
     declared = [m.id for m in release.metrics if m.id in RUN_FIELDS and not m.measured]
     for count in _COUNTS:
         needed_by = [m for m in declared if count in RUN_FIELDS[m]]
-        if needed_by and getattr(record, count) is None:
+        if needed_by and getattr(record, count) is None and count not in unrecorded:
             yield (
                 count,
                 f"missing; the release reports {', '.join(needed_by)}, so every run records "
-                f"{count} (expected a number of at least 0)",
+                f"{count} (expected a number of at least 0; or, where the source of the "
+                "results did not record it, name it in the bundle's counts_not_recorded)",
             )
     metrics = {m.id: m for m in release.metrics}
     allowed = sorted(m.id for m in release.metrics if m.measured)
@@ -209,7 +213,9 @@ def _scores(verdict: RuleVerdict | JudgeVerdict) -> bool:
     return verdict.passed if isinstance(verdict, RuleVerdict) else verdict.level > 0
 
 
-def _record_problems(release: Release, task: Task, record: RunRecord) -> Iterator[tuple[str, str]]:
+def _record_problems(
+    release: Release, task: Task, record: RunRecord, unrecorded: tuple[str, ...] = ()
+) -> Iterator[tuple[str, str]]:
     enums = release.enumerations
     if record.run > release.runs_per_task:
         yield (
@@ -241,7 +247,7 @@ def _record_problems(release: Release, task: Task, record: RunRecord) -> Iterato
     if not dual and (record.judge or record.judge_valid is not None):
         named = "a measure task" if mode == "measure" else mode
         yield "judge", f"{task.id} is {named}; a run records no judge result (judge_valid null)"
-    yield from _measure_problems(release, task, record)
+    yield from _measure_problems(release, task, record, unrecorded)
     zeroed = not record.delivery or any(not v.passed for v in record.fatal)
     if dual and record.status == "valid" and record.judge_valid is not True and not zeroed:
         yield (
@@ -321,7 +327,7 @@ def check_runs_reference(
                 )
             )
         else:
-            found.extend(_record_problems(release, task, record))
+            found.extend(_record_problems(release, task, record, bundle.counts_not_recorded))
         first_line.setdefault(key, line)
         for field, message in found:
             yield Problem(path, line, field, message)

@@ -121,8 +121,8 @@ def _mode_of_the_card(loaded: LoadedBundle, card: HarnessCard) -> Iterator[Probl
 def _card_meets_the_floor(
     release: Release, loaded: LoadedBundle, card: HarnessCard
 ) -> Iterator[Problem]:
-    """A card that withholds a field of the release's disclosure floor is a warning: its
-    scores are labelled as below the floor (§5.1.2)."""
+    """A card that withholds (or did not record) a field of the release's disclosure floor is
+    a warning: its scores are labelled as below the floor (§5.1.2)."""
     src = loaded.bundle.source
     withheld = below_floor(card, release.disclosure_floor)
     if withheld:
@@ -130,7 +130,7 @@ def _card_meets_the_floor(
             src.path,
             src.line("combination", "harnesscard"),
             "combination.harnesscard",
-            f"card {card.id!r} withholds {', '.join(withheld)}, which the "
+            f"card {card.id!r} does not disclose {', '.join(withheld)}, which the "
             f"{release.version} disclosure floor requires disclosed; its scores "
             "are labelled as below the floor",
             "warning",

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from generator.errors import Problem
 from generator.load import Loaded, LoadedBundle
 from generator.models import Bundle, Release
+from generator.models.base import NOT_RECORDED
 from generator.models.release import FACTOR_FIELDS
 
 
@@ -29,13 +30,17 @@ def setting(bundle: Bundle, field: str) -> str:
 def comparison_key(release: Release, bundle: Bundle, judged: bool = True) -> tuple[str, ...]:
     """The values of the settings that vary by design: combinations are compared only with
     those that have the same key (§4.1). Where no task is judged (``judged`` false), the
-    evaluator does not enter it: it scored nothing there."""
-    return tuple(
+    evaluator does not enter it: it scored nothing there. A varying setting the source did
+    not record matches no other bundle's: two unknowns are not known to be the same."""
+    values = tuple(
         setting(bundle, field)
         for key in release.varying()
         if judged or key != "evaluator"
         for field in FACTOR_FIELDS[key]
     )
+    if any(json.dumps(NOT_RECORDED) in v for v in values):
+        return (f"{NOT_RECORDED}: {bundle.combination.id}",)
+    return values
 
 
 def _shown(text: str) -> str:

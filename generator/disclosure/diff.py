@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from generator.models import Bundle, HarnessCard
-from generator.models.harnesscard import Disclosed, Layers
+from generator.models.harnesscard import Disclosed, Layers, Withheld
 
 #: Between the parts of a field's label: "HarnessCard › Execution › Runtime substrate".
 SEPARATOR = " › "
@@ -26,13 +26,16 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
 
 
 def configuration_fields(card: HarnessCard, bundle: Bundle) -> dict[str, str]:
-    """Every compared field as text: card layers (withheld with its reason), then the record."""
+    """Every compared field as text: card layers (withheld with its reason, or "not
+    recorded"), then the record (a field the source did not record reads "not recorded")."""
     out: dict[str, str] = {"harness": f"{card.harness.name} {card.harness.version}"}
     for name, layer in card.layers.items():
         for field, value in {**layer.minimum_fields(), **layer.additional}.items():
-            text: Any = (
-                value.value if isinstance(value, Disclosed) else f"withheld: {value.withheld}"
-            )
+            text: Any = value
+            if isinstance(value, Disclosed):
+                text = value.value
+            elif isinstance(value, Withheld):
+                text = f"withheld: {value.withheld}"
             _flatten(f"card.{name}.{field}", text, out)
     c = bundle.combination
     _flatten(

@@ -3,7 +3,8 @@
 It covers the HarnessCard's disclosed settings, the combination (harness mode, model, agent
 version), the configuration record, budgets, clarification rules, environment snapshot and
 evaluator. It changes when any disclosed setting changes, and only then: a withheld field
-counts as "withheld" whatever its reason, and the card's date and notes do not count.
+counts as "withheld" whatever its reason, a field the source did not record as "not
+recorded" (its state, never a made-up value), and the card's date and notes do not count.
 
 Recompute it: build :func:`fingerprint_document` (each result card exports it as the
 ``fingerprinted`` member of ``<combination>.configuration-record.json``), serialise it as JSON
@@ -19,7 +20,7 @@ import json
 from typing import Any
 
 from generator.models import Bundle, HarnessCard
-from generator.models.harnesscard import Disclosed
+from generator.models.harnesscard import Disclosed, Withheld
 
 LENGTH = 12
 
@@ -32,14 +33,17 @@ CANONICAL_JSON: dict[str, Any] = {
 }
 
 
+def _state(field: Disclosed | Withheld | str) -> Any:
+    if isinstance(field, Disclosed):
+        return field.value
+    return {"withheld": True} if isinstance(field, Withheld) else {"not_recorded": True}
+
+
 def _card(card: HarnessCard) -> dict[str, Any]:
     layers: dict[str, Any] = {}
     for name, layer in card.layers.items():
         fields = {**layer.minimum_fields(), **layer.additional}
-        layers[name] = {
-            k: (f.value if isinstance(f, Disclosed) else {"withheld": True})
-            for k, f in fields.items()
-        }
+        layers[name] = {k: _state(f) for k, f in fields.items()}
     return {"harness": card.harness.model_dump(mode="json"), "layers": layers}
 
 

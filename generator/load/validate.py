@@ -18,6 +18,7 @@ from generator.models.base import (
     LAST_DATE,
     MAX_FLOAT,
     MAX_FLOAT_WHY,
+    NOT_RECORDED,
 )
 from generator.models.template import PLACEHOLDER, TEMPLATED, describe
 
@@ -25,7 +26,12 @@ M = TypeVar("M", bound=BaseModel)
 
 _MISSING = "is required but missing"
 _UNKNOWN = "is not a field of this format"
-_CARD_HINT = "every HarnessCard field is disclosed ({value: ...}) or withheld ({withheld: reason})"
+_CARD_HINT = (
+    "every HarnessCard field is disclosed ({value: ...}), withheld ({withheld: reason}) "
+    f"or {NOT_RECORDED}"
+)
+#: The alternative every field that may be "not recorded" has, said once after its others.
+_OR_NOT_RECORDED = f"or '{NOT_RECORDED}' where the source of the results does not say"
 
 
 def check_format_version(data: Any, source: Source) -> Problem | None:
@@ -92,6 +98,8 @@ def _message(err: ErrorDetails, loc: Loc) -> str:
             msg = msg[len(prefix) :]
     if kind in {"value_error", "assertion_error", "card_field"}:
         return msg
+    if kind == "literal_error" and (err.get("ctx") or {}).get("expected") == repr(NOT_RECORDED):
+        return _OR_NOT_RECORDED
     value = err.get("input")
     if kind == "string_type" and isinstance(value, int | float | dt.date):
         return f"{_as_written(value)} is not allowed: {msg[0].lower()}{msg[1:]}; {_quote(value)}"
@@ -149,7 +157,10 @@ def problems_from(exc: ValidationError, data: Any, source: Source, base: Loc = (
     problems = []
     for loc, messages in grouped.items():
         full = (*base, *loc)
-        if len(messages) > 1:
+        if _OR_NOT_RECORDED in messages and len(messages) > 1:
+            others = [m for m in messages if m != _OR_NOT_RECORDED]
+            text = "; or ".join(others) + f"; {_OR_NOT_RECORDED}"
+        elif len(messages) > 1:
             text = "does not match any allowed form: " + "; or ".join(messages)
         else:
             text = messages[0]

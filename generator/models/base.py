@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
@@ -39,6 +39,20 @@ VersionString = Annotated[
     StringConstraints(pattern=r"^[0-9A-Za-z][0-9A-Za-z.+_-]*$", max_length=64),
     Field(description="A version label such as '1.0.2'; quote it in YAML so it stays text."),
 ]
+#: A setting the source of the results does not say. Not the same as withheld, which says
+#: that the vendor knows and declines to tell: nobody recorded this one. It is shown as
+#: "not recorded", fingerprinted as such, and never compared as equal to another.
+NOT_RECORDED = "not recorded"
+NotRecorded = Literal["not recorded"]
+#: Said of every field that may be :data:`NOT_RECORDED`, at the end of its description.
+OR_NOT_RECORDED = " Or 'not recorded' where the source of the results does not say."
+
+
+def is_recorded(value: Any) -> bool:
+    """Whether ``value`` is a recorded setting (not :data:`NOT_RECORDED`)."""
+    return not (isinstance(value, str) and value == NOT_RECORDED)
+
+
 _SEGMENT = r"[A-Za-z0-9][A-Za-z0-9._-]*"
 
 

@@ -10,12 +10,14 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictFloat, StrictInt, model_validator
 
 from generator.models.base import (
+    OR_NOT_RECORDED,
     Bool,
     Contract,
     Date,
     Fraction,
     Id,
     Markdown,
+    NotRecorded,
     PosInt,
     RelativeFile,
     Text,
@@ -27,12 +29,15 @@ from generator.models.release import Components
 
 class Model(Contract):
     name: Text = Field(description="Name of the model, e.g. 'GLM-5.3-Flash'.")
-    version: VersionString = Field(
+    version: VersionString | NotRecorded = Field(
         description="Version of the model, e.g. '2026-09-30'; quote it in YAML so it stays text."
+        + OR_NOT_RECORDED
     )
-    provider: Text = Field(description="Who serves the model.")
-    tokenizer: Id = Field(
+    provider: Text | NotRecorded = Field(description="Who serves the model." + OR_NOT_RECORDED)
+    tokenizer: Id | NotRecorded = Field(
         description="Tokenizer family; token counts are compared only within one (§4.2(2))."
+        + OR_NOT_RECORDED
+        + " Then its token counts are compared with no other combination's."
     )
 
 
@@ -46,8 +51,9 @@ class Combination(Contract):
         default=None, description="One of the card's modes, when the card declares modes."
     )
     model: Model = Field(description="The model the harness drives.")
-    agent_version: VersionString = Field(
+    agent_version: VersionString | NotRecorded = Field(
         description="Version of the agent (harness build) that ran; quote it in YAML."
+        + OR_NOT_RECORDED
     )
     axes: dict[Id, Text] = Field(
         default_factory=dict,
@@ -62,14 +68,26 @@ class Combination(Contract):
 class Configuration(Contract):
     """The configuration record of §5.1.3."""
 
-    temperature: StrictFloat = Field(ge=0, le=2, description="Sampling temperature, 0 to 2.")
-    top_p: Fraction = Field(title="Top-p", description="Nucleus-sampling probability mass.")
-    max_output_tokens: PosInt = Field(description="Most tokens the model may write per call.")
-    context_window: PosInt = Field(description="The model's context window in tokens.")
-    compression_threshold: PosInt | None = Field(
-        default=None, description="Context size in tokens at which compression starts; null: none."
+    temperature: Annotated[StrictFloat, Field(ge=0, le=2)] | NotRecorded = Field(
+        description="Sampling temperature, 0 to 2." + OR_NOT_RECORDED
     )
-    reasoning_mode: Text = Field(description="Reasoning setting, e.g. 'thinking enabled'.")
+    top_p: Fraction | NotRecorded = Field(
+        title="Top-p", description="Nucleus-sampling probability mass." + OR_NOT_RECORDED
+    )
+    max_output_tokens: PosInt | NotRecorded = Field(
+        description="Most tokens the model may write per call." + OR_NOT_RECORDED
+    )
+    context_window: PosInt | NotRecorded = Field(
+        description="The model's context window in tokens." + OR_NOT_RECORDED
+    )
+    compression_threshold: PosInt | NotRecorded | None = Field(
+        default=None,
+        description="Context size in tokens at which compression starts; null: none."
+        + OR_NOT_RECORDED,
+    )
+    reasoning_mode: Text | NotRecorded = Field(
+        description="Reasoning setting, e.g. 'thinking enabled'." + OR_NOT_RECORDED
+    )
     runs_per_task: PosInt = Field(description="Runs per task; must equal the release's.")
     pipeline_components: Components = Field(
         description="Component versions the runs were scored with; must equal the release's."
@@ -77,36 +95,51 @@ class Configuration(Contract):
 
 
 class BundleBudgets(Contract):
-    timeout_s: PosInt = Field(title="Timeout (s)", description="Wall-clock limit in seconds.")
-    max_steps: PosInt = Field(description="Most agent steps a run may take.")
-    max_tokens: PosInt = Field(description="Most tokens a run may use.")
-    max_retries: StrictInt = Field(
-        ge=0, le=100, description="Retries after technical exceptions (not independent runs)."
+    timeout_s: PosInt | NotRecorded = Field(
+        title="Timeout (s)", description="Wall-clock limit in seconds." + OR_NOT_RECORDED
     )
-    retry_policy: Text = Field(description="When and how technical exceptions are retried.")
+    max_steps: PosInt | NotRecorded = Field(
+        description="Most agent steps a run may take." + OR_NOT_RECORDED
+    )
+    max_tokens: PosInt | NotRecorded = Field(
+        description="Most tokens a run may use." + OR_NOT_RECORDED
+    )
+    max_retries: Annotated[StrictInt, Field(ge=0, le=100)] | NotRecorded = Field(
+        description="Retries after technical exceptions (not independent runs)." + OR_NOT_RECORDED
+    )
+    retry_policy: Text | NotRecorded = Field(
+        description="When and how technical exceptions are retried." + OR_NOT_RECORDED
+    )
 
 
 class Clarification(Contract):
     """Clarification and human-assistance rules (§3.2, §5.1.5)."""
 
-    simulated_user_script_version: VersionString = Field(
-        description="Version of the simulated-user script; quote it in YAML."
+    simulated_user_script_version: VersionString | NotRecorded = Field(
+        description="Version of the simulated-user script; quote it in YAML." + OR_NOT_RECORDED
     )
-    waiting_cap_s: PosInt = Field(
-        title="Waiting cap (s)", description="Longest wait for a clarification, in seconds."
+    waiting_cap_s: PosInt | NotRecorded = Field(
+        title="Waiting cap (s)",
+        description="Longest wait for a clarification, in seconds." + OR_NOT_RECORDED,
     )
-    rules: Text = Field(description="When the agent may ask, and what it is told.")
+    rules: Text | NotRecorded = Field(
+        description="When the agent may ask, and what it is told." + OR_NOT_RECORDED
+    )
 
 
 class Evaluator(Contract):
-    judge_model: Text = Field(description="The Judge model, e.g. 'GLM-5.3'.")
-    judge_model_version: VersionString = Field(
-        description="Version of the Judge model; quote it in YAML."
+    judge_model: Text | NotRecorded = Field(
+        description="The Judge model, e.g. 'GLM-5.3'." + OR_NOT_RECORDED
     )
-    prompt_version: VersionString = Field(
-        description="Version of the Judge prompt; quote it in YAML."
+    judge_model_version: VersionString | NotRecorded = Field(
+        description="Version of the Judge model; quote it in YAML." + OR_NOT_RECORDED
     )
-    voting: Text = Field(description="Judge count and voting rule, e.g. 'single judge'.")
+    prompt_version: VersionString | NotRecorded = Field(
+        description="Version of the Judge prompt; quote it in YAML." + OR_NOT_RECORDED
+    )
+    voting: Text | NotRecorded = Field(
+        description="Judge count and voting rule, e.g. 'single judge'." + OR_NOT_RECORDED
+    )
 
 
 class RunDates(Contract):
@@ -170,6 +203,10 @@ class Rater(Contract):
     )
 
 
+#: A per-run count a release's efficiency metrics are computed from (§4.2(2)).
+RunCount = Literal["input_tokens", "output_tokens", "duration_s", "turns"]
+
+
 class Bundle(Versioned):
     """``results/<version>/bundles/<combination>/bundle.yaml``."""
 
@@ -178,8 +215,8 @@ class Bundle(Versioned):
     configuration: Configuration = Field(description="The configuration record (§5.1.3).")
     budgets: BundleBudgets = Field(description="Run budgets the combination ran under.")
     clarification: Clarification = Field(description="Clarification rules (§3.2, §5.1.5).")
-    environment_snapshot: VersionString = Field(
-        description="Version of the environment snapshot the runs used."
+    environment_snapshot: VersionString | NotRecorded = Field(
+        description="Version of the environment snapshot the runs used." + OR_NOT_RECORDED
     )
     evaluator: Evaluator = Field(description="The Judge that scored the runs.")
     run_dates: RunDates = Field(description="When the runs took place.")
@@ -189,6 +226,13 @@ class Bundle(Versioned):
     )
     not_covered: tuple[NotCovered, ...] = Field(
         default=(), description="Domains or sub-divisions not evaluated, each with why (§5.3)."
+    )
+    counts_not_recorded: tuple[RunCount, ...] = Field(
+        default=(),
+        description="Per-run counts the source of the results did not record for some or all "
+        "of the runs ('input_tokens', 'output_tokens', 'duration_s', 'turns'): a run may then "
+        "leave the count out. A figure of it rests on the runs that record it, says how many, "
+        "and is compared with no combination whose runs lack it (never read as 0).",
     )
     runs: RelativeFile = Field(
         default="runs.jsonl",

@@ -1,7 +1,8 @@
 """The HarnessCard: the seven-layer configuration disclosure of one harness version.
 
 Layers and minimum fields follow §5.1.2 and the paper it cites (Zhang et al., arXiv
-2605.23950, Appendix A). Every field is disclosed or withheld with a reason; a missing
+2605.23950, Appendix A). Every field is disclosed, withheld with a reason (the vendor knows and
+declines to tell), or ``not recorded`` (the source of the results does not say); a missing
 field is an error.
 """
 
@@ -12,11 +13,13 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Discriminator, Field, Tag
 
 from generator.models.base import (
+    NOT_RECORDED,
     Contract,
     Date,
     Float,
     Id,
     Markdown,
+    NotRecorded,
     Text,
     Versioned,
     VersionString,
@@ -44,6 +47,8 @@ class Withheld(Contract):
 def _field_kind(data: Any) -> str | None:
     if isinstance(data, Disclosed | Withheld):
         return "withheld-field" if isinstance(data, Withheld) else "disclosed-field"
+    if isinstance(data, str) and data == NOT_RECORDED:
+        return "not-recorded-field"
     if isinstance(data, dict):
         if "withheld" in data and "value" not in data:
             return "withheld-field"
@@ -53,19 +58,31 @@ def _field_kind(data: Any) -> str | None:
 
 
 CardField = Annotated[
-    Annotated[Disclosed, Tag("disclosed-field")] | Annotated[Withheld, Tag("withheld-field")],
+    Annotated[Disclosed, Tag("disclosed-field")]
+    | Annotated[Withheld, Tag("withheld-field")]
+    | Annotated[NotRecorded, Tag("not-recorded-field")],
     Discriminator(
         _field_kind,
         custom_error_type="card_field",
-        custom_error_message="expected {value: ...} (disclosed) or {withheld: reason}",
+        custom_error_message=(
+            f"expected {{value: ...}} (disclosed), {{withheld: reason}} or {NOT_RECORDED}"
+        ),
     ),
 ]
+
+
+def field_state(field: Disclosed | Withheld | str) -> str:
+    """'disclosed', 'withheld' or 'not recorded'."""
+    if isinstance(field, Disclosed):
+        return "disclosed"
+    return "withheld" if isinstance(field, Withheld) else NOT_RECORDED
 
 
 def _f(title: str, description: str) -> Any:
     return Field(
         title=title,
-        description=f"{description} Disclosed ({{value: ...}}) or withheld ({{withheld: reason}}).",
+        description=f"{description} Disclosed ({{value: ...}}), withheld ({{withheld: reason}}) "
+        f"or {NOT_RECORDED} (the source of the results does not say).",
     )
 
 

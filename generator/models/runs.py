@@ -53,7 +53,11 @@ class RunRecord(Contract):
 
     task: Id
     run: PosInt = Field(description="Run index, 1..runs_per_task.")
-    seed: Int = Field(description="Seed the run used.")
+    seed: Int | None = Field(
+        default=None,
+        description="Seed the run used; null or left out where the source of the results "
+        "did not record it.",
+    )
     status: Literal["valid", "incomplete"] = Field(
         description="'incomplete': a technical exception left no valid result (§4.3(4))."
     )

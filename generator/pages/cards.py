@@ -10,12 +10,12 @@ from markupsafe import Markup
 
 from generator.disclosure import fingerprint_document
 from generator.models import Bundle, HarnessCard
-from generator.models.harnesscard import Layers, Withheld
+from generator.models.base import NOT_RECORDED
+from generator.models.harnesscard import Layers, field_state
 from generator.pages.cardtables import (
     EFFICIENCY,
     Placed,
     card_tables,
-    config_table,
     failures_spec,
     placed,
     reliability_points,
@@ -25,6 +25,7 @@ from generator.pages.cardtables import (
 from generator.pages.cells import display_names
 from generator.pages.charts import chart, labels, style_of
 from generator.pages.columns import Column, Field, Spec
+from generator.pages.configuration import config_table, model_shown
 from generator.pages.context import VersionContext
 from generator.pages.diffs import diff_path, related
 from generator.pages.downloads import described
@@ -102,9 +103,15 @@ def _charts(ctx: VersionContext, combo: str) -> dict[str, Markup]:
 
 
 def _disclosure(card: HarnessCard) -> dict[str, int]:
-    """How many minimum fields the card has, and how many it withholds."""
+    """How many minimum fields the card has, how many it withholds and how many its source
+    did not record."""
     minimum = [f for _, layer in card.layers.items() for f in layer.minimum_fields().values()]
-    return {"minimum": len(minimum), "withheld": sum(isinstance(f, Withheld) for f in minimum)}
+    states = [field_state(f) for f in minimum]
+    return {
+        "minimum": len(minimum),
+        "withheld": states.count("withheld"),
+        "not_recorded": states.count(NOT_RECORDED),
+    }
 
 
 def _md(text: str | None) -> Markup:
@@ -143,6 +150,7 @@ def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
         "not_covered": [
             (_scope_title(ctx, n.domain, n.subdivision), n.reason) for n in bundle.not_covered
         ],
+        "model": model_shown(bundle.combination.model),
         **_disclosure(card),
     }
 
@@ -202,7 +210,8 @@ def _parts(
             "harnesscard",
             f"HarnessCard {card.id}: {spelled(len(layers))}-layer disclosure of {own}",
             Markup(
-                "Withheld fields are marked and give the vendor's reason. The same layers are "
+                "Withheld fields are marked and give the vendor's reason; fields the source "
+                "of the results does not say read “not recorded”. The same layers are "
                 f'on <a href="../cards/{attr(card.id)}.html">the HarnessCard\'s own page</a>.'
             ),
             (*(tables[tid] for tid in layers), _md(card.notes)),

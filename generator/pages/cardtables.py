@@ -7,10 +7,10 @@ from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from generator.models import Bundle, HarnessCard
-from generator.models.harnesscard import Disclosed, Layer, Withheld
+from generator.models import HarnessCard
+from generator.models.harnesscard import Disclosed, Layer, Withheld, field_state
 from generator.pages.cells import STATUS_TEXT, efficiency_cell, estimate_cell, judge_cell
-from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, pairs, sorted_as
+from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.outcome import channel_fields, outcome_of
 from generator.pages.tables import Cell, Table
@@ -187,85 +187,17 @@ def reliability_points(ctx: VersionContext, combo: str) -> list[Point]:
     return points
 
 
-def _model_entries(bundle: Bundle) -> list[tuple[str, str, Any]]:
-    """The combination's model and generation settings: (setting, shown, raw value)."""
-    c, cfg = bundle.combination, bundle.configuration
-    threshold = cfg.compression_threshold
-    return [
-        ("Model", f"{c.model.name} {c.model.version} ({c.model.provider})", c.model.name),
-        ("Tokenizer", c.model.tokenizer, c.model.tokenizer),
-        ("Agent version", c.agent_version, c.agent_version),
-        ("Harness mode", c.harness_mode or "—", c.harness_mode),
-        ("Temperature", str(cfg.temperature), cfg.temperature),
-        ("Top-p", str(cfg.top_p), cfg.top_p),
-        ("Max output tokens", f"{cfg.max_output_tokens:,}", cfg.max_output_tokens),
-        ("Context window", f"{cfg.context_window:,}", cfg.context_window),
-        (
-            "Compression threshold",
-            "none" if threshold is None else f"{threshold:,} tokens",
-            threshold,
-        ),
-        ("Reasoning mode", cfg.reasoning_mode, cfg.reasoning_mode),
-        ("Runs per task", str(cfg.runs_per_task), cfg.runs_per_task),
-    ]
-
-
-def _component_entries(bundle: Bundle) -> list[tuple[str, str, Any]]:
-    """The pipeline components the combination ran with (§7.2)."""
-    comp = bundle.configuration.pipeline_components
-    named = [
-        ("tasks", comp.tasks),
-        ("data", comp.data),
-        ("environment", comp.environment),
-        ("protocol", comp.protocol),
-        ("judge assets", comp.judge_assets),
-        *[(f"scorer {n}", v) for n, v in comp.scorer.items()],
-    ]
-    return [(f"Component: {k}", v, v) for k, v in named]
-
-
-def _run_entries(bundle: Bundle) -> list[tuple[str, str, Any]]:
-    """Budgets, clarification, environment, evaluator and run dates (§5.1.3)."""
-    b, cl, ev, dates = bundle.budgets, bundle.clarification, bundle.evaluator, bundle.run_dates
-    script, retries = cl.simulated_user_script_version, b.max_retries
-    start, end = dates.start.isoformat(), dates.end.isoformat()
-    return [
-        ("Budget: timeout", f"{b.timeout_s:,} s", b.timeout_s),
-        ("Budget: steps", f"{b.max_steps:,}", b.max_steps),
-        ("Budget: tokens", f"{b.max_tokens:,}", b.max_tokens),
-        ("Retries after technical exceptions", f"{retries} — {b.retry_policy}", retries),
-        ("Clarification script", script, script),
-        ("Clarification waiting cap", f"{cl.waiting_cap_s} s", cl.waiting_cap_s),
-        ("Clarification rules", cl.rules, cl.rules),
-        ("Environment snapshot", bundle.environment_snapshot, bundle.environment_snapshot),
-        ("Judge model", f"{ev.judge_model} {ev.judge_model_version}", ev.judge_model),
-        ("Judge prompt version", ev.prompt_version, ev.prompt_version),
-        ("Judge voting", ev.voting, ev.voting),
-        ("Run dates", f"{start} – {end}", f"{start}/{end}"),
-        ("Evaluation", bundle.evaluation, bundle.evaluation),
-    ]
-
-
-CONFIGURATION = pairs(("Setting", "setting"), ("Value", "value"))
-
-
-def config_table(bundle: Bundle) -> Table:
-    entries = _model_entries(bundle) + _component_entries(bundle) + _run_entries(bundle)
-    caption = "Configuration record, budgets, clarification, environment and evaluator (§5.1.3)"
-    return CONFIGURATION.table("configuration", caption, entries)
-
-
 class LayerField(NamedTuple):
-    """One field of a HarnessCard layer, disclosed or withheld."""
+    """One field of a HarnessCard layer: disclosed, withheld or not recorded."""
 
     layer: str
     name: str
     title: str
-    field: Disclosed | Withheld
+    field: Disclosed | Withheld | str
 
-
-def _withheld(f: LayerField) -> bool:
-    return isinstance(f.field, Withheld)
+    @property
+    def state(self) -> str:
+        return field_state(self.field)
 
 
 def _shown(value: Any) -> str:
@@ -277,17 +209,23 @@ def _shown(value: Any) -> str:
 
 
 def _status_cell(f: LayerField) -> Cell:
-    if _withheld(f):
-        return Cell('<span class="lg-withheld">withheld</span>', "withheld", html=True)
-    return Cell("disclosed")
+    if f.state == "disclosed":
+        return Cell("disclosed")
+    css = "lg-withheld" if f.state == "withheld" else "lg-not-recorded"
+    return Cell(f'<span class="{css}">{f.state}</span>', f.state, html=True)
 
 
 def _value_or_reason(f: LayerField) -> str:
     field = f.field
-    return field.withheld if isinstance(field, Withheld) else _shown(field.value)
+    if isinstance(field, Disclosed):
+        return _shown(field.value)
+    if isinstance(field, Withheld):
+        return field.withheld
+    return "The source of the results does not say."
 
 
-#: A row per field of a layer: disclosed with its value, or withheld with its reason.
+#: A row per field of a layer: disclosed with its value, withheld with its reason, or not
+#: recorded.
 LAYER: Spec[LayerField] = Spec(
     (
         Column("Field", attrgetter("title")),
@@ -297,7 +235,7 @@ LAYER: Spec[LayerField] = Spec(
     (
         Field("layer", attrgetter("layer")),
         Field("field", attrgetter("name")),
-        Field("status", lambda f: "withheld" if _withheld(f) else "disclosed"),
+        Field("status", attrgetter("state")),
         Field("value", lambda f: getattr(f.field, "value", None), "any"),
         Field("reason", lambda f: getattr(f.field, "withheld", None)),
     ),
@@ -313,13 +251,13 @@ def _layer_fields(name: str, layer: Layer) -> list[LayerField]:
     found = {**layer.minimum_fields(), **layer.additional}
     out = []
     for key, field in found.items():
-        assert isinstance(field, Disclosed | Withheld)
         out.append(LayerField(name, key, _title(layer, key), field))
     return out
 
 
 def card_tables(card: HarnessCard) -> list[Table]:
-    """One table per layer: every field, disclosed or visibly withheld with its reason."""
+    """One table per layer: every field, disclosed, visibly withheld with its reason, or not
+    recorded."""
     titles = type(card.layers).model_fields
     return [
         LAYER.table(

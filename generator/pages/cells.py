@@ -40,11 +40,14 @@ def efficiency_cell(
 ) -> Callable[[CombinationScores], Cell]:
     """A combination's efficiency figure as ``text`` writes it, sorted by its value; where
     some valid runs leave the count out, followed by the runs it rests on ("on 40 of 60
-    runs"), so that a partial mean never reads as a whole one."""
+    runs"), so that a partial mean never reads as a whole one; "not recorded" where no
+    valid run records it."""
 
     def show(c: CombinationScores) -> Cell:
         value = getattr(c.efficiency, metric) if c.efficiency else None
         runs = c.efficiency.recorded.get(metric) if c.efficiency else None
+        if value is None and runs == 0:
+            return Cell("not recorded")
         if value is None or runs is None or c.coverage is None:
             return Cell(text(value), value)
         return Cell(f"{text(value)} (on {runs} of {c.coverage.valid_runs} runs)", value)

@@ -9,6 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from generator.models.base import NOT_RECORDED
 from generator.pages.cells import combo_cell, efficiency_cell
 from generator.pages.charts import labels, style_of
 from generator.pages.columns import (
@@ -204,7 +205,13 @@ def frontier_lines(
         and has(c, "total_tokens")
     ]
     lines = []
-    for tok in sorted({tokenizer[c.combination] for c in scored}):
+    unknown = [titles[c.combination] for c in scored if tokenizer[c.combination] == NOT_RECORDED]
+    if unknown:
+        lines.append(
+            f"Tokenizer not recorded: {' · '.join(unknown)}; their tokens are compared with no "
+            "other combination's"
+        )
+    for tok in sorted({tokenizer[c.combination] for c in scored} - {NOT_RECORDED}):
         compared = [c for c in scored if tokenizer[c.combination] == tok and c.pareto is not None]
         head = f"Pareto frontier, tokenizer {tok}: "
         if len(compared) < 2:

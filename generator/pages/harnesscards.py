@@ -15,38 +15,44 @@ from generator.pages.text import escape, render_markdown, spelled
 
 
 def completeness_table(card: HarnessCard) -> Table:
+    """Per layer and overall: the minimum fields disclosed, withheld (the vendor declines)
+    and not recorded (the source does not say), counted apart."""
     result = completeness(card)
     titles = {
         name: type(card.layers).model_fields[name].title or name for name, _ in card.layers.items()
     }
-    rows = [
-        Row(
-            (Cell(titles[name]), Cell(f"{d} of {t}", d / t), Cell(f"{d / t:.0%}", d / t)),
-            {"layer": name, "disclosed": d, "minimum_fields": t, "share": d / t},
+
+    def row(title: str, key: str, d: int, w: int, n: int, t: int) -> Row:
+        share = d / t if t else 0.0
+        cells = (
+            Cell(title),
+            Cell(f"{d} of {t}", share),
+            Cell(f"{share:.0%}", share),
+            Cell(str(w), w),
+            Cell(str(n), n),
         )
-        for name, d, t in result.layers
-    ]
+        data = {
+            "layer": key,
+            "disclosed": d,
+            "withheld": w,
+            "not_recorded": n,
+            "minimum_fields": t,
+            "share": share,
+        }
+        return Row(cells, data)
+
+    rows = [row(titles[name], name, d, w, n, t) for name, d, w, n, t in result.layers]
+    everything = f"All {spelled(len(result.layers))} layers"
     rows.append(
-        Row(
-            (
-                Cell(f"All {spelled(len(result.layers))} layers"),
-                Cell(f"{result.disclosed} of {result.total}", result.share),
-                Cell(f"{result.share:.0%}", result.share),
-            ),
-            {
-                "layer": "all",
-                "disclosed": result.disclosed,
-                "minimum_fields": result.total,
-                "share": result.share,
-            },
-        )
+        row(everything, "all", result.disclosed, result.withheld, result.not_recorded, result.total)
     )
     return Table(
         "completeness",
         "Completeness: disclosed share of the minimum fields",
-        ("Layer", "Disclosed", "Share"),
+        ("Layer", "Disclosed", "Share", "Withheld", "Not recorded"),
         tuple(rows),
-        "Withheld fields count as not disclosed; additional vendor fields do not count.",
+        "Withheld: the vendor declines to tell. Not recorded: the source of the results does "
+        "not say. Both count as not disclosed; additional vendor fields do not count.",
     )
 
 

@@ -10,7 +10,7 @@ and turns the figures of every combination and every pair into the :class:`Scope
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Collection, Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from generator.check.factors import comparison_key
@@ -30,6 +30,7 @@ from generator.score.ranking import (
     pair_figures,
     pareto,
     rank_ranges,
+    tokenizer_key,
 )
 from generator.score.results import (
     CombinationScores,
@@ -55,10 +56,11 @@ def score_combination(
     release: Release,
     carried: bool = False,
     admitted: Set[str] | None = None,
+    unrecorded: Collection[str] = (),
 ) -> CombinationScores:
     """Every aggregate of scored combination k in one scope (§4.2); a combination whose
     method carries state across tasks has no reliability@k (its runs are not independent
-    trials, §4.2(3))."""
+    trials, §4.2(3)); ``unrecorded``: the counts its bundle says the source did not record."""
 
     outcome = release.outcome(view.scope.domain)
 
@@ -91,7 +93,7 @@ def score_combination(
         reliability_excluded=int(plan.covered.sum())
         if carried
         else int(plan.covered.sum() - plan.full.sum()),
-        efficiency=efficiency(view, table, k, plan, admitted),
+        efficiency=efficiency(view, table, k, plan, admitted, unrecorded),
         failure_types=_failure_types(view, table, k, plan, release, admitted),
         business=business_views(view, plan, figs, values, found)
         if has_views(release, view.scope)
@@ -274,6 +276,7 @@ def aggregate_scope(
                 release,
                 bundles[combo].carried_state is not None,
                 admitted[k],
+                bundles[combo].counts_not_recorded,
             )
             if gated is not None and gated.refused.get((key, k)):
                 refused = sorted(field_name(n) for n in gated.refused[(key, k)])
@@ -364,7 +367,8 @@ def _ranked(
         ).items()
     }
     tokenizers = {
-        n: "\x1f".join((b.combination.model.tokenizer, *group_of[n])) for n, b in bundles.items()
+        n: "\x1f".join((tokenizer_key(n, b.combination.model.tokenizer), *group_of[n]))
+        for n, b in bundles.items()
     }
     comparable = {n: r for n, r in scored.items() if compared_on_frontier(r, "total_tokens")}
     front = pareto(comparable, tokenizers, higher)

@@ -4,7 +4,7 @@ rests on (a release need not report every count, nor a run every count it report
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Collection, Set
 
 import numpy as np
 
@@ -15,12 +15,18 @@ from generator.score.table import ScopeView, TaskTable
 
 
 def efficiency(
-    view: ScopeView, table: TaskTable, k: int, plan: Plan, admitted: Set[str] | None = None
+    view: ScopeView,
+    table: TaskTable,
+    k: int,
+    plan: Plan,
+    admitted: Set[str] | None = None,
+    unrecorded: Collection[str] = (),
 ) -> Efficiency:
     """Tokens, duration and turns of combination k: means of its task means (§4.2(2)), each
     where the privacy gate admitted it (``admitted``: the names it admitted, as
     ``efficiency:<count>``; None: every one), and the valid runs that record each count some
-    of them leave out."""
+    of them leave out — or none, for a count its bundle says the source did not record
+    (``unrecorded``; total tokens with either kind)."""
 
     def of(column: str) -> np.ndarray:
         return np.asarray(table.means[column][k, view.rows][plan.data])
@@ -31,6 +37,9 @@ def efficiency(
         return finite_or_none(nanmean(values))
 
     runs = {c: int(table.counts[c][k, view.rows][plan.data].sum()) for c in EFFICIENCY_COUNTS}
+    missing = set(unrecorded)
+    if missing & {"input_tokens", "output_tokens"}:
+        missing.add("total_tokens")
     valid = int(table.valid[k, view.rows][plan.data].sum())
     return Efficiency(
         input_tokens=mean("input_tokens", of("input_tokens")),
@@ -38,5 +47,7 @@ def efficiency(
         total_tokens=mean("total_tokens", of("input_tokens") + of("output_tokens")),
         duration_s=mean("duration_s", of("duration_s")),
         turns=mean("turns", of("turns")),
-        recorded={c: n for c, n in runs.items() if 0 < n < valid},
+        recorded={
+            c: n for c, n in runs.items() if 0 < n < valid or (n == 0 < valid and c in missing)
+        },
     )

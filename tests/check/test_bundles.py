@@ -104,7 +104,7 @@ def test_a_withheld_floor_field_is_a_warning() -> None:
     rel = release(disclosure_floor=["execution.sandboxing"])
     problems = _check(bundle("p"), rel=rel)
     assert [(p.field, p.severity) for p in problems] == [("combination.harnesscard", "warning")]
-    assert "withholds execution.sandboxing" in problems[0].message
+    assert "does not disclose execution.sandboxing" in problems[0].message
     card = _card()
     execution = card.layers.execution.model_copy(update={"sandboxing": Disclosed(value="vm")})
     disclosed = card.model_copy(

@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 CARDS = [
     FIXTURES / "valid-mixed.yaml",
     FIXTURES / "valid-all-withheld.yaml",
+    FIXTURES / "valid-not-recorded.yaml",
     *sorted((REPO / "harnesscards").glob("*.yaml")),
 ]
 
@@ -33,7 +34,7 @@ def _card(path: Path) -> HarnessCard:
 
 def test_completeness_counts_disclosed_minimum_fields() -> None:
     result = completeness(_card(FIXTURES / "valid-mixed.yaml"))
-    layers = {name: (d, t) for name, d, t in result.layers}
+    layers = {name: (d, t) for name, d, _, _, t in result.layers}
     assert layers["execution"] == (1, 8)  # max_steps
     assert layers["tool"] == (1, 6)  # tool_list
     assert layers["observability"] == (1, 6)  # auditable_after_run
@@ -44,17 +45,45 @@ def test_completeness_counts_disclosed_minimum_fields() -> None:
 
 @pytest.mark.parametrize("path", CARDS, ids=lambda p: p.name)
 def test_completeness_agrees_with_a_count_over_the_file(path: Path) -> None:
-    """Per layer, the minimum fields written as ``{value: ...}`` in the file itself."""
+    """Per layer, the minimum fields written as ``{value: ...}``, as ``{withheld: ...}`` and
+    as ``not recorded`` in the file itself."""
     raw = _raw(path)["layers"]
+
+    def count(layer: str, fields: tuple[str, ...], kind: str) -> int:
+        values = [raw[layer][f] for f in fields]
+        if kind == "not recorded":
+            return sum(v == kind for v in values)
+        return sum(isinstance(v, dict) and kind in v for v in values)
+
     want = [
-        (layer, sum("value" in raw[layer][f] for f in fields), len(fields))
+        (
+            layer,
+            count(layer, fields, "value"),
+            count(layer, fields, "withheld"),
+            count(layer, fields, "not recorded"),
+            len(fields),
+        )
         for layer, fields in MINIMUM_FIELDS.items()
     ]
     result = completeness(_card(path))
     assert list(result.layers) == want
-    assert result.disclosed == sum(d for _, d, _ in want)
-    assert result.total == sum(t for _, _, t in want)
+    assert result.disclosed == sum(row[1] for row in want)
+    assert result.withheld == sum(row[2] for row in want)
+    assert result.not_recorded == sum(row[3] for row in want)
+    assert result.total == sum(row[4] for row in want)
     assert result.share == pytest.approx(result.disclosed / result.total)
+
+
+def test_not_recorded_fields_are_counted_apart_from_withheld_ones() -> None:
+    mixed = completeness(_card(FIXTURES / "valid-mixed.yaml"))
+    result = completeness(_card(FIXTURES / "valid-not-recorded.yaml"))
+    assert result.not_recorded == 2
+    assert mixed.not_recorded == 0
+    assert result.withheld == mixed.withheld - 2
+    assert result.disclosed == mixed.disclosed
+    assert below_floor(_card(FIXTURES / "valid-not-recorded.yaml"), ("tool.schema_style",)) == [
+        "tool.schema_style"
+    ]
 
 
 def test_below_floor_lists_withheld_floor_fields_in_floor_order() -> None:

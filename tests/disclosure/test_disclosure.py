@@ -86,7 +86,7 @@ def test_disclosure_floor_warns_fails_strict_and_labels(
     assert lenient.exit_code == 0
     assert (
         "results/v1.0/bundles/opencode/bundle.yaml:7: warning: combination.harnesscard: "
-        "card 'opencode-0.9' withholds execution.sandboxing, which the v1.0 disclosure "
+        "card 'opencode-0.9' does not disclose execution.sandboxing, which the v1.0 disclosure "
         "floor requires disclosed"
     ) in lenient.output
     assert run_cli("validate", "--root", str(example), "--strict").exit_code == 1

@@ -52,7 +52,8 @@ def test_valid_file_keeps_each_records_line() -> None:
             "runs.jsonl:2: run: 0 is not allowed: input should be greater than or equal to 1",
         ),
         (GOOD.replace('"pass":true}]', '"pass":"yes"}]', 1), "runs.jsonl:2: fatal[0].pass:"),
-        (GOOD.replace('"seed":1,', ""), "runs.jsonl:2: seed: is required but missing"),
+        (GOOD.replace('"status":"valid",', ""), "runs.jsonl:2: status: is required but missing"),
+        (GOOD.replace('"seed":1,', '"seed":"none",'), "runs.jsonl:2: seed:"),
         (
             GOOD.replace('"level":4', '"level":-1'),
             "runs.jsonl:2: judge[0].level: -1 is not allowed",

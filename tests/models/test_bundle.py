@@ -10,6 +10,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
+from generator.load.validate import data_loc
 from generator.models import Bundle
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "bundle"
@@ -29,10 +30,12 @@ def _bundle(**changes: Any) -> dict[str, Any]:
 
 
 def _errors(data: dict[str, Any]) -> list[tuple[str, ...]]:
+    """Each refused field's place in the data (a union's alternatives at one place once)."""
     try:
         Bundle.model_validate(data)
     except ValidationError as exc:
-        return [tuple(str(p) for p in e["loc"]) for e in exc.errors()]
+        places = [data_loc(data, e["loc"], e["type"] == "missing") for e in exc.errors()]
+        return list(dict.fromkeys(tuple(str(p) for p in place) for place in places))
     return []
 
 
@@ -93,3 +96,53 @@ def test_pricing_names_a_currency_source_and_date() -> None:
     data["pricing"]["currency"] = "yuan"
     with pytest.raises(ValidationError, match=r"pricing\.currency"):
         Bundle.model_validate(data)
+
+
+NOT_RECORDED_FIELDS = [
+    ("combination", "model", "version"),
+    ("combination", "model", "provider"),
+    ("combination", "model", "tokenizer"),
+    ("combination", "agent_version"),
+    *(("configuration", f) for f in ("temperature", "top_p", "max_output_tokens")),
+    *(("configuration", f) for f in ("context_window", "compression_threshold", "reasoning_mode")),
+    *(("budgets", f) for f in ("timeout_s", "max_steps", "max_tokens", "max_retries")),
+    ("budgets", "retry_policy"),
+    *(("clarification", f) for f in ("simulated_user_script_version", "waiting_cap_s", "rules")),
+    ("environment_snapshot",),
+    *(("evaluator", f) for f in ("judge_model", "judge_model_version", "prompt_version", "voting")),
+]
+
+
+#: Fields of text (any words are a recorded value) and of ids or versions (one word).
+TEXT = {"provider", "retry_policy", "rules", "reasoning_mode", "voting", "judge_model"}
+WORD = {"version", "tokenizer", "agent_version", "simulated_user_script_version"}
+WORD |= {"environment_snapshot", "judge_model_version", "prompt_version"}
+
+
+@pytest.mark.parametrize("where", NOT_RECORDED_FIELDS, ids=".".join)
+def test_a_setting_the_source_does_not_say_may_be_not_recorded(where: tuple[str, ...]) -> None:
+    """'not recorded' is accepted and kept as such (never a made-up value); near spellings
+    are refused where the field is a number (or a one-word id or version)."""
+    name = where[-1]
+    for text in ("not recorded", "unknown", "Not Recorded"):
+        data = copy.deepcopy(GOOD)
+        parent = data
+        for part in where[:-1]:
+            parent = parent[part]
+        parent[name] = text
+        accepted = text == "not recorded" or name in TEXT or (name in WORD and " " not in text)
+        assert (not _errors(data)) == accepted, (where, text)
+        if text == "not recorded":
+            value: Any = Bundle.model_validate(data)
+            for part in where:
+                value = getattr(value, part)
+            assert value == "not recorded"
+
+
+def test_the_not_recorded_fixture_keeps_every_state() -> None:
+    bundle = Bundle.model_validate(
+        yaml.safe_load((FIXTURES / "valid-not-recorded.yaml").read_text())
+    )
+    assert bundle.configuration.temperature == "not recorded"
+    assert bundle.counts_not_recorded == ("duration_s", "input_tokens")
+    assert bundle.configuration.runs_per_task == 2  # the release's: never not recorded

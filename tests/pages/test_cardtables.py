@@ -15,11 +15,11 @@ from generator.pages.cardtables import (
     LAYER,
     LayerField,
     card_tables,
-    config_table,
     failures_spec,
     placed,
     reliability_points,
 )
+from generator.pages.configuration import config_table
 
 
 def test_placed_is_every_scope_that_shows_the_combination(small: VersionContext) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from generator.check.runs.catalog import CatalogItems
 from generator.load import LoadedBundle
 from generator.load.runcolumns import item_table
 from generator.models import Release
+from generator.models.bundle import RunCount
 
 
 class Labels:
@@ -66,7 +68,7 @@ class Found:
 
 
 #: The counts a run records where the release reports a metric that needs them.
-COUNTS = ("input_tokens", "output_tokens", "duration_s", "turns")
+COUNTS: tuple[str, ...] = typing.get_args(RunCount)
 
 
 @dataclass(frozen=True)
