@@ -6,15 +6,19 @@ Lingee release of drawn size (``bench/make_release.py``: few tasks, held-out gro
 the minimum, many runs), and the two profile examples (``examples/enterprisebench``,
 ``examples/enterpriseclawbench``). It then takes drawn edits meant to keep it valid:
 
-- ``counts``: a count the release does not report (turns, duration, tokens) left out of
-  every run, recorded on every run, on every run of one bundle only, or on some runs only;
+- ``counts``: a count (turns, duration, tokens) left out of every run, recorded on every
+  run, on every run of one bundle only, or on some runs only; a bundle that leaves out a
+  count the release reports names it in ``counts_not_recorded``;
 - ``undeclare_tokens``: the token metrics taken out of the release (where no view names
   them), so that it declares none, their counts then drawn as above;
 - ``strings``: a free-text rationale and note of its own on every verdict and run;
 - ``dates``: every date of every file at the first or the last day a date may be;
 - ``values``: durations, tokens and measured values at the largest or the smallest value
   they may take, on some runs;
-- ``min_held_out``: the release's ``groups.min_held_out_aggregate``.
+- ``min_held_out``: the release's ``groups.min_held_out_aggregate``;
+- ``not_recorded``: "not recorded" (the source does not say) in the model, agent and
+  generation settings of one bundle, or in every recordable setting of every bundle, every
+  HarnessCard field and every run's seed.
 
 Whether validate accepts what comes out is not assumed: the property is that what it
 accepts, build publishes, and what it refuses it refuses with located problems.
@@ -63,6 +67,7 @@ class Choices:
     dates: str | None = None
     values: str | None = None
     min_held_out: int | None = None
+    not_recorded: str | None = None
 
 
 @st.composite
@@ -92,6 +97,7 @@ def releases(draw: st.DrawFn) -> Choices:
         dates=draw(st.sampled_from([None, "first", "last"])),
         values=draw(st.sampled_from([None, "huge", "tiny"])),
         min_held_out=draw(st.sampled_from([None, 2, 3, 5, 8])),
+        not_recorded=draw(st.sampled_from([None, "one-bundle", "every-bundle"])),
     )
 
 
@@ -107,6 +113,11 @@ def write(choices: Choices, root: Path) -> None:
         bundles = sorted(release.parent.glob("bundles/*/runs.jsonl"))
         for n, runs in enumerate(bundles):
             _edit_runs(choices, runs, n == 0, declared, metrics)
+            if choices.not_recorded == "every-bundle" or (choices.not_recorded and n == 0):
+                _not_recorded(runs.parent / "bundle.yaml", choices.not_recorded)
+    if choices.not_recorded == "every-bundle":
+        for card in sorted(root.glob("harnesscards/*.yaml")):
+            _card_not_recorded(card)
     if choices.dates:
         day = str(FIRST_DATE if choices.dates == "first" else LAST_DATE)
         for path in sorted(root.rglob("*.yaml")):
@@ -161,8 +172,9 @@ def _edit_runs(
     records = [json.loads(line) for line in lines[1:] if line.strip()]
     for i, record in enumerate(records):
         for count, mode in choices.counts.items():
-            if count not in declared:
-                _record_count(record, count, mode, first, i)
+            _record_count(record, count, mode, first, i)
+        if choices.not_recorded == "every-bundle" and i % 2:
+            record.pop("seed", None)
         if choices.strings:
             for verdict in record.get("judge", []):
                 verdict["rationale"] = f"Free text {i}: {verdict['id']} in {path.parent.name}."
@@ -171,6 +183,62 @@ def _edit_runs(
             _extreme(record, choices.values, metrics)
     body = [lines[0], *(json.dumps(r, ensure_ascii=False) for r in records)]
     path.write_text("\n".join(body) + "\n", encoding="utf-8")
+    left_out = sorted(c for c in declared & set(COUNTS) if any(r.get(c) is None for r in records))
+    if left_out:
+        _edit_yaml(path.parent / "bundle.yaml", lambda b: b.update(counts_not_recorded=left_out))
+
+
+def _edit_yaml(path: Path, change: Any) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+#: The settings "not recorded" in one bundle (none a release holds fixed across bundles),
+#: and in every bundle (each then the same in all of them).
+ONE_BUNDLE = {
+    "combination": ("agent_version",),
+    "model": ("version", "provider", "tokenizer"),
+    "configuration": ("temperature", "top_p", "max_output_tokens", "context_window"),
+}
+EVERY_BUNDLE = {
+    **ONE_BUNDLE,
+    "configuration": (*ONE_BUNDLE["configuration"], "compression_threshold", "reasoning_mode"),
+    "budgets": ("timeout_s", "max_steps", "max_tokens", "max_retries", "retry_policy"),
+    "clarification": ("simulated_user_script_version", "waiting_cap_s", "rules"),
+    "evaluator": ("judge_model", "judge_model_version", "prompt_version", "voting"),
+}
+
+
+def _not_recorded(path: Path, how: str) -> None:
+    """The bundle's settings of :data:`ONE_BUNDLE` or :data:`EVERY_BUNDLE` not recorded."""
+
+    def change(bundle: dict[str, Any]) -> None:
+        parts = {
+            "combination": bundle["combination"],
+            "model": bundle["combination"]["model"],
+            **{k: bundle[k] for k in ("configuration", "budgets", "clarification", "evaluator")},
+        }
+        for part, names in (ONE_BUNDLE if how == "one-bundle" else EVERY_BUNDLE).items():
+            parts[part].update(dict.fromkeys(names, "not recorded"))
+        if how == "every-bundle":
+            bundle["environment_snapshot"] = "not recorded"
+            for evaluator in bundle.get("channels", {}).values():
+                evaluator.update(dict.fromkeys(EVERY_BUNDLE["evaluator"], "not recorded"))
+
+    _edit_yaml(path, change)
+
+
+def _card_not_recorded(path: Path) -> None:
+    """Every field of the HarnessCard not recorded."""
+
+    def change(card: dict[str, Any]) -> None:
+        for layer in card["layers"].values():
+            for name in list(layer):
+                if name != "additional":
+                    layer[name] = "not recorded"
+
+    _edit_yaml(path, change)
 
 
 def _record_count(record: dict[str, Any], count: str, mode: str, first: bool, i: int) -> None:

@@ -3,10 +3,11 @@ of ``bench/valid_releases.py``) are validated and built, and each one validate a
 builds with no traceback, each one it refuses is refused with located problems, by build
 too (``bench/valid_builds.py``, which runs the same property over many more releases).
 
-A few releases here, the same on every run, and two explicit ones that validate must
+A few releases here, the same on every run, and three explicit ones that validate must
 accept and build publish: turns recorded on one bundle only, and a release with no token
 metric, more than 4,096 distinct strings, the last date a date may be and the largest
-values (each once a crash of the build).
+values (each once a crash of the build); and one where every setting, card field and
+seed is "not recorded" and declared counts are left out of some runs.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ NO_TOKEN_METRIC_MANY_STRINGS_LAST_DAY_HUGE = Choices(
     dates="last",
     values="huge",
 )
+NOT_RECORDED_EVERYWHERE = Choices(
+    base="enterprisebench",
+    counts={"duration_s": "some-runs", "input_tokens": "one-bundle"},
+    not_recorded="every-bundle",
+)
 
 
 @settings(
@@ -49,8 +55,12 @@ def test_what_validate_accepts_build_publishes(choices: Choices) -> None:
 
 @pytest.mark.parametrize(
     "choices",
-    [TURNS_ON_ONE_BUNDLE, NO_TOKEN_METRIC_MANY_STRINGS_LAST_DAY_HUGE],
-    ids=["turns-on-one-bundle", "no-token-metric-many-strings-last-day-huge"],
+    [TURNS_ON_ONE_BUNDLE, NO_TOKEN_METRIC_MANY_STRINGS_LAST_DAY_HUGE, NOT_RECORDED_EVERYWHERE],
+    ids=[
+        "turns-on-one-bundle",
+        "no-token-metric-many-strings-last-day-huge",
+        "not-recorded-everywhere",
+    ],
 )
 def test_releases_that_once_crashed_the_build_are_published(choices: Choices) -> None:
     found = BENCH.outcome(choices)

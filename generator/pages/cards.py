@@ -150,7 +150,7 @@ def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
         "not_covered": [
             (_scope_title(ctx, n.domain, n.subdivision), n.reason) for n in bundle.not_covered
         ],
-        "model": model_shown(bundle.combination.model),
+        "model": model_shown(bundle.combination.model, provider=False),
         **_disclosure(card),
     }
 

@@ -25,11 +25,19 @@ def thousands(value: int) -> str:
     return f"{value:,}"
 
 
-def model_shown(model: Model) -> str:
-    """ "name version (provider)", saying which of version and provider were not recorded."""
-    version = model.version if is_recorded(model.version) else "(version not recorded)"
-    provider = model.provider if is_recorded(model.provider) else "provider not recorded"
-    return f"{model.name} {version} ({provider})"
+def model_shown(model: Model, provider: bool = True) -> str:
+    """The model as "name version (provider)" (without ``provider``: "name version"), saying
+    which of them were not recorded: "GLM-5 (version and provider not recorded)", "GLM-5
+    (Zhipu AI; version not recorded)"."""
+    parts = ("version", "provider") if provider else ("version",)
+    missing = [p for p in parts if not is_recorded(getattr(model, p))]
+    named = model.name if "version" in missing else f"{model.name} {model.version}"
+    if not provider and not missing:
+        return named
+    if provider and "provider" not in missing:
+        unsaid = "; version not recorded" if missing else ""
+        return f"{named} ({model.provider}{unsaid})"
+    return f"{named} ({' and '.join(missing)} not recorded)"
 
 
 def _model_entries(bundle: Bundle) -> list[Entry]:

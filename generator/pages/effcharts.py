@@ -8,12 +8,37 @@ from collections.abc import Callable
 
 from markupsafe import Markup
 
+from generator.models.base import NOT_RECORDED
 from generator.pages.charts import GREY, Series, chart
 from generator.pages.text import estimate, kilo, one_decimal
-from generator.score.results import CombinationScores, Estimate, Reliability, ScopeResult
+from generator.score.results import (
+    EFFICIENCY_COUNTS,
+    CombinationScores,
+    Estimate,
+    Reliability,
+    ScopeResult,
+)
 
-#: How the Pareto frontier column and hover say a combination's place on it.
-PARETO = {True: "yes", False: "no", None: "not compared: coverage differs"}
+
+def frontier_text(
+    on: bool | None, c: CombinationScores, resource: str = "total_tokens", tokenizer: str = ""
+) -> str:
+    """How the Pareto frontier column and hover say a combination's place on the frontier
+    of score against ``resource`` (``on``: on it, off it, or None: not compared), and why it
+    was not compared (:func:`generator.score.ranking.compared_on_frontier`, the peers)."""
+    if on is not None:
+        return "yes" if on else "no"
+    if tokenizer == NOT_RECORDED:
+        return "not compared: tokenizer not recorded"
+    cov = c.coverage
+    if cov is None or not cov.complete or cov.not_covered:
+        return "not compared: coverage differs"
+    eff = c.efficiency
+    if resource in EFFICIENCY_COUNTS and (
+        eff is None or getattr(eff, resource) is None or resource in eff.recorded
+    ):
+        return "not compared: not recorded on every run"
+    return "not compared: no other combination measured alike"
 
 
 def has(c: CombinationScores, metric: str) -> bool:
@@ -131,9 +156,12 @@ def _token_charts(
 ) -> list[Markup]:
     """Task Score (``axis``: the domain's outcome and its range) against total tokens: a
     chart per tokenizer, each with its own frontiers; none without tokens (a release that
-    declares no token metric)."""
+    declares no token metric), and no point whose tokenizer was not recorded (its tokens
+    compare with no other's: the table gives them)."""
     title, y_range = axis
-    scored = [c for c in scored if has(c, "total_tokens")]
+    scored = [
+        c for c in scored if has(c, "total_tokens") and tokenizer[c.combination] != NOT_RECORDED
+    ]
     charts = []
     for tok in sorted({tokenizer[c.combination] for c in scored}):
         mine = [c for c in scored if tokenizer[c.combination] == tok]
@@ -143,7 +171,7 @@ def _token_charts(
                 "total_tokens",
                 style[c.combination],
                 names[c.combination],
-                (f"tokenizer {tok}", f"Pareto frontier: {PARETO[c.pareto]}"),
+                (f"tokenizer {tok}", f"Pareto frontier: {frontier_text(c.pareto, c)}"),
                 title,
             )
             for c in mine

@@ -24,7 +24,7 @@ from generator.pages.columns import (
 )
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
-from generator.pages.effcharts import METRICS, PARETO, domain_charts, has, tokens
+from generator.pages.effcharts import METRICS, domain_charts, frontier_text, has, tokens
 from generator.pages.measures import MEANS
 from generator.pages.outcome import outcome_of
 from generator.pages.render import Page, environment, render, tables_html
@@ -90,8 +90,11 @@ def efficiency_spec(
     def best(metric: str) -> First | None:
         return best_first(ctx.release, metric)
 
+    def place(c: CombinationScores) -> str:
+        return frontier_text(c.pareto, c, "total_tokens", tokenizer[c.combination])
+
     frontier: tuple[Column[CombinationScores], ...] = (
-        (Column("Pareto frontier", lambda c: PARETO[c.pareto]),) if "total_tokens" in given else ()
+        (Column("Pareto frontier", place),) if "total_tokens" in given else ()
     )
     return Spec(
         (

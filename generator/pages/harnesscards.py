@@ -15,41 +15,43 @@ from generator.pages.text import escape, render_markdown, spelled
 
 
 def completeness_table(card: HarnessCard) -> Table:
-    """Per layer and overall: the minimum fields disclosed, withheld (the vendor declines)
-    and not recorded (the source does not say), counted apart."""
+    """Per layer and overall: the minimum fields disclosed, and (where the card has any)
+    those withheld (the vendor declines) and not recorded (the source does not say),
+    counted apart."""
     result = completeness(card)
     titles = {
         name: type(card.layers).model_fields[name].title or name for name, _ in card.layers.items()
     }
+    # the optional columns: (header, place in a row's counts), where the card has any
+    optional = (("withheld", "Withheld", 1), ("not_recorded", "Not recorded", 2))
+    shown = [(header, i) for count, header, i in optional if getattr(result, count)]
 
-    def row(title: str, key: str, d: int, w: int, n: int, t: int) -> Row:
+    def row(title: str, key: str, counts: tuple[int, int, int, int]) -> Row:
+        d, t = counts[0], counts[3]
         share = d / t if t else 0.0
         cells = (
             Cell(title),
             Cell(f"{d} of {t}", share),
             Cell(f"{share:.0%}", share),
-            Cell(str(w), w),
-            Cell(str(n), n),
+            *(Cell(str(counts[i]), counts[i]) for _, i in shown),
         )
         data = {
             "layer": key,
             "disclosed": d,
-            "withheld": w,
-            "not_recorded": n,
+            "withheld": counts[1],
+            "not_recorded": counts[2],
             "minimum_fields": t,
             "share": share,
         }
         return Row(cells, data)
 
-    rows = [row(titles[name], name, d, w, n, t) for name, d, w, n, t in result.layers]
-    everything = f"All {spelled(len(result.layers))} layers"
-    rows.append(
-        row(everything, "all", result.disclosed, result.withheld, result.not_recorded, result.total)
-    )
+    rows = [row(titles[name], name, (d, w, n, t)) for name, d, w, n, t in result.layers]
+    overall = (result.disclosed, result.withheld, result.not_recorded, result.total)
+    rows.append(row(f"All {spelled(len(result.layers))} layers", "all", overall))
     return Table(
         "completeness",
         "Completeness: disclosed share of the minimum fields",
-        ("Layer", "Disclosed", "Share", "Withheld", "Not recorded"),
+        ("Layer", "Disclosed", "Share", *(header for header, _ in shown)),
         tuple(rows),
         "Withheld: the vendor declines to tell. Not recorded: the source of the results does "
         "not say. Both count as not disclosed; additional vendor fields do not count.",

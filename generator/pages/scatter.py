@@ -18,10 +18,16 @@ from generator.models.views import Scatter
 from generator.pages.cells import combo_cell, display_names, groups_note
 from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
-from generator.pages.effcharts import PARETO
 from generator.pages.measures import Figure, figure_cell, figure_text, label, scaled
 from generator.pages.render import Page
-from generator.pages.scatterplot import Point, ScatterData, front_of, scatter_charts, scatter_data
+from generator.pages.scatterplot import (
+    Point,
+    ScatterData,
+    front_of,
+    place,
+    scatter_charts,
+    scatter_data,
+)
 from generator.pages.tables import Cell
 from generator.pages.text import escape, spelled
 from generator.pages.viewparts import (
@@ -80,10 +86,6 @@ def spread(data: ScatterData) -> str:
     return f"Across the points, {across}; {y.title} {span(y, points, 'y')}."
 
 
-def _place(p: Point) -> str:
-    return PARETO[p.on_front]
-
-
 def scatter_spec(ctx: VersionContext, data: ScatterData) -> Spec[Point]:
     """A row per point: the combination, its frontier, both figures with their intervals."""
     infos = combinations(ctx)
@@ -115,7 +117,7 @@ def scatter_spec(ctx: VersionContext, data: ScatterData) -> Spec[Point]:
                 lambda p: shown(x, p.x, p.combination),
                 first="desc" if x.higher else "asc",
             ),
-            Column("Pareto frontier", _place),
+            Column("Pareto frontier", lambda p: place(p, x)),
             Column("Tasks", lambda p: p.y.tasks, lambda n: Cell(f"{n:,}", n)),
         ),
         (

@@ -13,15 +13,16 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from generator.models.base import NOT_RECORDED
 from generator.models.profile import Metric
 from generator.models.views import Scatter
 from generator.pages.charts import GREY, Series, chart, labels, style_of
 from generator.pages.context import VersionContext
-from generator.pages.effcharts import DASHES, PARETO
+from generator.pages.effcharts import DASHES, frontier_text
 from generator.pages.measures import Figure, figure, figure_text
 from generator.pages.text import scale_label
 from generator.pages.viewparts import combinations, shown_scope, slug
-from generator.score.ranking import compared_on_frontier, frontier
+from generator.score.ranking import compared_on_frontier, frontier, tokenizer_key
 from generator.score.results import CombinationScores, ScopeResult
 
 
@@ -67,7 +68,8 @@ def _groups(ctx: VersionContext, scope: ScopeResult, x: Metric) -> dict[str, str
     several = len(scope.comparison_groups) > 1
     out = {}
     for c in scope.combinations:
-        parts = [] if x.comparable else [f"tokenizer {infos[c.combination].tokenizer}"]
+        tokenizer = tokenizer_key(c.combination, infos[c.combination].tokenizer)
+        parts = [] if x.comparable else [f"tokenizer {tokenizer}"]
         if several:
             parts.append(f"comparison group {index.get(c.combination, 0) + 1}")
         out[c.combination] = ", ".join(parts)
@@ -116,6 +118,12 @@ def scatter_data(ctx: VersionContext, view: Scatter) -> ScatterData:
     return ScatterData(scope, x, y, points, missing)
 
 
+def place(p: Point, x: Metric) -> str:
+    """A point's place on its frontier of score against ``x``, or why it was not compared."""
+    unknown = p.group.startswith(f"tokenizer {NOT_RECORDED}")
+    return frontier_text(p.on_front, p.combination, x.id, NOT_RECORDED if unknown else "")
+
+
 def front_of(data: ScatterData, group: str) -> list[Point]:
     """The group's frontier, in the order of its resource (least first)."""
     on = [p for p in data.points if p.group == group and p.on_front]
@@ -148,7 +156,7 @@ def _series(ctx: VersionContext, data: ScatterData, points: Sequence[Point]) -> 
             f"{y.title}: {figure_text(y, ys)}",
             f"{x.title}: {figure_text(x, xs)}",
             *([p.group] if p.group else []),
-            f"Pareto frontier: {PARETO[p.on_front]}",
+            f"Pareto frontier: {place(p, x)}",
         )
         out.append(
             Series(

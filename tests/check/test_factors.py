@@ -50,6 +50,19 @@ def test_a_setting_declared_variable_is_not_an_error() -> None:
     assert comparison_key(rel, _judged_by("p", "A")) != comparison_key(rel, _judged_by("r", "B"))
 
 
+def test_a_varying_setting_not_recorded_matches_no_other_bundle() -> None:
+    """Two bundles whose varying Judge nobody recorded are not known to share it: each is
+    compared with no other; a controlled Judge not recorded in one bundle departs."""
+    rel = release(controlled_factors=EVALUATOR_VARIES)
+    p, q = _judged_by("p", "not recorded"), _judged_by("q", "not recorded")
+    assert comparison_key(rel, p) != comparison_key(rel, q)
+    assert comparison_key(rel, _judged_by("r", "A")) == comparison_key(rel, _judged_by("s", "A"))
+    assert comparison_key(rel, p, judged=False) == comparison_key(rel, q, judged=False)
+    bundles = {"p": _judged_by("p", "A"), "q": _judged_by("q", "A"), "r": p}
+    (problem,) = _problems(release(), bundles)
+    assert '"not recorded" departs from "A"' in problem
+
+
 def test_a_setting_named_in_two_rows_is_refused() -> None:
     rows = [
         *EVALUATOR_VARIES,

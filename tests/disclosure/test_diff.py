@@ -53,6 +53,19 @@ def test_configuration_fields_cover_card_and_record_as_text() -> None:
     assert configuration_fields(listed, b)["card.tool.tool_list"] == "a, b"
 
 
+def test_not_recorded_reads_as_such_on_either_side() -> None:
+    card, b = harnesscard(LINGEE), bundle("x")
+    unknown = b.model_copy(
+        update={"configuration": b.configuration.model_copy(update={"temperature": "not recorded"})}
+    )
+    blank = card_with(card, "tool", "schema_style", "not recorded")
+    result = diff(configuration_fields(card, b), configuration_fields(blank, unknown))
+    assert [(k, va, vb) for k, va, vb in result.differing] == [
+        ("card.tool.schema_style", "JSON Schema function calling", "not recorded"),
+        ("configuration.temperature", "0.0", "not recorded"),
+    ]
+
+
 def test_every_compared_field_has_a_label_from_the_models_titles() -> None:
     card, b = harnesscard(LINGEE), bundle("x")
     keys = list(configuration_fields(card, b))

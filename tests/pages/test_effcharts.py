@@ -12,10 +12,15 @@ from pagetools import Plot, plots, shown, small_version
 from generator.models import RunRecord
 from generator.pages import VersionContext
 from generator.pages.charts import labels, style_of
-from generator.pages.effcharts import PARETO, domain_charts, reliability_series, token_chart_id
+from generator.pages.effcharts import (
+    domain_charts,
+    frontier_text,
+    reliability_series,
+    token_chart_id,
+)
 from generator.pages.efficiency import efficiency_page
 from generator.pages.outcome import outcome_of
-from generator.score.results import Reliability
+from generator.score.results import CombinationScores, Coverage, Efficiency, Reliability
 
 
 def test_a_reliability_curve_holds_its_figures_and_intervals() -> None:
@@ -31,8 +36,37 @@ def test_a_reliability_curve_holds_its_figures_and_intervals() -> None:
     assert any("run-to-run noise only" in line for line in series.hover[1])
 
 
-def test_the_pareto_words_cover_every_place() -> None:
-    assert set(PARETO) == {True, False, None}
+def test_the_frontier_words_say_why_a_combination_was_not_compared() -> None:
+    """On or off the frontier, else the first reason it was not compared: a tokenizer not
+    recorded, a coverage that differs, a count not recorded on every run, or no peer."""
+    whole = Coverage(
+        scope_tasks=4,
+        covered_tasks=4,
+        valid_tasks=4,
+        complete_tasks=4,
+        valid_runs=12,
+        expected_runs=12,
+        incomplete_runs=0,
+        incomplete_causes={},
+        complete=True,
+        not_covered=[],
+    )
+    eff = Efficiency(
+        input_tokens=1.0, output_tokens=1.0, total_tokens=2.0, duration_s=None, turns=None
+    )
+    c = CombinationScores(combination="c", status="scored", coverage=whole, efficiency=eff)
+    assert frontier_text(True, c) == "yes"
+    assert frontier_text(False, c) == "no"
+    assert (
+        frontier_text(None, c, tokenizer="not recorded") == "not compared: tokenizer not recorded"
+    )
+    part = c.model_copy(update={"coverage": whole.model_copy(update={"complete": False})})
+    assert frontier_text(None, part) == "not compared: coverage differs"
+    partial = eff.model_copy(update={"recorded": {"total_tokens": 5}})
+    some = c.model_copy(update={"efficiency": partial})
+    assert frontier_text(None, some) == "not compared: not recorded on every run"
+    assert frontier_text(None, c, "duration_s") == "not compared: not recorded on every run"
+    assert frontier_text(None, c) == "not compared: no other combination measured alike"
     assert token_chart_id("qa", "o200k") == "qa-score-total_tokens-o200k"
 
 

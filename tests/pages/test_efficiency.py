@@ -17,7 +17,7 @@ from pagetools import Plot, plots, shown, shown_estimate, small_version
 from generator.load import load_inputs
 from generator.pages import VersionContext, version_context
 from generator.pages.charts import labels
-from generator.pages.effcharts import METRICS, PARETO, token_chart_id
+from generator.pages.effcharts import METRICS, frontier_text, token_chart_id
 from generator.pages.efficiency import efficiency_page
 from generator.pages.text import kilo, one_decimal
 from generator.score.results import CombinationScores, Report
@@ -232,7 +232,7 @@ def test_hover_text_is_written_in_the_tables_formats(ctx: VersionContext) -> Non
                 assert f"{label}: {reads(getattr(c.efficiency, metric))} {unit}" in lines
                 if metric == "total_tokens":
                     assert f"tokenizer {tokenizer[c.combination]}" in lines
-                    assert f"Pareto frontier: {PARETO[c.pareto]}" in lines
+                    assert f"Pareto frontier: {frontier_text(c.pareto, c)}" in lines
                 for line in _frontiers(plot):
                     assert line["hoverinfo"] == "skip"
 
