@@ -40,6 +40,7 @@ from generator.score.render import RENDERERS
 from generator.score.report import build_report
 from generator.score.scope import CROSS_DOMAIN_RULE, CROSS_VERSION_RULE
 from generator.site.engines import ENGINES
+from generator.skeleton import init
 
 #: What an id may be (a combination, a version folder), as the models say.
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
@@ -391,6 +392,9 @@ def _unpublished(inputs: Inputs) -> str:
         if not b.bundle.model.consent.granted
     )
     return f"; not published (no consent): {', '.join(held)}" if held else ""
+
+
+cli.add_command(init)
 
 
 def main() -> None:

@@ -85,11 +85,13 @@ def claw_site(claw_inputs: Inputs, tmp_path_factory: pytest.TempPathFactory) -> 
     return out
 
 
-#: The three example releases: the repository's own (Lingee) and two declared profiles.
+#: The example releases: the repository's own (Lingee), two declared profiles, and the
+#: minimal root ``python -m generator init`` writes.
 EXAMPLES = {
     "lingee": REPO,
     "enterprisebench": REPO / "examples" / "enterprisebench",
     "enterpriseclawbench": REPO / "examples" / "enterpriseclawbench",
+    "minimal": REPO / "examples" / "minimal",
 }
 
 

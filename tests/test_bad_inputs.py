@@ -517,7 +517,7 @@ CASES = [
             "",
         ),
         "layers.execution.sandboxing: is required but missing; every HarnessCard field is "
-        "disclosed ({value: ...}) or withheld ({withheld: reason})",
+        "disclosed ({value: ...}), withheld ({withheld: reason}) or not recorded",
     ),
     Case(
         "card-field-neither",
@@ -525,7 +525,8 @@ CASES = [
         at(
             CARD,
             "max_steps: {limit",
-            "layers.execution.max_steps: expected {value: ...} (disclosed) or {withheld: reason}",
+            "layers.execution.max_steps: expected {value: ...} (disclosed), "
+            "{withheld: reason} or not recorded",
         ),
     ),
     Case(

@@ -28,7 +28,7 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
 def configuration_fields(card: HarnessCard, bundle: Bundle) -> dict[str, str]:
     """Every compared field as text: card layers (withheld with its reason, or "not
     recorded"), then the record (a field the source did not record reads "not recorded")."""
-    out: dict[str, str] = {"harness": f"{card.harness.name} {card.harness.version}"}
+    out: dict[str, str] = {"harness": card.harness.title}
     for name, layer in card.layers.items():
         for field, value in {**layer.minimum_fields(), **layer.additional}.items():
             text: Any = value

@@ -14,6 +14,7 @@ from pydantic import AfterValidator, Discriminator, Field, Tag
 
 from generator.models.base import (
     NOT_RECORDED,
+    OR_NOT_RECORDED,
     Contract,
     Date,
     Float,
@@ -263,10 +264,17 @@ MINIMUM_FIELDS: dict[str, tuple[str, ...]] = {
 
 class Harness(Contract):
     name: Text = Field(description="Name of the harness, e.g. 'Lingee'.")
-    version: VersionString = Field(
-        description="Version of the harness the card describes; quote it in YAML."
+    version: VersionString | NotRecorded = Field(
+        description="Version of the harness the card describes; quote it in YAML." + OR_NOT_RECORDED
     )
-    vendor: Text = Field(description="Who makes the harness.")
+    vendor: Text | NotRecorded = Field(description="Who makes the harness." + OR_NOT_RECORDED)
+
+    @property
+    def title(self) -> str:
+        """ "name version", or "name (version not recorded)"."""
+        if self.version == NOT_RECORDED:
+            return f"{self.name} (version not recorded)"
+        return f"{self.name} {self.version}"
 
 
 class HarnessMode(Contract):

@@ -72,8 +72,8 @@ def version_pages(
     combos = [combination_page(ctx, c) for c in sorted(ctx.frame.bundles)]
     used = sorted({b.combination.harnesscard for b in ctx.frame.bundles.values()})
     cards = [card_page(ctx, ctx.cards[c]) for c in used]
-    diffs = diff_pages(ctx)
-    diff_index = diffs_index(ctx, diffs)
+    diffs = diff_pages(ctx)  # none with one combination: no section
+    diff_index = [diffs_index(ctx, diffs)] if diffs else []
     dives = [task_page(ctx, ctx.tasks[t], True, bulk) for t in ctx.release.deep_dives]
     combo_index, dive_index, task_index = (
         combinations_index(ctx),
@@ -104,7 +104,7 @@ def version_pages(
         combo_index,
         *combos,
         *cards,
-        diff_index,
+        *diff_index,
         *diffs,
         *([dive_index, *dives] if dives else []),  # no deep dives: no section
         task_index,
@@ -120,7 +120,8 @@ def version_pages(
     nav += view_nav(views)
     nav.append(section("Result cards", combo_index, combos))
     nav.append({"HarnessCards": [{p.title: p.path} for p in cards]})
-    nav.append(section("Configuration differences", diff_index, diffs))
+    if diffs:
+        nav.append(section("Configuration differences", diff_index[0], diffs))
     nav.append({singles[0].title: singles[0].path})
     if dives:
         nav.append(section("Deep dives", dive_index, dives))

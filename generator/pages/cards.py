@@ -188,7 +188,7 @@ def _parts(
     drawn = len(charts)
     domains = sum(p.whole_domain for p in placed(ctx, combo))
     where = f"{domains} domain" + ("" if domains == 1 else "s")
-    own = escape_html(f"{card.harness.name} {card.harness.version}")
+    own = escape_html(card.harness.title)
     return [
         Part(
             "stability",

@@ -83,10 +83,18 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
             Column("Scope", lambda p: p.scope.title),
             Column("Rank", lambda p: p, _rank_cell),
             Column(f"Task Score [{confidence:.0%} CI]", lambda p: p, outcome_cell),
-            Column("Rule score", _scores("rule_score"), estimate_cell),
+            *(
+                (Column("Rule score", _scores("rule_score"), estimate_cell),)
+                if "rule_score" not in ctx.repeats_outcome
+                else ()
+            ),
             *((Column("Judge score", attrgetter("scores"), judge_cell),) if judged else ()),
             *(channel(c.id, c.title) for c in ctx.release.profile.channels),
-            Column("Success rate", _scores("success_rate"), estimate_cell),
+            *(
+                (Column("Success rate", _scores("success_rate"), estimate_cell),)
+                if "success_rate" not in ctx.repeats_outcome
+                else ()
+            ),
         ),
         (
             Field("domain", attrgetter("domain")),

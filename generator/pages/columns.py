@@ -66,7 +66,7 @@ class Column(Generic[R]):
     value: Callable[[R], Any]
     show: Show = plain
     when: Callable[[R], bool] | None = None  # rows that show the value; the others...
-    otherwise: Callable[[R], Cell] = lambda _: Cell("")  # ...show this instead
+    otherwise: Callable[[R], Cell] = lambda _: Cell("—")  # ...show this instead
     first: First | None = None  # the first click's order (else ascending)
 
     def cell(self, item: R) -> Cell:

@@ -54,6 +54,31 @@ class VersionContext:
         pass/fail release or domain has no Judge score to show."""
         return any(t.scoring.judge_items and domain in (None, t.domain) for t in self.catalog.tasks)
 
+    @cached_property
+    def repeats_outcome(self) -> frozenset[str]:
+        """The figures (``rule_score``, ``success_rate``) equal to the Task Score, value and
+        interval, for every scored combination in every scope of the version: in a pass/fail
+        release, where each task is one check, they say nothing the Task Score does not, so
+        the pages show them once (the downloads keep them)."""
+        rows = [
+            c
+            for report in self.reports.values()
+            for scope in report.scopes
+            for c in scope.combinations
+            if c.status == "scored"
+        ]
+
+        def same(name: str) -> bool:
+            def key(e: object) -> tuple[object, ...] | None:
+                return None if e is None else tuple(getattr(e, k) for k in ("value", "low", "high"))
+
+            return all(
+                key(getattr(c, name)) == key(c.task_score) and c.task_score is not None
+                for c in rows
+            )
+
+        return frozenset(n for n in ("rule_score", "success_rate") if rows and same(n))
+
     def public_tasks(self) -> list[Task]:
         return sorted((t for t in self.catalog.tasks if t.group == "public"), key=lambda t: t.id)
 

@@ -17,8 +17,9 @@ from generator.pages.context import VersionContext
 from generator.pages.differences import differences_table
 from generator.pages.downloads import scope_described
 from generator.pages.render import RESULT_PAGES_BOOST, Page, environment, render, tables_html
-from generator.pages.results import scope_table, usage_table
+from generator.pages.results import scope_table
 from generator.pages.tables import Table
+from generator.pages.usage import usage_table
 from generator.pages.views import business_table, failure_table, rule_class_table
 from generator.score.results import Report, ScopeResult
 
@@ -99,6 +100,22 @@ def _details(ctx: VersionContext, report: Report, scope: ScopeResult, here: str)
         rule_class_table(ctx, scope, f"{tid}-rule-classes"),
     )
     return [t for t in found if t is not None]
+
+
+#: How the link to a detail page names each kind of table it holds (by the table id's end).
+DETAIL_WORDS = {
+    "usage": "reliability and cost",
+    "business": "business views",
+    "differences": "paired differences",
+    "failures": "failure types",
+    "rule-classes": "rule classes",
+}
+
+
+def detail_summary(tables: list[Table]) -> str:
+    """What a detail page holds, in the words of :data:`DETAIL_WORDS`, in page order."""
+    kinds = [k for t in tables for k in DETAIL_WORDS if t.id.endswith(f"-{k}")]
+    return ", ".join(DETAIL_WORDS[k] for k in dict.fromkeys(kinds))
 
 
 def _scores(ctx: VersionContext, report: Report, scope: ScopeResult, here: str) -> Table:
@@ -213,11 +230,7 @@ def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
         if detail[0]:
             title = f"{domain.title} — all tasks in detail"
             page = _page(ctx, domain, "all", title, [detail], "")
-            add(
-                "All tasks in detail",
-                page,
-                "reliability and cost, business views, paired differences, failure types",
-            )
+            add("All tasks in detail", page, detail_summary(detail[0]))
     for scope in top:
         if scope is headline:
             continue

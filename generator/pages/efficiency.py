@@ -60,6 +60,9 @@ def _runs_fields(given: Collection[str]) -> tuple[Field[CombinationScores], ...]
 
 
 def _reliability_text(c: CombinationScores) -> str:
+    """Each k's reliability@k, or why there is none (a method that carries state)."""
+    if not c.reliability:
+        return c.reliability_note or "—"
     return ", ".join(f"{r.k}: {score(r.value)}" for r in c.reliability)
 
 
@@ -85,7 +88,7 @@ def efficiency_spec(
     the frontier where some row has tokens."""
     combination = attrgetter("combination")
     outcome = outcome_of(ctx, domain or ctx.release.domains[0].id)
-    header = "Task Score" if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
+    header = outcome.title if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
 
     def best(metric: str) -> First | None:
         return best_first(ctx.release, metric)
@@ -250,12 +253,16 @@ def efficiency_page(ctx: VersionContext) -> Page:
                 "table": t[0].id if t else None,
             }
         )
-    counts = [w for m, w in READ_AS.items() if m in given] or ["no count"]
-    reported = ", ".join(counts[:-1]) + (" and " if len(counts) > 1 else "") + counts[-1]
+    counts = [w for m, w in READ_AS.items() if m in given]
+    reported = ", ".join(counts[:-1]) + (" and " if len(counts) > 1 else "") + "".join(counts[-1:])
     markdown = render(
         environment(),
         "efficiency.md.j2",
-        reported=f"{reported[0].upper()}{reported[1:]} {'are' if len(counts) > 1 else 'is'}",
+        reported=(
+            f"{reported[0].upper()}{reported[1:]} {'are' if len(counts) > 1 else 'is'} reported"
+            if counts
+            else "No run records tokens, duration or turns: reliability@k is reported"
+        ),
         tokens="total_tokens" in given,
         partial=partial,
         sections=sections,

@@ -78,7 +78,7 @@ def card_page(ctx: VersionContext, card: HarnessCard) -> Page:
     )
     return Page(
         f"cards/{card.id}.md",
-        f"{card.harness.name} {card.harness.version}",
+        card.harness.title,
         markdown,
         tuple(tables),
         extra_files={f"{card.id}.harnesscard.json": export},

@@ -12,7 +12,6 @@ from generator.pages.cells import (
     FEWER_MARK,
     STATUS_TEXT,
     combo_cell,
-    efficiency_cell,
     estimate_cell,
     fewer_note,
     fewer_tasks,
@@ -45,23 +44,14 @@ from generator.pages.outcome import (
     outcome_of,
 )
 from generator.pages.tables import RANK, Cell, Table
-from generator.pages.text import (
-    NBSP,
-    decimals,
-    kilo,
-    one_decimal,
-)
+from generator.pages.usage import is_scored as _scored
+from generator.pages.usage import reliability_at
 from generator.score.gating import GATED
 from generator.score.results import (
     EFFICIENCY_COUNTS,
     CombinationScores,
-    Reliability,
     ScopeResult,
 )
-
-
-def _scored(c: CombinationScores) -> bool:
-    return c.status == "scored"
 
 
 def _unscored(c: CombinationScores) -> bool:
@@ -128,31 +118,6 @@ def _coverage_text(ctx: VersionContext) -> Callable[[CombinationScores], str]:
     return text
 
 
-def _to_interval(r: Reliability) -> str:
-    """A figure alone, to the precision its interval supports (the interval is in the
-    downloads)."""
-    return "—" if r.value is None else f"{r.value:.{decimals(r.low, r.high)}f}"
-
-
-def _reliability_cell(ks: list[int]) -> Callable[[CombinationScores], Cell]:
-    """reliability@k for every k of the release, sorted by the first."""
-
-    def show(c: CombinationScores) -> Cell:
-        rel = {r.k: r for r in c.reliability}
-        text = " / ".join(_to_interval(rel[k]) if k in rel else "—" for k in ks)
-        if c.reliability_note:
-            return Cell(c.reliability_note, None)
-        if c.reliability_excluded:
-            text += f" ({c.reliability_excluded} task(s) excluded)"
-        return Cell(text, rel[ks[0]].value if ks and ks[0] in rel else None)
-
-    return show
-
-
-def _reliability_at(k: int) -> Callable[[CombinationScores], Reliability | None]:
-    return lambda c: next((r for r in c.reliability if r.k == k), None)
-
-
 def _ranked(ctx: VersionContext, scope: ScopeResult | None) -> bool:
     """Whether a scope has tasks enough to order its combinations (ranks, differences)."""
     return scope is None or scope.tasks >= ctx.release.statistics.min_tasks_to_order
@@ -200,7 +165,7 @@ def _score_columns(
         *cells_column(ctx, scope.scope.domain if scope else "", release.statistics.confidence),
         *(
             (scored("Rule score", whole, gated_cell("rule_score", estimate_cell), "rule_score"),)
-            if _has_rule_items(scope)
+            if _has_rule_items(scope) and "rule_score" not in ctx.repeats_outcome
             else ()
         ),
         *(
@@ -214,69 +179,17 @@ def _score_columns(
             release.statistics.confidence,
             withheld=scope.channels_withheld if scope else None,
         ),
-        scored("Success rate", whole, gated_cell("success_rate", estimate_cell), "success_rate"),
+        *(
+            (
+                scored(
+                    "Success rate", whole, gated_cell("success_rate", estimate_cell), "success_rate"
+                ),
+            )
+            if "success_rate" not in ctx.repeats_outcome
+            else ()
+        ),
         scored("Coverage", _coverage_text(ctx), plain, ""),
     )
-
-
-def _usage_columns(ctx: VersionContext) -> tuple[Column[CombinationScores], ...]:
-    """reliability@k and the cost of a task: what the scores table leaves to a table of its
-    own, so that the headline stays one screen wide."""
-    ks = list(ctx.release.reliability_k)
-    release = ctx.release
-
-    def scored(
-        header: str, value: Callable[[CombinationScores], Any], show: Show, metric: str
-    ) -> Column[Any]:
-        return Column(header, value, show, _scored, first=best_first(release, metric))
-
-    return (
-        scored(
-            "reliability@" + "/".join(map(str, ks)), whole, _reliability_cell(ks), "reliability"
-        ),
-        scored(
-            f"Tokens{NBSP}/{NBSP}task", whole, efficiency_cell("total_tokens", kilo), "total_tokens"
-        ),
-        scored(
-            f"Duration{NBSP}(s)", whole, efficiency_cell("duration_s", one_decimal), "duration_s"
-        ),
-        scored("Turns", whole, efficiency_cell("turns", one_decimal), "turns"),
-    )
-
-
-def usage_spec(ctx: VersionContext) -> Spec[CombinationScores]:
-    """A row per scored combination: reliability@k, tokens, duration and turns per task."""
-    ks = ctx.release.reliability_k
-    return Spec(
-        (
-            Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
-            *_usage_columns(ctx),
-        ),
-        (
-            Field("combination", attrgetter("combination")),
-            *(f for k in ks for f in estimate_fields(f"reliability_at_{k}", _reliability_at(k))),
-            Field("reliability_excluded", attrgetter("reliability_excluded"), "integer"),
-            *fields(EFFICIENCY_COUNTS, attrgetter("efficiency"), "number"),
-        ),
-    )
-
-
-def usage_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
-    """The scope's reliability and cost per task, for its scored combinations."""
-    scored = sorted(
-        (c for c in scope.combinations if _scored(c)),
-        key=outcome_of(ctx, scope.scope.domain).order,
-    )
-    if not scored:
-        return None
-    ks = "/".join(map(str, ctx.release.reliability_k))
-    note = (
-        f"reliability@{ks}: the chance that k runs of a task all succeed, averaged over the "
-        "tasks with the prescribed runs. Tokens, duration and turns: means per task; tokens "
-        "of different tokenizers are not compared (see Efficiency)."
-    )
-    caption = f"Reliability and cost — {scope.title}"
-    return usage_spec(ctx).table(tid, caption, scored, note)
 
 
 def _has_rule_items(scope: ScopeResult | None) -> bool:
@@ -321,7 +234,7 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
                 *(
                     f
                     for k in ctx.release.reliability_k
-                    for f in estimate_fields(f"reliability_at_{k}", _reliability_at(k))
+                    for f in estimate_fields(f"reliability_at_{k}", reliability_at(k))
                 ),
                 *fields(EFFICIENCY_COUNTS, attrgetter("efficiency"), "number"),
                 *fields(("valid_runs", "expected_runs", "incomplete_runs"), coverage, "integer"),
@@ -367,7 +280,24 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
     fewer = fewer_tasks(scope.combinations)
     if fewer:
         notes.append(fewer_note(ctx, fewer, scope.tasks, scope.scope.domain))
+    if ctx.repeats_outcome:
+        notes.append(repeats_note(ctx, outcome_of(ctx, scope.scope.domain).title))
     return " ".join(notes)
+
+
+def repeats_note(ctx: VersionContext, outcome: str = "Task Score") -> str:
+    """Why a figure equal to the Task Score (titled ``outcome``) everywhere has no column of
+    its own."""
+    names = " and ".join(
+        n.replace("_", " ").capitalize() if i == 0 else n.replace("_", " ")
+        for i, n in enumerate(sorted(ctx.repeats_outcome))
+    )
+    both = len(ctx.repeats_outcome) > 1
+    verb, they, them = ("equal", "they are", "them") if both else ("equals", "it is", "it")
+    return (
+        f"{names} {verb} the {outcome}, with its interval, for every combination in every "
+        f"scope of this release, so {they} not shown again; the downloads keep {them}."
+    )
 
 
 def scope_table(

@@ -210,7 +210,7 @@ def results_spec(ctx: VersionContext, domain: str) -> Spec[TaskRow]:
         return best_first(ctx.release, metric)
 
     outcome = outcome_of(ctx, domain)
-    header = "Task Score" if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
+    header = outcome.title if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
 
     return Spec(
         (

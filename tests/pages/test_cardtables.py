@@ -19,7 +19,6 @@ from generator.pages.cardtables import (
     placed,
     reliability_points,
 )
-from generator.pages.configuration import config_table
 
 
 def test_placed_is_every_scope_that_shows_the_combination(small: VersionContext) -> None:
@@ -67,23 +66,6 @@ def test_efficiency_and_failures_rows_are_the_scores(small: VersionContext) -> N
                 p.scores.failure_types
             )
             assert (failures.cells[1].text == "none") == (not p.scores.failure_types)
-
-
-def test_the_configuration_table_shows_the_bundle_s_settings(small: VersionContext) -> None:
-    for bundle in small.frame.bundles.values():
-        table = config_table(bundle)
-        values = {r.record["setting"]: r.record["value"] for r in table.rows}
-        cfg, budgets = bundle.configuration, bundle.budgets
-        assert values["Tokenizer"] == bundle.combination.model.tokenizer
-        assert values["Temperature"] == cfg.temperature
-        assert values["Budget: steps"] == budgets.max_steps
-        assert values["Environment snapshot"] == bundle.environment_snapshot
-        assert values["Run dates"] == (
-            f"{bundle.run_dates.start.isoformat()}/{bundle.run_dates.end.isoformat()}"
-        )
-        scorers = {k for k in values if k.startswith("Component: scorer ")}
-        assert scorers == {f"Component: scorer {n}" for n in cfg.pipeline_components.scorer}
-        assert len(values) == len(table.rows)  # no setting twice
 
 
 def test_a_table_per_layer_with_every_field_disclosed_or_withheld() -> None:

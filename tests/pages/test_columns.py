@@ -27,9 +27,10 @@ from generator.pages.columns import (
 )
 from generator.pages.contamination import gap_spec
 from generator.pages.differences import differences_spec
-from generator.pages.results import scope_spec, usage_spec
+from generator.pages.results import scope_spec
 from generator.pages.tables import Cell
 from generator.pages.taskcard import SCORING, results_spec
+from generator.pages.usage import usage_spec
 from generator.pages.views import business_spec, failure_spec
 from generator.score.results import Estimate
 from generator.score.version import score_version
@@ -62,7 +63,7 @@ def test_a_spec_gives_headers_cells_and_records_from_one_declaration() -> None:
     assert table.columns == ("Name", "Size")
     first, second = table.rows
     assert first.cells == (Cell("a"), Cell("3 kB", 3))
-    assert second.cells == (Cell("b"), Cell(""))  # a column's `when` blanks the cell
+    assert second.cells == (Cell("b"), Cell("—"))  # a column's `when` dashes the cell
     assert first.record == {
         "name": "a",
         "size": 3,
