@@ -271,10 +271,15 @@ class Harness(Contract):
 
     @property
     def title(self) -> str:
-        """ "name version", or "name (version not recorded)"."""
+        """The name and version, or the name "(version not recorded)"."""
         if self.version == NOT_RECORDED:
             return f"{self.name} (version not recorded)"
         return f"{self.name} {self.version}"
+
+    @property
+    def maker(self) -> str:
+        """The vendor, or "vendor not recorded"."""
+        return "vendor not recorded" if self.vendor == NOT_RECORDED else self.vendor
 
 
 class HarnessMode(Contract):

@@ -37,10 +37,20 @@ from generator.pages.text import attr, escape, escape_html, render_markdown, spe
 SCORES_NOTE = (
     "Rank: best to worst rank the significant paired differences allow in that scope. "
     "Every interval resamples tasks (a task's runs are not independent draws); † marks one "
-    "over too few tasks, which shows run-to-run noise only. The success rate pools valid "
-    "runs; reliability@1 averages tasks, so the two can differ when tasks have unequal "
-    "valid runs."
+    "over too few tasks, which shows run-to-run noise only. ± SE over reruns: the Task "
+    "Score's standard error over reruns of these very tasks (the ± many leaderboards show), "
+    "given over public tasks only."
 )
+#: Said where the card shows the success rate beside reliability@k.
+SUCCESS_NOTE = (
+    " The success rate pools valid runs; reliability@1 averages tasks, so the two can differ "
+    "when tasks have unequal valid runs."
+)
+
+
+def scores_note(ctx: VersionContext) -> str:
+    """The card's scores note, and what its success rate is where it shows one."""
+    return SCORES_NOTE + ("" if "success_rate" in ctx.repeats_outcome else SUCCESS_NOTE)
 
 
 def combination_tables(ctx: VersionContext, combo: str) -> list[Table]:
@@ -52,7 +62,7 @@ def combination_tables(ctx: VersionContext, combo: str) -> list[Table]:
     confidence = ctx.release.statistics.confidence
     return [
         scores_spec(ctx, confidence).table(
-            "scores", "Scores by domain, sub-division and group", scopes, SCORES_NOTE
+            "scores", "Scores by domain, sub-division and group", scopes, scores_note(ctx)
         ),
         EFFICIENCY.table(
             "efficiency",

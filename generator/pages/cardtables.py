@@ -57,6 +57,32 @@ def _rank_cell(p: Placed) -> Cell:
     return Cell(STATUS_TEXT[c.status] or c.rank_text or "—", c.rank)
 
 
+def _rerun_cell(ctx: VersionContext) -> Callable[[Placed], Cell]:
+    """The Task Score's standard error over reruns of these tasks, or why there is none:
+    not given over held-out tasks (:mod:`generator.score.rerun`), else a task of one run."""
+
+    def show(p: Placed) -> Cell:
+        se = p.scores.rerun_se
+        if se is not None:
+            return Cell(f"±{se:.{RERUN_DECIMALS}f}", se)
+        if p.scores.status != "scored":
+            return Cell("—")
+        s = p.scope.scope
+        held = s.group != "public" and any(
+            t.group == "held-out"
+            and t.domain == p.domain
+            and s.subdivision in (None, t.subdivision)
+            for t in ctx.catalog.tasks
+        )
+        return Cell("not over held-out tasks" if held else "— (a task of one valid run)")
+
+    return show
+
+
+#: Decimals of a rerun standard error (a leaderboard's ± is read to the third).
+RERUN_DECIMALS = 3
+
+
 def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
     """A row per scope: the combination's rank and scores there, with intervals (§4.2); a
     domain that scores in a declared metric names it beside its figure."""
@@ -83,6 +109,7 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
             Column("Scope", lambda p: p.scope.title),
             Column("Rank", lambda p: p, _rank_cell),
             Column(f"Task Score [{confidence:.0%} CI]", lambda p: p, outcome_cell),
+            Column("± SE over reruns", lambda p: p, _rerun_cell(ctx)),
             *(
                 (Column("Rule score", _scores("rule_score"), estimate_cell),)
                 if "rule_score" not in ctx.repeats_outcome
@@ -103,6 +130,7 @@ def scores_spec(ctx: VersionContext, confidence: float) -> Spec[Placed]:
             Field("status", _scores("status")),
             Field("rank", _scores("rank"), "integer"),
             Field("rank_worst", _scores("rank_worst"), "integer"),
+            Field("task_score_rerun_se", _scores("rerun_se"), "number"),
             *(
                 f
                 for name in ("task_score", "rule_score", "judge_score", "success_rate")

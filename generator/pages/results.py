@@ -224,6 +224,12 @@ def _score_fields(ctx: VersionContext) -> tuple[Field[CombinationScores], ...]:
                 Field("rank_worst", attrgetter("rank_worst"), "integer"),
                 Field("pareto", attrgetter("pareto"), "boolean"),
                 *estimate_fields("task_score", attrgetter("task_score")),
+                Field(
+                    "task_score_rerun_se",
+                    attrgetter("rerun_se"),
+                    "number",
+                    lambda c: c.rerun_se is not None,
+                ),
                 *only(_has("cell_mean"), estimate_fields("cell_mean", attrgetter("cell_mean"))),
                 *only(_has("overall"), estimate_fields("overall", attrgetter("overall"))),
                 *estimate_fields("rule_score", attrgetter("rule_score")),

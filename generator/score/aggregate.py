@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence, Set
 from dataclasses import dataclass
 
+import numpy as np
+
 from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
 from generator.score.business import business_views
@@ -32,6 +34,7 @@ from generator.score.ranking import (
     rank_ranges,
     tokenizer_key,
 )
+from generator.score.rerun import rerun_se
 from generator.score.results import (
     CombinationScores,
     Difference,
@@ -83,6 +86,11 @@ def score_combination(
         combination=table.combos[k],
         status="scored",
         task_score=estimate("score"),
+        rerun_se=rerun_se(
+            figs["score"],
+            table.spread["score"][k, view.rows],
+            np.asarray(table.columns["group"][view.rows] == "held-out", dtype=bool),
+        ),
         rule_score=estimate("rule") if "rule" in figs else None,
         judge_score=estimate("judge") if "judge" in figs else None,
         judge_coverage=_judge_coverage(plan, figs),

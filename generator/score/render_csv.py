@@ -43,6 +43,8 @@ RUNS_BASIS = "interval over run noise only (too few tasks to resample)"
 
 #: (metric, value, low, high, n, note) of one figure.
 MetricRow = tuple[str, Any, Any, Any, Any, str]
+#: What the rerun-only standard error is, where a row gives it.
+RERUN_NOTE = "standard error over reruns of these tasks, not over another draw of tasks"
 
 
 def _num(value: float | int | None) -> str:
@@ -216,6 +218,11 @@ def metric_rows(c: CombinationScores) -> list[MetricRow]:
         return [("status", None, None, None, None, f"{c.status}: {c.note or ''}".strip())]
     return [
         *_estimate("task_score", c.task_score),
+        *(
+            [("task_score_rerun_se", c.rerun_se, None, None, None, RERUN_NOTE)]
+            if c.rerun_se is not None
+            else []
+        ),
         *_declared_rows(c),
         *_estimate("rule_score", c.rule_score),
         *_estimate("judge_score", c.judge_score, c.judge_coverage or ""),

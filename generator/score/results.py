@@ -107,6 +107,13 @@ class CombinationScores(Result):
     )
     note: str | None = Field(default=None, description="Why there are no scores.")
     task_score: Estimate | None = Field(default=None, description="Task Score (§4.3).")
+    rerun_se: float | None = Field(
+        default=None,
+        exclude_if=_nothing,
+        description="The Task Score's standard error over reruns of these very tasks (the ± "
+        "many leaderboards show), not over another draw of tasks; over public tasks with two "
+        "valid runs or more each only (generator.score.rerun).",
+    )
     rule_score: Estimate | None = Field(default=None, description="Rule score R.")
     judge_score: Estimate | None = Field(
         default=None, description="Judge score J, over the tasks that enable the Judge."

@@ -64,7 +64,8 @@ def test_each_combination_s_rows_are_its_metric_rows(small_report: Report) -> No
             ]
             expected = [m[0] for m in metric_rows(c)]
             assert mine == expected
-            assert expected[:2] == ["task_score", "rule_score"]
+            rerun = ["task_score_rerun_se"] if c.rerun_se is not None else []
+            assert expected[: 2 + len(rerun)] == ["task_score", *rerun, "rule_score"]
             assert expected[-2:] == ["rank", "pareto"]
             assert [m for m in expected if m.startswith("reliability@")] == [
                 f"reliability@{r.k}" for r in c.reliability
