@@ -144,7 +144,8 @@ def _measure_problems(
     declared = [m.id for m in release.metrics if m.id in RUN_FIELDS and not m.measured]
     for count in _COUNTS:
         needed_by = [m for m in declared if count in RUN_FIELDS[m]]
-        if needed_by and getattr(record, count) is None and count not in unrecorded:
+        valid = record.status == "valid"
+        if needed_by and valid and getattr(record, count) is None and count not in unrecorded:
             yield (
                 count,
                 f"missing; the release reports {', '.join(needed_by)}, so every run records "

@@ -65,6 +65,13 @@ def check_factors(
                 if value == held:
                     continue
                 src = loaded.bundle.source
+                unknown = (
+                    "; a setting the source did not record is not known to be the release's: "
+                    "record it, or declare the factor variable (a bundle that does not record "
+                    "it is then compared with no other)"
+                    if json.dumps(NOT_RECORDED) in value
+                    else ""
+                )
                 yield Problem(
                     src.path,
                     src.line(*field.split(".")),
@@ -72,5 +79,5 @@ def check_factors(
                     f"{_shown(value)} departs from {_shown(held)}, the setting of {top} of "
                     f"{len(values)} combinations: {key} is a controlled factor of this release "
                     f"({title}; §4.1), the same for every combination; expected {_shown(held)}, "
-                    "or a controlled_factors row that declares it variable by design",
+                    f"or a controlled_factors row that declares it variable by design{unknown}",
                 )

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from generator.models import Bundle, HarnessCard
+from generator.models.base import NOT_RECORDED
 from generator.models.harnesscard import Disclosed, Layers, Withheld
 
 #: Between the parts of a field's label: "HarnessCard › Execution › Runtime substrate".
@@ -89,13 +90,16 @@ def field_label(key: str) -> str:
 class Diff:
     differing: tuple[tuple[str, str, str], ...]  # (field, value of a, value of b)
     identical: tuple[tuple[str, str], ...]
+    unknown: tuple[str, ...] = ()  # not recorded on either side: not known to be the same
 
 
 def diff(a: dict[str, str], b: dict[str, str]) -> Diff:
-    """Fields that differ (present in either), and those that are the same."""
+    """Fields that differ (present in either), those that are the same, and those not
+    recorded on either side (two unknowns are not known to be the same)."""
     keys = list(a) + [k for k in b if k not in a]
     differing = tuple(
         (k, a.get(k, "(absent)"), b.get(k, "(absent)")) for k in keys if a.get(k) != b.get(k)
     )
-    identical = tuple((k, a[k]) for k in keys if k in a and k in b and a[k] == b[k])
-    return Diff(differing, identical)
+    same = [k for k in keys if k in a and k in b and a[k] == b[k]]
+    identical = tuple((k, a[k]) for k in same if a[k] != NOT_RECORDED)
+    return Diff(differing, identical, tuple(k for k in same if a[k] == NOT_RECORDED))

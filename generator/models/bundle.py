@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictFloat, StrictInt, model_validator
 
 from generator.models.base import (
+    NOT_RECORDED,
     OR_NOT_RECORDED,
     Bool,
     Contract,
@@ -39,6 +40,13 @@ class Model(Contract):
         + OR_NOT_RECORDED
         + " Then its token counts are compared with no other combination's."
     )
+
+    @property
+    def title(self) -> str:
+        """The name and version, or the name "(version not recorded)"."""
+        if self.version == NOT_RECORDED:
+            return f"{self.name} (version not recorded)"
+        return f"{self.name} {self.version}"
 
 
 class Combination(Contract):

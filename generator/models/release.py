@@ -12,12 +12,14 @@ from pydantic import Field, StrictFloat, StrictInt, model_validator
 
 from generator.models.base import (
     MAX_FLOAT,
+    OR_NOT_RECORDED,
     Bool,
     Contract,
     Date,
     Id,
     Markdown,
     NonNegInt,
+    NotRecorded,
     PosInt,
     Text,
     Versioned,
@@ -36,15 +38,25 @@ class Benchmark(Contract):
 class Components(Contract):
     """Separately numbered component versions of a release (§7.2)."""
 
-    tasks: VersionString = Field(description="Version of the task set (task definitions).")
-    data: VersionString = Field(description="Version of the task data (input assets).")
-    environment: VersionString = Field(description="Version of the evaluation environment.")
-    protocol: VersionString = Field(description="Version of the evaluation protocol.")
-    judge_assets: VersionString = Field(
-        description="Version of the Judge assets (prompts, rubrics, reference material)."
+    tasks: VersionString | NotRecorded = Field(
+        description="Version of the task set (task definitions)." + OR_NOT_RECORDED
     )
-    scorer: dict[Id, VersionString] = Field(
-        description="Scorer and pipeline components by name (parser, rule engine, judge, ...).",
+    data: VersionString | NotRecorded = Field(
+        description="Version of the task data (input assets)." + OR_NOT_RECORDED
+    )
+    environment: VersionString | NotRecorded = Field(
+        description="Version of the evaluation environment." + OR_NOT_RECORDED
+    )
+    protocol: VersionString | NotRecorded = Field(
+        description="Version of the evaluation protocol." + OR_NOT_RECORDED
+    )
+    judge_assets: VersionString | NotRecorded = Field(
+        description="Version of the Judge assets (prompts, rubrics, reference material)."
+        + OR_NOT_RECORDED
+    )
+    scorer: dict[Id, VersionString | NotRecorded] = Field(
+        description="Scorer and pipeline components by name (parser, rule engine, judge, ...)."
+        + OR_NOT_RECORDED,
         min_length=1,
     )
 

@@ -250,7 +250,7 @@ def board_table(ctx: VersionContext, board: Board, value: str) -> Table:
     split = next((r.scope for r in rows if r.scope and _split(r.scope, list(columns))), None)
     if split is not None:
         shown = [[n for n in g if n in columns] for g in split.comparison_groups]
-        note += " " + groups_note([g for g in shown if g], ctx.release.varying())
+        note += " " + groups_note(ctx, [g for g in shown if g])
     axis = axis_title(ctx, board.per)
     caption = f"{board.title} — {axis}: {value}"
     spec = board_spec(board, columns, carried)

@@ -124,6 +124,13 @@ def _disclosure(card: HarnessCard) -> dict[str, int]:
     }
 
 
+def unrecorded_settings(card: HarnessCard, bundle: Bundle) -> int:
+    """How many settings of the configuration record and the card's minimum fields the
+    source of the results did not record."""
+    values = json.dumps(fingerprint_document(card, bundle), ensure_ascii=False)
+    return values.count(json.dumps(NOT_RECORDED)) + values.count('"not_recorded": true')
+
+
 def _md(text: str | None) -> Markup:
     return Markup(render_markdown(text)) if text else Markup("")
 
@@ -161,6 +168,7 @@ def _card_context(ctx: VersionContext, combo: str) -> dict[str, Any]:
             (_scope_title(ctx, n.domain, n.subdivision), n.reason) for n in bundle.not_covered
         ],
         "model": model_shown(bundle.combination.model, provider=False),
+        "unrecorded": unrecorded_settings(card, bundle),
         **_disclosure(card),
     }
 
@@ -264,7 +272,7 @@ INDEX: Spec[Bundle] = Spec(
         Column("Combination", lambda b: b, _title_link),
         Column("HarnessCard", attrgetter("combination.harnesscard")),
         Column("Mode", lambda b: b.combination.harness_mode or "—"),
-        Column("Model", lambda b: f"{b.combination.model.name} {b.combination.model.version}"),
+        Column("Model", lambda b: b.combination.model.title),
         Column("Evaluation", attrgetter("evaluation")),
     ),
     (

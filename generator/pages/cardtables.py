@@ -74,7 +74,9 @@ def _rerun_cell(ctx: VersionContext) -> Callable[[Placed], Cell]:
             and s.subdivision in (None, t.subdivision)
             for t in ctx.catalog.tasks
         )
-        return Cell("not over held-out tasks" if held else "— (a task of one valid run)")
+        if held:
+            return Cell("not over held-out tasks, or a task has one valid run")
+        return Cell("— (a task has one valid run)")
 
     return show
 

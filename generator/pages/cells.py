@@ -189,13 +189,19 @@ def rank_note(minimum: int, confidence: float) -> str:
     )
 
 
-def groups_note(groups: list[list[str]], varying: tuple[str, ...]) -> str:
-    """Which combinations are compared with which, when settings vary by design (§4.1)."""
-    shown = " · ".join("{" + ", ".join(g) + "}" for g in groups)
-    return (
-        f"The release lets {', '.join(varying)} vary by design (§4.1): differences, ranks and "
-        f"the frontier compare only combinations that share them: {shown}."
+def groups_note(ctx: VersionContext, groups: list[list[str]]) -> str:
+    """Which combinations are compared with which, when settings vary by design (§4.1), by
+    the names readers know; one alone in its group is compared with none, and not ranked."""
+    shown = " · ".join("{" + ", ".join(display_name(ctx, c) for c in g) + "}" for g in groups)
+    alone = [display_name(ctx, g[0]) for g in groups if len(g) == 1]
+    said = (
+        f"The release lets {', '.join(ctx.release.varying())} vary by design (§4.1): "
+        f"differences, ranks and the frontier compare only combinations that share them: "
+        f"{shown}."
     )
+    if len(groups) > 1 and alone:
+        said += f" Alone in its group, {' · '.join(alone)} is compared with none and not ranked."
+    return said
 
 
 def runs_basis(c: CombinationScores) -> bool:

@@ -7,6 +7,7 @@ from itertools import combinations
 from markupsafe import Markup
 
 from generator.disclosure.diff import configuration_fields, diff, field_label
+from generator.models.base import is_recorded
 from generator.pages.cells import display_names
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
@@ -33,9 +34,10 @@ def related(ctx: VersionContext, combo: str) -> list[tuple[str, str]]:
             for what, same in (
                 ("harness", theirs.harnesscard == mine.harnesscard),
                 (
-                    "model",
+                    "model",  # a version nobody recorded is not known to be shared
                     (theirs.model.name, theirs.model.version)
-                    == (mine.model.name, mine.model.version),
+                    == (mine.model.name, mine.model.version)
+                    and is_recorded(mine.model.version),
                 ),
             )
             if same
@@ -70,6 +72,7 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
         same = "".join(
             f"<li>{escape_html(field_label(k))}: {escape_html(v)}</li>" for k, v in result.identical
         )
+        unknown = escape_html(", ".join(map(field_label, result.unknown)))
         markdown = render(
             environment(),
             "diff.md.j2",
@@ -84,6 +87,12 @@ def diff_pages(ctx: VersionContext) -> list[Page]:
             identical=Markup(
                 f'<details class="lg-identical"><summary>{len(result.identical)} '
                 f"identical fields</summary><ul>{same}</ul></details>"
+                + (
+                    f"<p>{len(result.unknown)} field(s) not recorded on either side, so not "
+                    f"known to be the same: {unknown}.</p>"
+                    if result.unknown
+                    else ""
+                )
             ),
         )
         # Left out of the search: the pairs' pages would crowd every search for a name.

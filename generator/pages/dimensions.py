@@ -132,7 +132,7 @@ def dimensions_page(ctx: VersionContext, view: Dimensions) -> Page:
         )
         note += runs_mark(ctx, figures)
         if len(groups) > 1:
-            note += " " + groups_note(groups, ctx.release.varying())
+            note += " " + groups_note(ctx, groups)
         if any(
             c.combination in combinations(ctx) and combinations(ctx)[c.combination].carried_state
             for c in members

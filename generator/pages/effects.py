@@ -334,7 +334,7 @@ def about(ctx: VersionContext, scope: ScopeResult | None) -> str:
         + (" of one comparison group only." if len(groups) > 1 else ".")
     )
     if len(groups) > 1:
-        said += " " + groups_note(groups, ctx.release.varying())
+        said += " " + groups_note(ctx, groups)
     return said
 
 

@@ -131,7 +131,7 @@ def grid_page(ctx: VersionContext, view: Grid) -> Page:
         + runs_mark(ctx, figures)
     )
     if len(groups) > 1:
-        note += " " + groups_note(groups, ctx.release.varying())
+        note += " " + groups_note(ctx, groups)
     if not grid.metric.comparable:
         note += (
             f" {grid.metric.title}: counted in each model's own tokenizer, so compared only "

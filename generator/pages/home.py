@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
+from generator.models import Release
 from generator.models.release import ControlledFactor
 from generator.pages.cells import (
     combo_cell,
@@ -206,6 +207,17 @@ def boards_html(leaders: list[Board]) -> Markup:
     return opaque(f'<div class="lg-boards{one}">' + "".join(b.html() for b in leaders) + "</div>")
 
 
+def factors_title(release: Release) -> str:
+    """The controlled factors' heading: all held fixed, or which vary by design (§4.1)."""
+    varying = release.varying()
+    if not varying:
+        return "Controlled factors: everything but the evaluated combination is held fixed (§4.1)"
+    return (
+        f"Controlled factors: everything but the evaluated combination and "
+        f"{', '.join(varying)} (varying by design) is held fixed (§4.1)"
+    )
+
+
 def home_page(ctx: VersionContext) -> Page:
     leaders = boards(ctx)
     tables = [b.table for b in leaders] + described(ctx, home_tables(ctx), ("release",))
@@ -221,5 +233,6 @@ def home_page(ctx: VersionContext) -> Page:
         boards=boards_html(leaders),
         ranks=rank_note(stats.min_tasks_to_order, stats.confidence),
         separately=_separately(len(ctx.release.domains)),
+        factors_title=factors_title(ctx.release),
     )
     return Page("index.md", "Release home", markdown, tuple(tables), charts=True, wide=True)

@@ -217,7 +217,7 @@ def leaderboard_table(ctx: VersionContext, report: Report) -> Table:
     rows = standings(ctx, scope)
     notes = []
     if scope.comparison_groups:
-        notes.append(groups_note(scope.comparison_groups, ctx.release.varying()))
+        notes.append(groups_note(ctx, scope.comparison_groups))
     if any(runs_basis(r.scores) for r in rows):
         notes.append(runs_note(stats.min_tasks_to_resample))
     fewer = {r.combination: r.tasks for r in rows if r.fewer}

@@ -89,12 +89,13 @@ class Outcome:
         """+1 where higher is better, −1 where lower is: ``sign × value`` sorts best last."""
         return 1.0 if self.metric.higher else -1.0
 
-    def order(self, c: CombinationScores) -> tuple[int, float, str]:
-        """Best first: by best rank, then by the figure in the metric's direction (none
-        last), then by id — the one order of every table and chart of a scope."""
+    def order(self, c: CombinationScores) -> tuple[float, int, str]:
+        """Best first: by the figure in the metric's direction (none last), then by best
+        rank, then by id — the one order of every table and chart of a scope, "listed by
+        score" whatever the comparison groups (ranks compare within a group only)."""
         e = c.task_score
         value = -self.sign * e.value if e is not None and e.value is not None else math.inf
-        return (c.rank or 10**6, value, c.combination)
+        return (value, c.rank or 10**6, c.combination)
 
 
 def cells_column(

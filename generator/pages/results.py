@@ -272,7 +272,7 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
     elif any(c.status == "scored" for c in scope.combinations):
         notes.append(rank_note(stats.min_tasks_to_order, stats.confidence))
     if scope.comparison_groups:
-        notes.append(groups_note(scope.comparison_groups, ctx.release.varying()))
+        notes.append(groups_note(ctx, scope.comparison_groups))
     if any(runs_basis(c) for c in scope.combinations):
         notes.append(runs_note(stats.min_tasks_to_resample))
     coverage = {c.judge_coverage for c in scope.combinations if c.judge_coverage}

@@ -149,7 +149,7 @@ def _note(ctx: VersionContext, view: Scatter, data: ScatterData) -> str:
     elif x.currency:
         note += f" Money in {x.currency}, compared across models: one frontier."
     if data.scope is not None and len(data.scope.comparison_groups) > 1:
-        note += " " + groups_note(data.scope.comparison_groups, ctx.release.varying())
+        note += " " + groups_note(ctx, data.scope.comparison_groups)
     if any(p.x.low is None for p in data.points):
         note += " A figure without an interval is a mean the report gives without one."
     if data.missing:

@@ -38,6 +38,14 @@ def _placement(ctx: VersionContext, task: Task) -> list[tuple[str, str]]:
     return [*where, ("Task family", task.family + variant)]
 
 
+def _boundary(ctx: VersionContext, task: Task) -> str | None:
+    """Whether the task is a functional-boundary one: said where a domain reports the
+    boundary view (§4.2) or the task is one; else not a field of this release."""
+    if task.functional_boundary:
+        return "yes"
+    return "no" if any(d.business_views for d in ctx.release.domains) else None
+
+
 def _classification(ctx: VersionContext, task: Task) -> list[tuple[str, str]]:
     """The task's factors, each by its enumeration title (§2.6)."""
     enums = ctx.release.enumerations
@@ -53,7 +61,7 @@ def _classification(ctx: VersionContext, task: Task) -> list[tuple[str, str]]:
         ("Process stage", task.process_stage),
         ("Business risk", _title(enums.risk_levels, task.risk_level)),
         ("Key-process chain", _title(enums.key_process_chains, task.key_process_chain)),
-        ("Functional-boundary task", "yes" if task.functional_boundary else "no"),
+        ("Functional-boundary task", _boundary(ctx, task)),
         ("Exception class", _title(enums.exception_classes, task.exception_class)),
     ]
     declared: list[str] = [*ctx.release.profile.task_fields]
@@ -103,7 +111,7 @@ def _given(
     return [
         (label, "—" if value is None else value)
         for (label, value), name in zip(rows, fields, strict=True)
-        if getattr(task, name) is not None or name in required
+        if (getattr(task, name) is not None and value is not None) or name in required
     ]
 
 

@@ -384,11 +384,15 @@ def _ranked(
     for name in sorted(every):
         r = every[name]
         if name in scored:
+            best: int | None
+            worst: int | None
             best, worst = ranks[name]
+            if len(groups) > 1 and len(next(g for g in groups.values() if name in g)) == 1:
+                best = worst = None  # alone in its comparison group: compared with none
             # a frontier needs two points of one tokenizer: alone, a combination is not compared
             peers = sum(tokenizers[o] == tokenizers[name] for o in comparable)
             on_front = (name in front) if name in comparable and peers > 1 else None
             update = {"rank": best, "rank_worst": worst, "pareto": on_front}
-            r = r.model_copy(update=update | {"letters": marks[name]})
+            r = r.model_copy(update=update | {"letters": marks[name] if best else None})
         combos.append(r)
     return combos

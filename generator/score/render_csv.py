@@ -289,7 +289,13 @@ def _efficiency_rows(c: CombinationScores) -> list[MetricRow]:
     if eff is not None:
         for name in EFFICIENCY_COUNTS:
             runs = eff.recorded.get(name)
-            note = "mean per task" if runs is None else "mean per task, over the runs recording it"
+            note = (
+                "mean per task"
+                if runs is None
+                else "not recorded by any valid run"
+                if runs == 0
+                else "mean per task, over the runs recording it"
+            )
             rows.append((name, getattr(eff, name), None, None, runs, note))
     for name, count in c.failure_types.items():
         rows.append((f"failure_type:{name}", count, None, None, None, ""))

@@ -188,7 +188,7 @@ def _info(frame: VersionFrame, combo: str) -> CombinationInfo:
         title=b.combination.title,
         harnesscard=b.combination.harnesscard,
         harness_mode=b.combination.harness_mode,
-        model=f"{b.combination.model.name} {b.combination.model.version}",
+        model=b.combination.model.title,
         tokenizer=b.combination.model.tokenizer,
         evaluation=b.evaluation,
         axes=dict(b.combination.axes),

@@ -63,9 +63,16 @@ def _scalar(value: Any) -> str:
 
 
 def code_of(name: str) -> str:
-    """The benchmark's code from its name: lower-case letters and digits joined by '-'
-    ("Terminal-Bench 2.0": "terminal-bench-2-0"); "benchmark" when none is left."""
-    return "-".join(re.findall(r"[a-z0-9]+", name.lower())) or "benchmark"
+    """The benchmark's code from its name: lower-case letters and digits joined by '-', at
+    most 64 characters ("Terminal-Bench 2.0": "terminal-bench-2-0"); "benchmark" when none
+    is left."""
+    return "-".join(re.findall(r"[a-z0-9]+", name.lower()))[:64].strip("-") or "benchmark"
+
+
+def _comment(text: str) -> str:
+    """Text for a YAML comment: on one line, every line break (and every character that
+    breaks one) a space."""
+    return " ".join(re.split(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+", text))
 
 
 def _tasks(kind: str) -> list[dict[str, Any]]:
@@ -114,9 +121,9 @@ def _card(name: str, day: dt.date) -> str:
         },
     }
     head = (
-        f"# The HarnessCard of the example agent of {name}, written by `python -m generator "
-        "init`.\n# Each field is disclosed ({value: ...}), withheld ({withheld: reason}) or "
-        "not recorded.\n"
+        f"# The HarnessCard of the example agent of {_comment(name)}, written by "
+        "`python -m generator init`.\n# Each field is disclosed ({value: ...}), withheld "
+        "({withheld: reason}) or not recorded.\n"
     )
     return head + yaml.safe_dump(card, sort_keys=False, allow_unicode=True, width=92)
 
@@ -135,6 +142,7 @@ def skeleton(
         autoescape=False,  # YAML, not HTML: every value from outside goes through _scalar
     )
     env.filters["y"] = _scalar
+    env.filters["comment"] = _comment
     values = {
         "name": name,
         "code": code or code_of(name),
@@ -172,10 +180,17 @@ def skeleton(
 
 
 def write_skeleton(root: Path, files: dict[str, str]) -> list[Path]:
-    """Write ``files`` under ``root``; nothing is written when any of them exists."""
+    """Write ``files`` under ``root``; nothing is written when any of them exists, or a
+    folder one of them needs is a file."""
     present = [root / p for p in files if (root / p).exists()]
-    if present:
-        raise FileExistsError(", ".join(str(p) for p in present))
+    blocked = {
+        folder
+        for p in files
+        for folder in (root / p).parents
+        if folder.exists() and not folder.is_dir()
+    }
+    if present or blocked:
+        raise FileExistsError(", ".join(str(p) for p in sorted({*present, *blocked})))
     written = []
     for rel, text in files.items():
         path = root / rel

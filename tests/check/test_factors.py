@@ -85,7 +85,7 @@ def test_combinations_are_compared_only_within_a_varying_setting() -> None:
     assert scope.comparison_groups == [["p", "q"], ["r"]]
     assert [(d.a, d.b) for d in scope.differences] == [("p", "q")]
     ranks = {c.combination: (c.rank, c.rank_worst) for c in scope.combinations}
-    assert ranks == {"p": (1, 1), "q": (2, 2), "r": (1, 1)}  # r is ranked on its own
+    assert ranks == {"p": (1, 1), "q": (2, 2), "r": (None, None)}  # r alone: not ranked
 
 
 def test_an_evaluator_that_judged_nothing_splits_nothing() -> None:

@@ -66,6 +66,14 @@ def test_not_recorded_reads_as_such_on_either_side() -> None:
     ]
 
 
+def test_not_recorded_on_both_sides_is_not_identical() -> None:
+    """Two unknowns are not known to be the same: neither differing nor identical."""
+    result = diff({"a": "not recorded", "b": "1"}, {"a": "not recorded", "b": "1"})
+    assert result.differing == ()
+    assert result.identical == (("b", "1"),)
+    assert result.unknown == ("a",)
+
+
 def test_every_compared_field_has_a_label_from_the_models_titles() -> None:
     card, b = harnesscard(LINGEE), bundle("x")
     keys = list(configuration_fields(card, b))

@@ -18,6 +18,7 @@ from generator.pages.leaderboard import (
     reading,
     standings,
 )
+from generator.pages.outcome import outcome_of
 from generator.pages.text import spelled
 from generator.score.results import CombinationScores, Report, ScopeResult
 
@@ -224,8 +225,10 @@ def test_no_chart_without_a_score(contexts: list[VersionContext]) -> None:
 def test_comparison_groups_are_read_each_on_its_own(contexts: list[VersionContext]) -> None:
     ctx = contexts[0]
     scope = _all_tasks(ctx.reports[ctx.release.domains[0].id])
-    a, b, c, d, *_ = (x.combination for x in _scored(scope))
-    # Two comparison groups, ranked within each: {a 1, b 2} and {c 1–2, d 1–2}.
+    by_score = sorted(_scored(scope), key=outcome_of(ctx, scope.scope.domain).order)
+    a, b, c, d, *_ = (x.combination for x in by_score)
+    # Two comparison groups, ranked within each: {a 1, b 2} and {c 1–2, d 1–2}, each listed
+    # by score.
     ranks = {a: (1, 1), b: (2, 2), c: (1, 2), d: (1, 2)}
     marks = {a: "a", b: "b", c: "a", d: "a"}
     scored = [

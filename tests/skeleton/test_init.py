@@ -48,6 +48,32 @@ def test_any_name_is_written_by_the_serializer(
     assert checked.exit_code == 0, checked.output
 
 
+def test_a_name_of_several_lines_stays_in_its_comments(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    """A line break (or a Unicode line separator) in the name never starts a line of YAML."""
+    name = "My Bench\nversion: hacked\u2028format_version: 9"
+    root = tmp_path / "bench"
+    assert run_cli("init", str(root), "--benchmark", name).exit_code == 0
+    checked = run_cli("validate", "--root", str(root), "--strict")
+    assert checked.exit_code == 0, checked.output
+    release = yaml.safe_load((root / "results" / "v1.0" / "release.yaml").read_text())
+    assert release["benchmark"]["name"] == name
+    assert release["version"] == "v1.0"
+
+
+def test_init_writes_nothing_where_a_folder_it_needs_is_a_file(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    root = tmp_path / "bench"
+    root.mkdir()
+    (root / "harnesscards").write_text("", encoding="utf-8")
+    made = run_cli("init", str(root), "--benchmark", "B")
+    assert made.exit_code == 2
+    assert "init never overwrites a file" in made.output
+    assert sorted(p.name for p in root.iterdir()) == ["harnesscards"]
+
+
 def test_init_refuses_what_it_cannot_write(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
     root = tmp_path / "bench"
     assert run_cli("init", str(root), "--benchmark", "B").exit_code == 0

@@ -1,6 +1,7 @@
 """Section 2, a record's counts and measures against the release's declared metrics (§4.2):
 
-- the counts (tokens, duration, turns) a declared metric is computed from are recorded,
+- the counts (tokens, duration, turns) a declared metric is computed from are recorded by
+  every valid run,
   unless the bundle says its source did not record them (``counts_not_recorded``);
 - each measure names a metric the release declares measured, once, with a value within the
   metric's range;
@@ -40,8 +41,8 @@ def _check_counts(runs: RunChecks, keyed: np.ndarray, found: Found) -> None:
     for count, metrics in needed_counts(runs).items():
         if count in unrecorded:
             continue
-        found.add(
-            np.flatnonzero(keyed & np.isnan(runs.records.counts[count])),
+        found.add(  # a valid run's: an incomplete run left no result to count
+            np.flatnonzero(keyed & runs.records.valid & np.isnan(runs.records.counts[count])),
             count,
             f"missing; the release reports {', '.join(metrics)}, so every run records "
             f"{count} (expected a number of at least 0; or, where the source of the results "
