@@ -31,9 +31,9 @@ from generator.errors import (
     sort_problems,
 )
 from generator.load import Inputs
-from generator.load.validate import validate_as
-from generator.load.yamlfile import read_yaml
+from generator.load.yamlfile import read_valid
 from generator.models import Release
+from generator.models.base import ID_PATTERN
 from generator.models.schema import write_schemas
 from generator.models.template import PLACEHOLDER, RUNS_HEADER, bundle_template
 from generator.score.render import RENDERERS
@@ -41,9 +41,6 @@ from generator.score.report import build_report
 from generator.score.scope import CROSS_DOMAIN_RULE, CROSS_VERSION_RULE
 from generator.site.engines import ENGINES
 from generator.skeleton import init
-
-#: What an id may be (a combination, a version folder), as the models say.
-ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
 
 ROOT_HELP = "Folder holding results/ and harnesscards/ (default: the current folder)."
 
@@ -352,7 +349,7 @@ def new_bundle(root: Path, version: str, combination: str) -> None:
     folder = root / "results" / version / "bundles" / combination
     if folder.exists():
         raise click.BadParameter(f"{folder} exists; a template never overwrites a bundle")
-    release = _release(root / "results" / version / "release.yaml", root)
+    release = read_valid(Release, root / "results" / version / "release.yaml", root)
     if release is None:
         click.echo(
             f"notice: {root / 'results' / version / 'release.yaml'} could not be read: "
@@ -370,17 +367,6 @@ def new_bundle(root: Path, version: str, combination: str) -> None:
         f"--root {root}",
         err=True,
     )
-
-
-def _release(path: Path, root: Path) -> Release | None:
-    """The release a template takes its fixed settings from, if it reads and validates."""
-    if not path.is_file():
-        return None
-    read = read_yaml(path, path.relative_to(root).as_posix())
-    if isinstance(read, Problem):
-        return None
-    valid = validate_as(Release, *read)
-    return valid if isinstance(valid, Release) else None
 
 
 def _unpublished(inputs: Inputs) -> str:

@@ -23,6 +23,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from generator.errors import Problem, shown
 from generator.load import yamlrapid
 from generator.load.source import Loc, Source, dotted
+from generator.load.validate import M, validate_as
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_NODES = 2_000_000
@@ -221,3 +222,14 @@ def read_text(text: str, rel: str) -> tuple[Any, Source] | Problem:
     finally:
         loader.dispose()
     return data, Source(rel, builder.lines)
+
+
+def read_valid(model: type[M], path: Path, root: Path) -> M | None:
+    """The file at ``path`` (under ``root``) as ``model``, if it reads and validates."""
+    if not path.is_file():
+        return None
+    read = read_yaml(path, path.relative_to(root).as_posix())
+    if isinstance(read, Problem):
+        return None
+    valid = validate_as(model, *read)
+    return valid if isinstance(valid, model) else None

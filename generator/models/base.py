@@ -13,6 +13,9 @@ from generator.models.freetext import markdown_text, plain_text
 #: The newest format version of every input file that this generator understands.
 FORMAT_VERSION = 1
 
+#: What an id may be (a task, a combination, a version folder): as :data:`Id` checks it.
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
+
 Id = Annotated[
     str,
     StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$", max_length=128),
@@ -46,6 +49,11 @@ NOT_RECORDED = "not recorded"
 NotRecorded = Literal["not recorded"]
 #: Said of every field that may be :data:`NOT_RECORDED`, at the end of its description.
 OR_NOT_RECORDED = " Or 'not recorded' where the source of the results does not say."
+
+
+def named_version(name: str, version: str) -> str:
+    """ "name version", or "name (version not recorded)"."""
+    return f"{name} (version not recorded)" if version == NOT_RECORDED else f"{name} {version}"
 
 
 def is_recorded(value: Any) -> bool:

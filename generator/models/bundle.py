@@ -10,7 +10,6 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictFloat, StrictInt, model_validator
 
 from generator.models.base import (
-    NOT_RECORDED,
     OR_NOT_RECORDED,
     Bool,
     Contract,
@@ -24,6 +23,7 @@ from generator.models.base import (
     Text,
     Versioned,
     VersionString,
+    named_version,
 )
 from generator.models.release import Components
 
@@ -44,9 +44,7 @@ class Model(Contract):
     @property
     def title(self) -> str:
         """The name and version, or the name "(version not recorded)"."""
-        if self.version == NOT_RECORDED:
-            return f"{self.name} (version not recorded)"
-        return f"{self.name} {self.version}"
+        return named_version(self.name, self.version)
 
 
 class Combination(Contract):

@@ -24,6 +24,7 @@ from generator.models.base import (
     Text,
     Versioned,
     VersionString,
+    named_version,
 )
 from generator.models.freetext import plain_text
 
@@ -272,9 +273,7 @@ class Harness(Contract):
     @property
     def title(self) -> str:
         """The name and version, or the name "(version not recorded)"."""
-        if self.version == NOT_RECORDED:
-            return f"{self.name} (version not recorded)"
-        return f"{self.name} {self.version}"
+        return named_version(self.name, self.version)
 
     @property
     def maker(self) -> str:

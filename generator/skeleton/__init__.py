@@ -26,7 +26,7 @@ import jinja2
 import yaml
 from pydantic import ValidationError
 
-from generator.models.base import FORMAT_VERSION, NOT_RECORDED
+from generator.models.base import FORMAT_VERSION, ID_PATTERN, NOT_RECORDED
 from generator.models.harnesscard import MINIMUM_FIELDS
 from generator.models.release import Benchmark
 
@@ -229,7 +229,7 @@ def init(
     except ValidationError as exc:
         what = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise click.BadParameter(what, param_hint="--benchmark/--code") from None
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}", version):
+    if not re.fullmatch(ID_PATTERN, version):
         raise click.BadParameter(f"{version!r} is not a version id", param_hint="--version")
     day = freeze_date.date() if freeze_date else dt.date.today()
     try:
