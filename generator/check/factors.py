@@ -43,6 +43,17 @@ def comparison_key(release: Release, bundle: Bundle, judged: bool = True) -> tup
     return values
 
 
+def not_recorded_controls(release: Release, bundles: Sequence[Bundle]) -> tuple[str, ...]:
+    """The controlled factor keys some bundle's source did not record: the release declares
+    them held fixed (§4.1), and the results cannot show it."""
+    unknown = json.dumps(NOT_RECORDED)
+    return tuple(
+        key
+        for key in release.controlled()
+        if any(unknown in setting(b, f) for b in bundles for f in FACTOR_FIELDS[key])
+    )
+
+
 def _shown(text: str) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 

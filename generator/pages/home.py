@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
 from markupsafe import Markup
 
+from generator.check.factors import not_recorded_controls
 from generator.models import Release
 from generator.models.release import ControlledFactor
 from generator.pages.cells import (
@@ -207,15 +209,16 @@ def boards_html(leaders: list[Board]) -> Markup:
     return opaque(f'<div class="lg-boards{one}">' + "".join(b.html() for b in leaders) + "</div>")
 
 
-def factors_title(release: Release) -> str:
-    """The controlled factors' heading: all held fixed, or which vary by design (§4.1)."""
+def factors_title(release: Release, unrecorded: Sequence[str] = ()) -> str:
+    """The controlled factors' heading: all held fixed, or which vary by design (§4.1); and
+    the controlled settings the results do not record, whose being held fixed is only
+    declared."""
     varying = release.varying()
-    if not varying:
-        return "Controlled factors: everything but the evaluated combination is held fixed (§4.1)"
-    return (
-        f"Controlled factors: everything but the evaluated combination and "
-        f"{', '.join(varying)} (varying by design) is held fixed (§4.1)"
-    )
+    but = f" and {', '.join(varying)} (varying by design)" if varying else ""
+    title = f"Controlled factors: everything but the evaluated combination{but} is held fixed"
+    if unrecorded:
+        title += f", as declared; the results do not record {', '.join(unrecorded)}"
+    return f"{title} (§4.1)"
 
 
 def home_page(ctx: VersionContext) -> Page:
@@ -233,6 +236,8 @@ def home_page(ctx: VersionContext) -> Page:
         boards=boards_html(leaders),
         ranks=rank_note(stats.min_tasks_to_order, stats.confidence),
         separately=_separately(len(ctx.release.domains)),
-        factors_title=factors_title(ctx.release),
+        factors_title=factors_title(
+            ctx.release, not_recorded_controls(ctx.release, list(ctx.frame.bundles.values()))
+        ),
     )
     return Page("index.md", "Release home", markdown, tuple(tables), charts=True, wide=True)

@@ -44,7 +44,7 @@ def efficiency(
     return Efficiency(
         input_tokens=mean("input_tokens", of("input_tokens")),
         output_tokens=mean("output_tokens", of("output_tokens")),
-        total_tokens=mean("total_tokens", of("input_tokens") + of("output_tokens")),
+        total_tokens=mean("total_tokens", of("total_tokens")),
         duration_s=mean("duration_s", of("duration_s")),
         turns=mean("turns", of("turns")),
         recorded={

@@ -168,18 +168,24 @@ class Coordinates:
     """The held-out tasks of one domain's table and their forms; the valid runs per
     (combination, task) and the declared failure types, for the one relation that rests on
     them: a valid run has a failure type exactly when it did not succeed (the run checks),
-    so the last type's count is n·(1 − success) less the others'."""
+    so the last type's count is n·(1 − success) less the others'. ``summed``: where the
+    same runs record input and output tokens, so a task's mean total is their sum (whether
+    a run records a measure is public: coverage, §4.3(4)); elsewhere the total is a value of
+    its own."""
 
     held: np.ndarray
     forms: Mapping[int, Mapping[str, Form]]
     valid: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     failures: tuple[str, ...] = ()
+    summed: np.ndarray | None = None
 
     def form(self, k: int, t: int, statistic: str) -> Form:
         """Combination k's ``statistic`` on task t (every combination shares a task's
         declaration, so its forms)."""
         if statistic == "total_tokens":
-            return {"input_tokens": 1.0, "output_tokens": 1.0}
+            if self.summed is None or self.summed[k, t]:
+                return {"input_tokens": 1.0, "output_tokens": 1.0}
+            return {"total_tokens": 1.0}
         if self.failures and statistic == f"failure:{self.failures[-1]}":
             others = {f"failure:{f}": -1.0 for f in self.failures[:-1]}
             return {"success": -float(self.valid[k, t]), **others}
@@ -196,7 +202,9 @@ def coordinates(
         int(t): task_forms(table.tasks.iloc[int(t)], found.get(str(table.tasks.index[int(t)])))
         for t in np.flatnonzero(held)
     }
-    return Coordinates(held, forms, np.asarray(table.valid), tuple(failure_types))
+    total, counts = table.counts["total_tokens"], table.counts
+    summed = (total == counts["input_tokens"]) & (total == counts["output_tokens"])
+    return Coordinates(held, forms, np.asarray(table.valid), tuple(failure_types), summed)
 
 
 def task_of(coordinate: Hashable) -> str | None:

@@ -91,10 +91,7 @@ def gate_figures(
     rows, out = view.rows, {}
     ones = np.ones(len(rows))
     for name in EFFICIENCY:
-        if name == "total_tokens":
-            values = table.means["input_tokens"][k, rows] + table.means["output_tokens"][k, rows]
-        else:
-            values = table.means[name][k, rows]
+        values = table.means[name][k, rows]
         mask = plan.data & ~np.isnan(values)
         if mask.any():
             out[f"efficiency:{name}"] = figure(values, mask, ones)

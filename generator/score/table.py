@@ -20,7 +20,16 @@ from generator.score.scope import Scope, guard
 from generator.score.stats import seed_for
 
 # Per-task means over valid runs (§4.2); the first three are the scoring channels.
-MEANS = ("score", "rule", "judge", "input_tokens", "output_tokens", "duration_s", "turns")
+MEANS = (
+    "score",
+    "rule",
+    "judge",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "duration_s",
+    "turns",
+)
 CHANNELS = MEANS[:3]
 # Task attributes the aggregates read, kept as arrays.
 COLUMNS = ("domain", "subdivision", "group", "dual", "risk_weight", "chain", "n_fatal", "boundary")
@@ -78,8 +87,9 @@ def task_table(
     ok = coded["valid"].to_numpy(dtype=bool)
     valid, invalid = coded[ok], coded[~ok]
     counted = (*CHANNELS, *EFFICIENCY_COUNTS, *extra)
-    tokens = valid["input_tokens"].notna() & valid["output_tokens"].notna()
-    valid = valid.assign(total_tokens=tokens.where(tokens))  # counted only: NaN without both
+    # A run's total over the runs that record both kinds (NaN without both): a task's mean
+    # total is the mean input plus the mean output only where the same runs record each.
+    valid = valid.assign(total_tokens=valid["input_tokens"] + valid["output_tokens"])
     per_task = valid.groupby(["c", "t"]).agg(
         **{column: (column, "mean") for column in (*MEANS, *extra)},
         **{f"{column}_runs": (column, "count") for column in counted},

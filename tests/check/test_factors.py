@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from builders import bundle, catalog, release, run, task, version
 
-from generator.check.factors import check_factors, comparison_key
+from generator.check.factors import check_factors, comparison_key, not_recorded_controls
 from generator.load import Loaded
 from generator.load.source import Source
 from generator.models import Bundle, Release
@@ -108,3 +108,19 @@ def test_nothing_varies_by_default() -> None:
     )
     assert all(s.comparison_groups == [] for s in report.scopes)
     assert Loaded(release(), Source("release.yaml")).model.varying() == ()
+
+
+def test_a_controlled_setting_no_bundle_records_is_named_not_held_fixed_in_fact() -> None:
+    """Every bundle leaves the Judge not recorded: no departure, but the release home may not
+    say it was held fixed without saying the results do not show it."""
+    from generator.pages.home import factors_title
+
+    rel = release()
+    both = [_judged_by("p", "not recorded"), _judged_by("q", "not recorded")]
+    assert _problems(rel, {"p": both[0], "q": both[1]}) == []
+    assert not_recorded_controls(rel, both) == ("evaluator",)
+    assert not_recorded_controls(rel, [_judged_by("p", "A")]) == ()
+    assert not_recorded_controls(release(controlled_factors=EVALUATOR_VARIES), both) == ()
+    title = factors_title(rel, not_recorded_controls(rel, both))
+    assert title.endswith("held fixed, as declared; the results do not record evaluator (§4.1)")
+    assert factors_title(rel).endswith("is held fixed (§4.1)")

@@ -82,3 +82,20 @@ def test_tokens_left_out_by_some_runs_keep_a_combination_off_the_frontier() -> N
     assert office["p"].pareto is None  # alone in its tokenizer: not compared
     whole = _office(lambda _, r: r)
     assert {whole["p"].pareto, whole["q"].pareto} <= {True, False}
+
+
+def test_total_tokens_are_the_mean_over_the_runs_that_record_both_kinds() -> None:
+    """q's second runs use twice the input tokens and leave output out: its total is 110 (the
+    first runs, which record both), not the mean input 150 plus the mean output 10; its input
+    mean rests on every run."""
+
+    def change(combo: str, r: RunRecord) -> RunRecord:
+        if combo != "q" or r.run == 1:
+            return r
+        return r.model_copy(update={"input_tokens": 200, "output_tokens": None})
+
+    q = _efficiency(_office(change)["q"])
+    assert q.input_tokens == pytest.approx(150.0)
+    assert q.output_tokens == pytest.approx(10.0)
+    assert q.total_tokens == pytest.approx(110.0)
+    assert q.recorded == {"output_tokens": 5, "total_tokens": 5}

@@ -276,3 +276,12 @@ def test_reliability_at_1_and_the_failure_types_are_the_success_rate() -> None:
         ("failure:wrong-output", figure(np.zeros(tasks), scope, np.ones(tasks))),
     ]
     assert _gate_decisions(coords, offered) == [True, True, False, False, True, False]
+
+
+def test_total_tokens_are_the_sum_only_where_the_same_runs_record_both_kinds() -> None:
+    """Where input and output are recorded on the same runs a task's total is their sum (one
+    relation the gate must know); elsewhere it is a value of its own."""
+    summed = np.array([[True, False]])
+    coords = Coordinates(np.ones(2, dtype=bool), {0: {}, 1: {}}, summed=summed)
+    assert coords.form(0, 0, "total_tokens") == {"input_tokens": 1.0, "output_tokens": 1.0}
+    assert coords.form(0, 1, "total_tokens") == {"total_tokens": 1.0}
