@@ -38,6 +38,7 @@ from generator.models.schema import write_schemas
 from generator.models.template import PLACEHOLDER, RUNS_HEADER, bundle_template
 from generator.score.render import RENDERERS
 from generator.score.report import build_report
+from generator.score.results import OUTPUT_MODELS
 from generator.score.scope import CROSS_DOMAIN_RULE, CROSS_VERSION_RULE
 from generator.site.engines import ENGINES
 from generator.skeleton import init
@@ -170,7 +171,7 @@ NAMED_SMALL = 5
 )
 def schema(out: Path) -> None:
     """Write the JSON Schema of every input file, generated from the models."""
-    for path in write_schemas(out):
+    for path in write_schemas(out, OUTPUT_MODELS):
         click.echo(str(path))
 
 

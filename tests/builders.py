@@ -258,3 +258,10 @@ def profiled(**profile: Any) -> Release:
         **profile,
     }
     return Release.model_validate(base)
+
+
+def judged_by(combo: str, judge: str) -> Bundle:
+    """Bundle ``combo`` whose Judge model is ``judge``."""
+    data: dict[str, Any] = bundle(combo).model_dump(mode="json", by_alias=True)
+    data["evaluator"]["judge_model"] = judge
+    return Bundle.model_validate(data)

@@ -16,16 +16,8 @@ from generator.errors import Problem, did_you_mean
 from generator.load import LoadedBundle
 from generator.load.raters import LoadedRater
 from generator.models import Catalog, Release, Task
-from generator.models.catalog import JudgeItem
 from generator.models.runs import RatedRun
-
-#: The channel of the Judge items of a release that declares no channels.
-JUDGE_CHANNEL = "judge"
-
-
-def item_channel(item: JudgeItem) -> str:
-    """The Judge channel of an item: its declared one, or the one Judge without channels."""
-    return item.channel or JUDGE_CHANNEL
+from generator.protocol.items import item_channel
 
 
 def check_raters(release: Release, catalog: Catalog, loaded: LoadedBundle) -> Iterator[Problem]:

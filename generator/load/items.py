@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from generator.load.runcolumns import LISTS
 from generator.models import Catalog
+from generator.protocol.items import LISTS
 
 RULES, FATAL, JUDGE = LISTS["rules"], LISTS["fatal"], LISTS["judge"]
 

@@ -10,7 +10,6 @@ import pandas as pd
 
 from generator.load.runcolumns import (
     EVIDENCE,
-    LISTS,
     MEASURES,
     MODULES,
     RUN_COLUMNS,
@@ -21,6 +20,7 @@ from generator.load.runcolumns import (
     typed,
 )
 from generator.models.runs import RunRecord
+from generator.protocol.items import LISTS
 
 
 def columns_from_records(records: list[RunRecord], lines: list[int]) -> RunColumns:

@@ -20,13 +20,11 @@ import pyarrow.json as pj
 
 from generator.load.rawlines import not_utf8_lines, suspect_nulls
 from generator.load.runschema import PARSE, flag_rows, to_bools
+from generator.protocol.items import LISTS
 
 if TYPE_CHECKING:
     from generator.load.items import ItemIndex
 
-#: Item lists of a record and the integer kind each is stored under.
-LISTS = {"rules": 0, "fatal": 1, "judge": 2}
-KIND_NAMES = {v: k for k, v in LISTS.items()}
 
 # Columns of the runs table and their dtypes (strings as pandas categoricals).
 RUN_COLUMNS: dict[str, Any] = {

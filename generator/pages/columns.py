@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any, Generic, Literal, TypeVar
 
-from generator.models import Release
 from generator.pages.tables import Cell, Row, Table
+from generator.protocol.order import First
 from generator.score.results import Estimate, Rate, Reliability
 
 R = TypeVar("R")
@@ -22,7 +22,6 @@ Show = Callable[[Any], Cell]
 #: A download field's JSON type; every field may also be null.
 JsonType = Literal["string", "number", "integer", "boolean", "array", "object", "any"]
 #: The order a column's first click sorts in: best first for a metric (its direction).
-First = Literal["asc", "desc"]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -123,14 +122,6 @@ class Spec(Generic[R]):
         rows = tuple(self.row(item) for item in items)
         first = tuple(c.first for c in self.columns)
         return Table(id, caption, self.headers, rows, note, inline, first=first)
-
-
-def best_first(release: Release, metric: str) -> First | None:
-    """The order that puts the best first for one of the release's metrics: descending when
-    higher is better, ascending when lower is (cost, duration, tokens); None if the release
-    declares no direction for it."""
-    direction = next((m.direction for m in release.metrics if m.id == metric), None)
-    return None if direction is None else ("desc" if direction == "higher" else "asc")
 
 
 def fields(

@@ -11,8 +11,8 @@ import pandas as pd
 
 from generator.disclosure import below_floor, fingerprint
 from generator.load import Loaded, LoadedBundle, LoadedRelease
-from generator.load.runcolumns import LISTS
 from generator.models import Catalog, DeepDive, HarnessCard, Release, Task
+from generator.protocol.items import LISTS
 from generator.score.frame import VersionFrame
 from generator.score.results import Report, TaskRow
 from generator.score.version import ScoredVersion

@@ -14,7 +14,7 @@ from functools import partial
 from generator.models.profile import Metric
 from generator.models.views import Effect
 from generator.pages.cells import groups_note, rank_note
-from generator.pages.columns import Column, Field, First, Spec, estimate_fields
+from generator.pages.columns import Column, Field, Spec, estimate_fields
 from generator.pages.context import VersionContext
 from generator.pages.differences import differences_spec
 from generator.pages.measures import Figure, figure, figure_cell, label
@@ -36,6 +36,7 @@ from generator.pages.viewparts import (
     sub_line,
     view_page,
 )
+from generator.protocol.order import First, best_first
 from generator.score.results import CombinationScores, Difference, ScopeResult
 
 
@@ -212,7 +213,7 @@ def block_spec(
     def against(p: Place) -> Difference | None:
         return block.against(p)
 
-    first: First = "desc" if metric.higher else "asc"
+    first: First = best_first(metric.higher)
     return Spec(
         (
             Column(across, lambda p: p, partial(_name_cell, ctx)),

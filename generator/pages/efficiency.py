@@ -12,16 +12,7 @@ from markupsafe import Markup
 from generator.models.base import NOT_RECORDED
 from generator.pages.cells import combo_cell, efficiency_cell
 from generator.pages.charts import labels, style_of
-from generator.pages.columns import (
-    Column,
-    Field,
-    First,
-    Spec,
-    best_first,
-    estimate_fields,
-    fields,
-    sorted_as,
-)
+from generator.pages.columns import Column, Field, Spec, estimate_fields, fields, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.effcharts import METRICS, domain_charts, frontier_text, has, tokens
@@ -30,6 +21,7 @@ from generator.pages.outcome import outcome_of
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
 from generator.pages.text import NBSP, kilo, one_decimal, scale_label, score, spelled
+from generator.protocol.order import First, metric_first
 from generator.score.results import (
     CombinationScores,
     Report,
@@ -91,7 +83,7 @@ def efficiency_spec(
     header = outcome.title if outcome.plain else f"{outcome.title} ({outcome.qualifier})"
 
     def best(metric: str) -> First | None:
-        return best_first(ctx.release, metric)
+        return metric_first(ctx.release, metric)
 
     def place(c: CombinationScores) -> str:
         return frontier_text(c.pareto, c, "total_tokens", tokenizer[c.combination])

@@ -9,7 +9,7 @@ from functools import partial
 
 from generator.models.profile import Grid, Metric
 from generator.pages.cells import groups_note
-from generator.pages.columns import Column, Field, First, Spec, estimate_fields, whole
+from generator.pages.columns import Column, Field, Spec, estimate_fields, whole
 from generator.pages.context import VersionContext
 from generator.pages.measures import Figure, figure, figure_cell, label
 from generator.pages.render import Page
@@ -29,6 +29,7 @@ from generator.pages.viewparts import (
     sub_line,
     view_page,
 )
+from generator.protocol.order import First, best_first
 from generator.score.results import CombinationScores, ScopeResult
 
 
@@ -91,7 +92,7 @@ def _grid_fields(ctx: VersionContext, grid: GridData, col: str) -> tuple[Field[s
 
 def grid_spec(ctx: VersionContext, grid: GridData, axis: str, cols: Sequence[str]) -> Spec[str]:
     """A row per value of the row axis (``axis``: its title), a column per value of the other."""
-    first: First = "desc" if grid.metric.higher else "asc"
+    first: First = best_first(grid.metric.higher)
     return Spec(
         (
             Column(axis, whole),

@@ -15,6 +15,7 @@ from generator.pages.downloads import download_name
 from generator.pages.profile import declared_lines
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Row, Table
+from generator.score.results import OUTPUT_MODELS
 
 # The measured coverage of the interval method, written by bench/coverage.py.
 COVERAGE = Path(__file__).resolve().parents[2] / "site_src" / "coverage.json"
@@ -87,7 +88,8 @@ def methodology_page(ctx: VersionContext) -> Page:
 
 def publishing_page(ctx: VersionContext) -> Page:
     schemas = {
-        f"schemas/{name}": render_schema(schema) for name, schema in sorted(json_schemas().items())
+        f"schemas/{name}": render_schema(schema)
+        for name, schema in sorted(json_schemas(OUTPUT_MODELS).items())
     }
     markdown = render(
         environment(),

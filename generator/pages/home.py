@@ -9,7 +9,6 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
-from generator.check.factors import not_recorded_controls
 from generator.models import Release
 from generator.models.release import ControlledFactor
 from generator.pages.cells import (
@@ -24,6 +23,7 @@ from generator.pages.leaderboard import headline, leaderboard_chart, leaderboard
 from generator.pages.render import Page, environment, opaque, render, tables_html
 from generator.pages.tables import Table
 from generator.pages.text import attr, escape_html, render_markdown, spelled
+from generator.protocol.comparison import not_recorded_controls
 
 
 def _components(ctx: VersionContext) -> list[tuple[str, str]]:

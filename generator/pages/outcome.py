@@ -16,10 +16,11 @@ from typing import Any
 
 from generator.models.profile import Channel, Metric
 from generator.pages.cells import estimate_cell, interval_mark
-from generator.pages.columns import Column, Field, best_first, estimate_fields, only
+from generator.pages.columns import Column, Field, estimate_fields, only
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell
 from generator.pages.text import NBSP, estimate, scale_label
+from generator.protocol.order import metric_first
 from generator.score.results import CombinationScores, Estimate
 
 
@@ -116,7 +117,7 @@ def cells_column(
     def show(c: CombinationScores) -> Cell:
         return outcome.cell(c.cell_mean) if c.cell_mean else Cell("—")
 
-    return (Column(header, scores, show, first=best_first(ctx.release, outcome.metric.id)),)
+    return (Column(header, scores, show, first=metric_first(ctx.release, outcome.metric.id)),)
 
 
 def domain_channels(ctx: VersionContext, domain: str) -> list[Channel]:
@@ -147,7 +148,7 @@ def channel_columns(
     if not used:
         return ()
     outcome = outcome_of(ctx, domain)
-    first = best_first(ctx.release, outcome.metric.id)
+    first = metric_first(ctx.release, outcome.metric.id)
 
     def column(channel: str, title: str) -> Column[Any]:
         def show(c: CombinationScores | None) -> Cell:

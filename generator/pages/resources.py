@@ -23,6 +23,7 @@ from generator.pages.viewparts import (
     shown_scope,
     view_page,
 )
+from generator.protocol.order import best_first
 from generator.score.results import CombinationInfo, CombinationScores
 
 
@@ -42,7 +43,7 @@ def resources_spec(
         return lambda c: figure_cell(metric, c, get(metric)(c))
 
     def first(metric: Metric) -> Any:
-        return "desc" if metric.higher else "asc"
+        return best_first(metric.higher)
 
     def header(metric: Metric) -> str:
         within = "" if metric.comparable else ", within a tokenizer"

@@ -27,7 +27,6 @@ from generator.pages.columns import (
     Field,
     Show,
     Spec,
-    best_first,
     estimate_fields,
     fields,
     only,
@@ -46,6 +45,7 @@ from generator.pages.outcome import (
 from generator.pages.tables import RANK, Cell, Table
 from generator.pages.usage import is_scored as _scored
 from generator.pages.usage import reliability_at
+from generator.protocol.order import metric_first
 from generator.score.gating import GATED
 from generator.score.results import (
     EFFICIENCY_COUNTS,
@@ -148,7 +148,7 @@ def _score_columns(
     def scored(
         header: str, value: Callable[[CombinationScores], Any], show: Show, metric: str
     ) -> Column[Any]:
-        return Column(header, value, show, _scored, first=best_first(release, metric))
+        return Column(header, value, show, _scored, first=metric_first(release, metric))
 
     rank = Column(RANK, whole, _rank_cell, _scored, lambda _: Cell("—"), first="asc")
     return (
@@ -160,7 +160,7 @@ def _score_columns(
             _task_score_cell(fewer, outcome),
             _scored,
             _status_cell(ctx),
-            first=best_first(release, outcome.metric.id),
+            first=metric_first(release, outcome.metric.id),
         ),
         *cells_column(ctx, scope.scope.domain if scope else "", release.statistics.confidence),
         *(

@@ -38,6 +38,7 @@ from generator.pages.viewparts import (
     scope_lead,
     view_page,
 )
+from generator.protocol.order import best_first
 from generator.score.results import CombinationScores
 
 #: A table of more points than this is folded under the chart (the chart says the rest).
@@ -109,13 +110,13 @@ def scatter_spec(ctx: VersionContext, data: ScatterData) -> Spec[Point]:
                 label(y),
                 lambda p: p,
                 lambda p: shown(y, p.y, p.combination),
-                first="desc" if y.higher else "asc",
+                first=best_first(y.higher),
             ),
             Column(
                 label(x, "per run"),
                 lambda p: p,
                 lambda p: shown(x, p.x, p.combination),
-                first="desc" if x.higher else "asc",
+                first=best_first(x.higher),
             ),
             Column("Pareto frontier", lambda p: place(p, x)),
             Column("Tasks", lambda p: p.y.tasks, lambda n: Cell(f"{n:,}", n)),

@@ -22,7 +22,8 @@ from generator.pages.effcharts import DASHES, frontier_text
 from generator.pages.measures import Figure, figure, figure_text
 from generator.pages.text import scale_label
 from generator.pages.viewparts import combinations, shown_scope, slug
-from generator.score.ranking import compared_on_frontier, frontier, tokenizer_key
+from generator.protocol.comparison import tokenizer_key
+from generator.score.ranking import compared_on_frontier, frontier
 from generator.score.results import CombinationScores, ScopeResult
 
 

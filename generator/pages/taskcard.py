@@ -10,11 +10,12 @@ from typing import Any
 from generator.models import Task
 from generator.models.catalog import Evidence, JudgeItem, RuleItem
 from generator.pages.cells import STATUS_TEXT, combo_cell
-from generator.pages.columns import Column, Field, First, Spec, best_first, pairs, sorted_as
+from generator.pages.columns import Column, Field, Spec, pairs, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.outcome import Outcome, outcome_of
 from generator.pages.tables import Cell, Table
 from generator.pages.text import score
+from generator.protocol.order import First, metric_first
 from generator.score.results import TaskRow
 
 Item = RuleItem | JudgeItem
@@ -215,7 +216,7 @@ def results_spec(ctx: VersionContext, domain: str) -> Spec[TaskRow]:
     sorts best first), the score in its domain's outcome metric."""
 
     def best(metric: str) -> First | None:
-        return best_first(ctx.release, metric)
+        return metric_first(ctx.release, metric)
 
     outcome = outcome_of(ctx, domain)
     header = outcome.title if outcome.plain else f"{outcome.title} ({outcome.qualifier})"

@@ -11,7 +11,7 @@ from markupsafe import Markup
 from generator.models.profile import Experiment, Metric
 from generator.models.views import Transfer
 from generator.pages.cells import RUNS_MARK, release_notice, runs_note
-from generator.pages.columns import Column, Field, First, Spec, whole
+from generator.pages.columns import Column, Field, Spec, whole
 from generator.pages.context import VersionContext
 from generator.pages.downloads import described
 from generator.pages.measures import label
@@ -19,6 +19,7 @@ from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Cell, Table
 from generator.pages.text import escape, escape_html, estimate, spelled
 from generator.pages.viewparts import NOT_EVALUATED, slug
+from generator.protocol.order import First, best_first
 from generator.score.changes import Change, ExperimentResult, TaskChange
 from generator.score.rounding import fixed
 
@@ -87,7 +88,7 @@ def matrix_spec(metric: Metric, result: ExperimentResult) -> Spec[str]:
     """A row per level: its change on each consumer, then its mean over the consumers."""
     cells = {(c.level, c.consumer): c for c in result.cells}
     means = {c.level: c for c in result.level_means}
-    first: First = "desc" if result.higher else "asc"
+    first: First = best_first(result.higher)
 
     def cell(consumer: str) -> Callable[[str], Change | None]:
         return lambda level: cells.get((level, consumer))
@@ -136,7 +137,7 @@ def tasks_spec(ctx: VersionContext, metric: Metric, result: ExperimentResult) ->
             Column(
                 "Treatment", lambda t: Cell(fixed(t.treatment / s, 3), t.treatment), lambda c: c
             ),
-            Column("Change", whole, change, first="desc" if result.higher else "asc"),
+            Column("Change", whole, change, first=best_first(result.higher)),
         ),
         (
             Field("task", lambda t: t.task),

@@ -13,16 +13,7 @@ from generator.pages.cells import (
     combo_cell,
     efficiency_cell,
 )
-from generator.pages.columns import (
-    Column,
-    Field,
-    Show,
-    Spec,
-    best_first,
-    estimate_fields,
-    fields,
-    whole,
-)
+from generator.pages.columns import Column, Field, Show, Spec, estimate_fields, fields, whole
 from generator.pages.context import VersionContext
 from generator.pages.outcome import (
     outcome_of,
@@ -34,6 +25,7 @@ from generator.pages.text import (
     kilo,
     one_decimal,
 )
+from generator.protocol.order import metric_first
 from generator.score.results import (
     EFFICIENCY_COUNTS,
     CombinationScores,
@@ -91,7 +83,7 @@ def _usage_columns(
     def scored(
         header: str, value: Callable[[CombinationScores], Any], show: Show, metric: str
     ) -> Column[Any]:
-        return Column(header, value, show, is_scored, first=best_first(release, metric))
+        return Column(header, value, show, is_scored, first=metric_first(release, metric))
 
     return (
         scored(

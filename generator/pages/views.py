@@ -7,17 +7,10 @@ from operator import attrgetter
 from typing import Any
 
 from generator.pages.cells import VIEWS, combo_cell, estimate_cell, runs_note, view_cell
-from generator.pages.columns import (
-    Column,
-    Field,
-    Spec,
-    best_first,
-    estimate_fields,
-    sorted_as,
-    whole,
-)
+from generator.pages.columns import Column, Field, Spec, estimate_fields, sorted_as, whole
 from generator.pages.context import VersionContext
 from generator.pages.tables import Cell, Table
+from generator.protocol.order import metric_first
 from generator.score.results import BusinessViews, CombinationScores, ScopeResult
 
 
@@ -43,7 +36,7 @@ def business_spec(ctx: VersionContext, elsewhere: str = "") -> Spec[CombinationS
         (
             Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, 1)),
             *(
-                Column(t, business, _view(n, elsewhere), first=best_first(ctx.release, n))
+                Column(t, business, _view(n, elsewhere), first=metric_first(ctx.release, n))
                 for t, n in zip(titles, VIEWS, strict=True)
             ),
         ),

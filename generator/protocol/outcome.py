@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.load.runcolumns import LISTS
 from generator.models.catalog import Scoring
+from generator.protocol.items import LISTS
 
 RULE, FATAL, JUDGE = LISTS["rules"], LISTS["fatal"], LISTS["judge"]
 KINDS = len(LISTS)

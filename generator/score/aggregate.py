@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.check.factors import comparison_key
 from generator.models import Bundle, Release
+from generator.protocol.comparison import comparison_key, tokenizer_key
 from generator.score.business import business_views
 from generator.score.efficiency import efficiency
 from generator.score.figures import figures, finite_or_none, point_values
@@ -32,7 +32,6 @@ from generator.score.ranking import (
     pair_figures,
     pareto,
     rank_ranges,
-    tokenizer_key,
 )
 from generator.score.rerun import rerun_se
 from generator.score.results import (

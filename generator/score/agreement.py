@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from generator.check.raters import JUDGE_CHANNEL, item_channel
 from generator.load import LoadedBundle
 from generator.models import Catalog, Release
 from generator.models.bundle import Rater
 from generator.models.runs import RatedRun
+from generator.protocol.items import JUDGE_CHANNEL, item_channel
 from generator.protocol.outcome import JUDGE, Items, Verdicts, item_credit
 from generator.score.agreement_results import AgreementFigure, RaterAgreement
 from generator.score.concordance import compare

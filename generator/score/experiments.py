@@ -23,10 +23,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from generator.check.experiments import baselines
 from generator.load import LoadedRelease
 from generator.models import Bundle, Release
 from generator.models.profile import Experiment
+from generator.protocol.experiments import baselines
 from generator.score.changes import Change, ExperimentResult, TaskChange
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.intervals import (

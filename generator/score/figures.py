@@ -14,9 +14,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from generator.models import Release
+from generator.protocol.reliability import reliability_at
 from generator.score.intervals import Figure, figure, rate
 from generator.score.plan import Plan, has_views
-from generator.score.stats import reliability_at
 from generator.score.table import NAN, ScopeView, TaskTable
 
 

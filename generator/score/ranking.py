@@ -20,7 +20,6 @@ from itertools import combinations as pairs_of
 
 import numpy as np
 
-from generator.models.base import NOT_RECORDED
 from generator.score.intervals import Figure, Interval, difference, figure
 from generator.score.results import EFFICIENCY_COUNTS, CombinationScores, Difference
 from generator.score.table import ScopeView, TaskTable
@@ -183,13 +182,6 @@ def compared_on_frontier(r: CombinationScores, resource: str) -> bool:
         return True
     eff = r.efficiency
     return eff is not None and getattr(eff, resource) is not None and resource not in eff.recorded
-
-
-def tokenizer_key(name: str, tokenizer: str) -> str:
-    """What a combination's token counts are counted in: they compare only within one
-    tokenizer (§4.2(2)), and those of a tokenizer the source did not record with no other
-    combination's."""
-    return f"{NOT_RECORDED}: {name}" if tokenizer == NOT_RECORDED else tokenizer
 
 
 def pareto(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from generator.score.agreement_results import RaterAgreement
 from generator.score.changes import ExperimentResult
@@ -373,3 +373,7 @@ class Report(Result):
         description="Each second rater against the Judge, per Judge channel, over the runs "
         "both rated.",
     )
+
+
+#: The outputs whose format is documented as a JSON Schema, by file stem.
+OUTPUT_MODELS: dict[str, type[BaseModel]] = {"report": Report}

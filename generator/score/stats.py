@@ -6,7 +6,7 @@ seeded task draws and percentile intervals (§4.2). The interval method that use
 from __future__ import annotations
 
 import hashlib
-from math import comb, exp, lgamma, pi, sqrt, tan
+from math import exp, lgamma, pi, sqrt, tan
 from statistics import NormalDist
 from typing import Any
 
@@ -73,13 +73,6 @@ def seed_for(*parts: object) -> int:
     """A stable 64-bit seed from the parts (not Python's salted ``hash``)."""
     digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(digest[:8], "little")
-
-
-def reliability_at(successes: np.ndarray, runs: int, k: int) -> np.ndarray:
-    """Per task C(c_t, k) / C(n, k); 0 when c_t < k (§4.2(3))."""
-    table = np.array([comb(c, k) for c in range(runs + 1)], dtype=float) / comb(runs, k)
-    values: np.ndarray = table[successes]
-    return values
 
 
 def task_draws(n_tasks: int, samples: int, seed: int) -> np.ndarray:

@@ -22,9 +22,10 @@ from experimenttools import (
 )
 
 from generator.check import check_inputs
-from generator.check.experiments import baselines, check_experiments, place, treatment_targets
+from generator.check.experiments import check_experiments
 from generator.errors import Problem
 from generator.load import load_inputs
+from generator.protocol.experiments import place
 
 
 def _problems(experiment: dict[str, Any] | None = None, inputs: Any = None) -> list[Problem]:
@@ -158,17 +159,6 @@ def test_a_treatment_shares_its_baseline_s_place_on_the_axes(tmp_path: Path) -> 
     assert place(rel, bundles["base-a"]) == place(rel, bundles[treatment_id("gpt", "base-a")])
     inputs, _ = load_inputs(write_root(tmp_path, rel, (runs, bundles)))
     assert [p for p in check_inputs(inputs) if p.severity == "error"] == []
-
-
-def test_treatment_targets_and_baselines_follow_the_conditions() -> None:
-    _, bundles = experiment_inputs()
-    rel = experiment_release()
-    assert treatment_targets(rel, bundles["base-a"]) is None
-    assert treatment_targets(rel, bundles["base-a-gpt"]) == frozenset(TARGETS)
-    found = baselines(rel, list(bundles.values()))
-    assert {k: [b.combination.id for b in v] for k, v in found.items()} == {
-        c: [c.rsplit("-", 1)[0]] for c in bundles if bundles[c].condition is not None
-    }
 
 
 def test_a_transfer_view_names_a_declared_experiment() -> None:

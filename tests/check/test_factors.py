@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from builders import bundle, catalog, release, run, task, version
+from builders import catalog, judged_by, release, run, task, version
 
-from generator.check.factors import check_factors, comparison_key, not_recorded_controls
+from generator.check.factors import check_factors
 from generator.load import Loaded
 from generator.load.source import Source
 from generator.models import Bundle, Release
+from generator.protocol.comparison import comparison_key
 from generator.score.report import build_report
 
 EVALUATOR_VARIES = [
     {"factor": "Task set", "status": "controlled", "setting": "frozen"},
     {"factor": "Judge", "status": "variable", "setting": "two judges", "covers": ["evaluator"]},
 ]
-
-
-def _judged_by(combo: str, judge: str) -> Bundle:
-    data: dict[str, Any] = bundle(combo).model_dump(mode="json", by_alias=True)
-    data["evaluator"]["judge_model"] = judge
-    return Bundle.model_validate(data)
 
 
 def _problems(rel: Release, bundles: dict[str, Bundle]) -> list[str]:
@@ -32,7 +25,7 @@ def _problems(rel: Release, bundles: dict[str, Bundle]) -> list[str]:
 
 
 def test_a_departing_judge_is_an_error_naming_both_values() -> None:
-    bundles = {"p": _judged_by("p", "A"), "q": _judged_by("q", "A"), "r": _judged_by("r", "B")}
+    bundles = {"p": judged_by("p", "A"), "q": judged_by("q", "A"), "r": judged_by("r", "B")}
     (problem,) = _problems(release(), bundles)
     assert "evaluator.judge_model" in problem
     assert '"B" departs from "A", the setting of 2 of 3 combinations' in problem
@@ -40,27 +33,14 @@ def test_a_departing_judge_is_an_error_naming_both_values() -> None:
 
 
 def test_a_tie_takes_the_first_bundle_value() -> None:
-    (problem,) = _problems(release(), {"p": _judged_by("p", "A"), "q": _judged_by("q", "B")})
+    (problem,) = _problems(release(), {"p": judged_by("p", "A"), "q": judged_by("q", "B")})
     assert '"B" departs from "A"' in problem
 
 
 def test_a_setting_declared_variable_is_not_an_error() -> None:
     rel = release(controlled_factors=EVALUATOR_VARIES)
-    assert _problems(rel, {"p": _judged_by("p", "A"), "r": _judged_by("r", "B")}) == []
-    assert comparison_key(rel, _judged_by("p", "A")) != comparison_key(rel, _judged_by("r", "B"))
-
-
-def test_a_varying_setting_not_recorded_matches_no_other_bundle() -> None:
-    """Two bundles whose varying Judge nobody recorded are not known to share it: each is
-    compared with no other; a controlled Judge not recorded in one bundle departs."""
-    rel = release(controlled_factors=EVALUATOR_VARIES)
-    p, q = _judged_by("p", "not recorded"), _judged_by("q", "not recorded")
-    assert comparison_key(rel, p) != comparison_key(rel, q)
-    assert comparison_key(rel, _judged_by("r", "A")) == comparison_key(rel, _judged_by("s", "A"))
-    assert comparison_key(rel, p, judged=False) == comparison_key(rel, q, judged=False)
-    bundles = {"p": _judged_by("p", "A"), "q": _judged_by("q", "A"), "r": p}
-    (problem,) = _problems(release(), bundles)
-    assert '"not recorded" departs from "A"' in problem
+    assert _problems(rel, {"p": judged_by("p", "A"), "r": judged_by("r", "B")}) == []
+    assert comparison_key(rel, judged_by("p", "A")) != comparison_key(rel, judged_by("r", "B"))
 
 
 def test_a_setting_named_in_two_rows_is_refused() -> None:
@@ -77,7 +57,7 @@ def test_combinations_are_compared_only_within_a_varying_setting() -> None:
     tasks = [task(f"t{i}", judge=(4,)) for i in range(6)]
     good = [run(f"t{i}", r, judge=(4,)) for i in range(6) for r in (1, 2)]
     bad = [run(f"t{i}", r, passed=0, judge=(1,), failure="wrong") for i in range(6) for r in (1, 2)]
-    bundles = {"p": _judged_by("p", "A"), "q": _judged_by("q", "A"), "r": _judged_by("r", "B")}
+    bundles = {"p": judged_by("p", "A"), "q": judged_by("q", "A"), "r": judged_by("r", "B")}
     report = build_report(
         version(rel, catalog(tasks), {"p": good, "q": bad, "r": bad}, bundles), "office"
     )
@@ -95,7 +75,7 @@ def test_an_evaluator_that_judged_nothing_splits_nothing() -> None:
     tasks = [task(f"t{i}") for i in range(6)]
     good = [run(f"t{i}", r) for i in range(6) for r in (1, 2)]
     bad = [run(f"t{i}", r, passed=0, failure="wrong") for i in range(6) for r in (1, 2)]
-    bundles = {"p": _judged_by("p", "A"), "q": _judged_by("q", "B")}
+    bundles = {"p": judged_by("p", "A"), "q": judged_by("q", "B")}
     report = build_report(version(rel, catalog(tasks), {"p": good, "q": bad}, bundles), "office")
     scope = next(s for s in report.scopes if s.scope.group == "all")
     assert scope.comparison_groups == [["p", "q"]]
@@ -110,17 +90,7 @@ def test_nothing_varies_by_default() -> None:
     assert Loaded(release(), Source("release.yaml")).model.varying() == ()
 
 
-def test_a_controlled_setting_no_bundle_records_is_named_not_held_fixed_in_fact() -> None:
-    """Every bundle leaves the Judge not recorded: no departure, but the release home may not
-    say it was held fixed without saying the results do not show it."""
-    from generator.pages.home import factors_title
-
-    rel = release()
-    both = [_judged_by("p", "not recorded"), _judged_by("q", "not recorded")]
-    assert _problems(rel, {"p": both[0], "q": both[1]}) == []
-    assert not_recorded_controls(rel, both) == ("evaluator",)
-    assert not_recorded_controls(rel, [_judged_by("p", "A")]) == ()
-    assert not_recorded_controls(release(controlled_factors=EVALUATOR_VARIES), both) == ()
-    title = factors_title(rel, not_recorded_controls(rel, both))
-    assert title.endswith("held fixed, as declared; the results do not record evaluator (§4.1)")
-    assert factors_title(rel).endswith("is held fixed (§4.1)")
+def test_a_controlled_setting_not_recorded_in_one_bundle_departs() -> None:
+    p = judged_by("r", "not recorded")
+    (problem,) = _problems(release(), {"p": judged_by("p", "A"), "q": judged_by("q", "A"), "r": p})
+    assert '"not recorded" departs from "A"' in problem

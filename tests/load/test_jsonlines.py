@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from generator.load import rawlines
 from generator.load.jsonlines import MAX_PROBLEMS_PER_FILE, parse_json, read_runs
-from generator.load.runcolumns import LISTS
+from generator.protocol.items import LISTS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runs"
 HEADER = '{"format_version": 1}\n'

@@ -8,9 +8,10 @@ import pandas as pd
 from builders import run
 
 from generator.load.records import columns_from_records, concat_columns
-from generator.load.runcolumns import LISTS, RunColumns
+from generator.load.runcolumns import RunColumns
 from generator.models import RunRecord
 from generator.models.runs import Measure
+from generator.protocol.items import LISTS
 
 
 def _records() -> list[RunRecord]:

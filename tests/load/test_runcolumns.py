@@ -12,8 +12,9 @@ import pytest
 
 from generator.load.jsonlines import read_runs
 from generator.load.records import columns_from_records
-from generator.load.runcolumns import LISTS, RunColumns, read_fast
+from generator.load.runcolumns import RunColumns, read_fast
 from generator.models.runs import RunRecord
+from generator.protocol.items import LISTS
 
 REPO = Path(__file__).resolve().parents[2]
 RUN_FILES = sorted((REPO / "results").rglob("*.jsonl"))

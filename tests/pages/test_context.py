@@ -7,9 +7,9 @@ import dataclasses
 from builders import bundle, catalog, release, run, task, version
 
 from generator.load import Inputs, LoadedRelease
-from generator.load.runcolumns import LISTS
 from generator.models import RunRecord
 from generator.pages.context import cited_evidence
+from generator.protocol.items import LISTS
 
 
 def _cited_literal(

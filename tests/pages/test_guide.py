@@ -19,6 +19,7 @@ from generator.pages.guide import (
     methodology_page,
     publishing_page,
 )
+from generator.score.results import OUTPUT_MODELS
 
 
 def _coverage() -> dict[str, Any]:
@@ -79,7 +80,7 @@ def test_the_methodology_shows_the_measured_coverage(contexts: list[VersionConte
 
 def test_the_publishing_guide_carries_every_schema(contexts: list[VersionContext]) -> None:
     page = publishing_page(contexts[0])
-    schemas = json_schemas()
+    schemas = json_schemas(OUTPUT_MODELS)
     assert sorted(page.extra_files) == sorted(f"schemas/{n}" for n in schemas)
     for name, schema in schemas.items():
         assert json.loads(page.extra_files[f"schemas/{name}"]) == json.loads(json.dumps(schema))

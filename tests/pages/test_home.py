@@ -116,3 +116,14 @@ def test_the_home_leads_with_each_domain_s_leaderboard(
         drawn = [p.div for p in plots(text)]
         assert drawn == [f"leaderboard-{b.domain}" for b in leaders if b.table.rows]
         assert page.charts
+
+
+def test_the_factors_heading_says_which_held_fixed_settings_the_results_do_not_record() -> None:
+    from builders import release
+
+    from generator.pages.home import factors_title
+
+    rel = release()
+    title = factors_title(rel, ("evaluator",))
+    assert title.endswith("held fixed, as declared; the results do not record evaluator (§4.1)")
+    assert factors_title(rel).endswith("is held fixed (§4.1)")

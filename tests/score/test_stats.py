@@ -11,7 +11,6 @@ from generator.score.stats import (
     multiplicities,
     percentile_interval,
     percentile_intervals,
-    reliability_at,
     seed_for,
     t_value,
     task_draws,
@@ -44,14 +43,6 @@ def test_wilson_edges() -> None:
 def test_z_value() -> None:
     assert z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
     assert z_value(0.90) == pytest.approx(1.644854, abs=1e-6)
-
-
-def test_reliability_at_is_binomial_ratio() -> None:
-    c = np.array([0, 1, 2, 3, 4])
-    # C(c,2)/C(4,2) = c(c-1)/12
-    assert reliability_at(c, 4, 2).tolist() == pytest.approx([0, 0, 1 / 6, 0.5, 1])
-    assert reliability_at(c, 4, 1).tolist() == pytest.approx([0, 0.25, 0.5, 0.75, 1])
-    assert reliability_at(c, 4, 4).tolist() == [0, 0, 0, 0, 1]
 
 
 def test_percentile_interval_ignores_missing_replicates() -> None:

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from generator.check.experiments import treatment_targets
 from generator.check.runs.catalog import CatalogItems
 from generator.load import LoadedBundle
 from generator.load.runcolumns import item_table
 from generator.models import Release
 from generator.models.bundle import RunCount
+from generator.protocol.experiments import treatment_targets
 
 
 class Labels:

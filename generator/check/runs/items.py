@@ -20,7 +20,7 @@ from generator.check.runs.columns import (
 from generator.check.runs.evidence import check_evidence
 from generator.check.runs.missing import check_missing
 from generator.errors import did_you_mean
-from generator.load.runcolumns import KIND_NAMES
+from generator.protocol.items import KIND_NAMES
 from generator.protocol.outcome import FATAL, JUDGE, RULE, in_failed_module
 
 _KIND_TEXT = {RULE: "an ordinary rule item", FATAL: "a fatal rule item", JUDGE: "a judge item"}

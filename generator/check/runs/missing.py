@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from generator.check.runs.columns import Found, ItemChecks
-from generator.load.runcolumns import KIND_NAMES
+from generator.protocol.items import KIND_NAMES
 from generator.protocol.outcome import JUDGE, KINDS
 
 

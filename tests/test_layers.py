@@ -1,0 +1,91 @@
+"""No import climbs the pipeline: load → check → score → pages → site, over the rules.
+
+Each package of ``generator`` sits on one layer; a module imports only from its own layer and
+those below. ``protocol/`` (the whitepaper's rules, written once) imports only ``models/``,
+so the checks, the scoring engine and the pages all read one copy of each rule. Imports
+inside functions count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "generator"
+
+#: Bottom to top. ``errors`` and ``memory`` are leaves every stage may use; the modules at
+#: the top (``build``, ``cli``) run the stages.
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"errors", "memory"}),
+    frozenset({"models"}),
+    frozenset({"protocol"}),
+    frozenset({"disclosure"}),
+    frozenset({"load"}),
+    frozenset({"check"}),
+    frozenset({"score"}),
+    frozenset({"pages"}),
+    frozenset({"site"}),
+    frozenset({"build", "skeleton"}),
+    frozenset({"cli", "__main__"}),
+)
+#: What ``protocol/`` may import besides itself.
+PROTOCOL_READS = frozenset({"models"})
+
+
+def _layer(part: str) -> int:
+    return next(i for i, names in enumerate(LAYERS) if part in names)
+
+
+def _part(path: Path) -> str:
+    """The top-level part of ``generator`` a module belongs to."""
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def _imported(path: Path) -> set[str]:
+    """The parts of ``generator`` a module imports (absolute imports; the package uses no
+    relative ones, checked here too)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}: a relative import"
+            names = [node.module or ""]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "generator" and len(parts) > 1:
+                out.add(parts[1])
+    return out
+
+
+MODULES = sorted(p for p in PACKAGE.rglob("*.py") if _part(p) != "__init__")
+
+
+def test_every_part_of_the_package_has_a_layer() -> None:
+    parts = {_part(p) for p in MODULES}
+    assert len(parts) > len(LAYERS)  # the layers hold the package's parts, not one each
+    for part in parts:
+        _layer(part)  # raises StopIteration for a part with no layer
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_import_climbs_the_pipeline(path: Path) -> None:
+    mine = _part(path)
+    climbs = {p for p in _imported(path) - {mine} if _layer(p) > _layer(mine)}
+    assert not climbs, f"{path.relative_to(PACKAGE)} imports {sorted(climbs)} from above"
+    if mine == "protocol":
+        assert _imported(path) <= PROTOCOL_READS | {"protocol"}
+
+
+def test_the_check_finds_a_climbing_import(tmp_path: Path) -> None:
+    """The test itself can fail: a loader importing the scoring engine is caught."""
+    module = tmp_path / "generator" / "load" / "bad.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("from generator.score.results import Report\n", encoding="utf-8")
+    assert _imported(module) == {"score"}
+    assert _layer("score") > _layer("load")
