@@ -65,7 +65,7 @@ def check_task_facets_and_sets(
             yield problem("facets", f"{facet!r} holds one value per task; got {list(value)}")
         elif not isinstance(value, str) and (not value or repeated(list(value))):
             yield problem("facets", f"{facet!r}: expected its values once each; got {list(value)}")
-    domain = next((d for d in release.domains if d.id == task.domain), None)
+    domain = release.find_domain(task.domain)
     if domain is None:
         return
     sets = [s.id for s in domain.task_sets]

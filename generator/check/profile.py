@@ -177,7 +177,7 @@ def check_task_profile(release: Release, task: Task, src: Source, index: int) ->
             yield problem(
                 field, "missing: this release requires it of every task (profile.task_fields)"
             )
-    domain = next((d for d in release.domains if d.id == task.domain), None)
+    domain = release.find_domain(task.domain)
     if domain is None:
         return  # reported by the catalog's own rules
     if not domain.subdivisions and task.subdivision is not None:

@@ -282,10 +282,21 @@ class Release(Versioned):
         """The declared metric of that id, if any."""
         return next((m for m in self.metrics if m.id == metric_id), None)
 
+    def find_domain(self, domain_id: str) -> Domain | None:
+        """The declared domain of that id, if any."""
+        return next((d for d in self.domains if d.id == domain_id), None)
+
+    def domain(self, domain_id: str) -> Domain:
+        """The declared domain of that id (one the checks have found declared)."""
+        found = self.find_domain(domain_id)
+        if found is None:
+            raise KeyError(domain_id)
+        return found
+
     def outcome(self, domain_id: str) -> Metric:
         """The metric the domain's tasks score in, as declared (the task score by default:
         higher is better, in [0, 1])."""
-        domain = next(d for d in self.domains if d.id == domain_id)
+        domain = self.domain(domain_id)
         declared = self.metric(domain.outcome)
         if declared is not None:
             return declared

@@ -131,7 +131,7 @@ def agreement_page(ctx: VersionContext, view: Agreement) -> Page:
     """The agreement of each second rater with the Judge, one table per channel."""
     report = ctx.reports.get(view.domain)
     rows = [] if report is None else report.agreement
-    title = next(d.title for d in ctx.release.domains if d.id == view.domain)
+    title = ctx.release.domain(view.domain).title
     link = f"[{escape(title)}](../{escape(view.domain)}/index.md)"
     channels = list(dict.fromkeys((a.channel, a.channel_title) for a in rows))
     raters = {a.rater for a in rows}

@@ -63,7 +63,7 @@ class BoardRow:
 def _title(ctx: VersionContext, row: Slice) -> str:
     if row.title:
         return row.title
-    domain = next(d.title for d in ctx.release.domains if d.id == row.domain)
+    domain = ctx.release.domain(row.domain).title
     facets = {f.id: {v.id: v.title for v in f.values} for f in ctx.release.profile.facets}
     return " · ".join([domain, *(facets[f][v] for f, v in row.facets.items())])
 
@@ -88,7 +88,7 @@ def board_rows(ctx: VersionContext, board: Board, combos: list[str]) -> list[Boa
         metric = ctx.release.outcome(row.domain)
         scope = shown_scope(ctx, row.domain, row.facets)
         scores = {} if scope is None else {c.combination: c for c in scope.combinations}
-        domain = next(d for d in ctx.release.domains if d.id == row.domain)
+        domain = ctx.release.domain(row.domain)
         # Paired differences are over tasks: a mean over cells is shown without a rank.
         cells = domain.aggregate.over == "cells" and not row.facets
         ranks = {} if scope is None or cells else row_ranks(scope, combos, metric.higher)

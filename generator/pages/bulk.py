@@ -23,7 +23,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from generator.pages.columns import Column, Field, Show
-from generator.pages.tables import DECIMALS, Cell, Prepared, csv_cell, td
+from generator.pages.tables import Cell, Prepared, csv_cell, td
+from generator.score.rounding import DECIMALS
 
 Encode = Callable[[Any], str]
 

@@ -137,7 +137,7 @@ def _md(text: str | None) -> Markup:
 
 def _scope_title(ctx: VersionContext, domain: str, subdivision: str | None) -> str:
     """A scope the card does not cover, by the titles readers know (not by its ids)."""
-    found = next((d for d in ctx.release.domains if d.id == domain), None)
+    found = ctx.release.find_domain(domain)
     if found is None:
         return domain + (f"/{subdivision}" if subdivision else "")
     sub = next((s.title for s in found.subdivisions if s.id == subdivision), subdivision)

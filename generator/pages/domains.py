@@ -215,7 +215,7 @@ def _cuts(
 
 def domain_pages(ctx: VersionContext, report: Report) -> list[DomainPage]:
     """The domain's pages, its headline page first, in the order the navigation lists them."""
-    domain = next(d for d in ctx.release.domains if d.id == report.domain)
+    domain = ctx.release.domain(report.domain)
     top = [s for s in report.scopes if s.scope.whole]
     headline = next(s for s in top if s.scope.group == "all")
     out: list[DomainPage] = []

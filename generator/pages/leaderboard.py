@@ -223,7 +223,7 @@ def leaderboard_table(ctx: VersionContext, report: Report) -> Table:
     fewer = {r.combination: r.tasks for r in rows if r.fewer}
     notes += [fewer_note(ctx, fewer, scope.tasks, report.domain), _unscored_note(ctx, scope)]
     notes += [f"{c.capitalize()} judge {r}." for c, r in sorted(scope.channels_withheld.items())]
-    domain = next(d for d in ctx.release.domains if d.id == report.domain)
+    domain = ctx.release.domain(report.domain)
     over = f"its {spelled(scope.tasks)} tasks"
     if domain.task_sets:  # the first set's: no figure pools the sets
         over = f"the {spelled(scope.tasks)} tasks of its {domain.task_sets[0].title} set"

@@ -107,7 +107,7 @@ def cells_column(
 ) -> tuple[Column[Any], ...]:
     """The mean over cells, beside the mean over tasks, where the domain declares it (§4.2):
     a column of its own, or none."""
-    found = next((d for d in ctx.release.domains if d.id == domain), None)
+    found = ctx.release.find_domain(domain)
     if found is None or found.aggregate.over != "cells":
         return ()
     outcome = outcome_of(ctx, domain)

@@ -92,7 +92,7 @@ def _place(ctx: VersionContext, note: str) -> str:
     """A 'not covered' declaration ("general/image-processing: reason") by its title."""
     where = note.split(": ", 1)[0]
     domain_id, _, sub = where.partition("/")
-    domain = next((d for d in ctx.release.domains if d.id == domain_id), None)
+    domain = ctx.release.find_domain(domain_id)
     if domain is None:
         return where
     if not sub:

@@ -75,7 +75,7 @@ def agreement_text(found: SetComparison, titles: tuple[str, str], confidence: fl
 def sets_page(ctx: VersionContext, view: Sets) -> Page:
     """The first task set against each other: a table and a sentence per other set."""
     report = ctx.reports[view.domain]
-    domain = next(d for d in ctx.release.domains if d.id == view.domain)
+    domain = ctx.release.domain(view.domain)
     names = {s.id: s.title for s in domain.task_sets}
     confidence = ctx.release.statistics.confidence
     tables, headings, leads = [], [], []

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 
 from generator.pages.text import attr
 from generator.pages.text import escape_html as escape
+from generator.score.rounding import DECIMALS
 
-DECIMALS = 6
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # json.dumps makes one a call
 
 

@@ -30,7 +30,7 @@ def _title(values: Iterable[Any], key: str | None) -> str:
 
 def _placement(ctx: VersionContext, task: Task) -> list[tuple[str, str]]:
     """Where the task sits: domain, sub-division, family."""
-    domain = next(d for d in ctx.release.domains if d.id == task.domain)
+    domain = ctx.release.domain(task.domain)
     subdivision = next((x.title for x in domain.subdivisions if x.id == task.subdivision), None)
     variant = f" — variant: {task.variant}" if task.variant else ""
     where = [("Domain", domain.title)]

@@ -18,10 +18,10 @@ from generator.pages.cells import display_names
 from generator.pages.columns import Column, Field, Spec, sorted_as
 from generator.pages.context import VersionContext
 from generator.pages.downloads import tasks_about
-from generator.pages.tables import DECIMALS, Cell, Prepared, Table, escaped
+from generator.pages.tables import Cell, Prepared, Table, escaped
 from generator.pages.text import NBSP, kilo, one_decimal, score
 from generator.score.items import item_breakdown_table, task_efficiency_table
-from generator.score.rounding import fixed
+from generator.score.rounding import DECIMALS, fixed
 
 VERDICTS_CAPTION = "Scoring reconstruction: item verdicts over valid runs"
 #: Per-run rows a page may show inline; a longer runs table shows none of them and loads all

@@ -156,7 +156,7 @@ def tasks_spec(ctx: VersionContext, metric: Metric, result: ExperimentResult) ->
 
 def lead(ctx: VersionContext, experiment: Experiment, result: ExperimentResult) -> str:
     """What is compared with what, on which tasks, and what a positive change means."""
-    domain = next(d.title for d in ctx.release.domains if d.id == experiment.domain)
+    domain = ctx.release.domain(experiment.domain).title
     shared = len(set(experiment.sources) & set(experiment.targets))
     said = "disjoint" if not shared else f"not disjoint ({spelled(shared)} shared)"
     better = "positive" if result.higher else "negative"

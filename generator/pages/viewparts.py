@@ -149,7 +149,7 @@ def view_page(
 def scope_lead(ctx: VersionContext, domain: str, scope: ScopeResult | None) -> str:
     """Which tasks of the domain the view rests on (of its first task set, where it has
     sets)."""
-    found = next(d for d in ctx.release.domains if d.id == domain)
+    found = ctx.release.domain(domain)
     link = f"[{escape(found.title)}](../{escape(domain)}/index.md)"
     if scope is None:
         return f"Not published: the {link} domain has no published scope."

@@ -87,7 +87,7 @@ def _declared_figures(
 def cell_of(view: ScopeView, release: Release) -> np.ndarray | None:
     """Each task's cell (its values of the facets the domain averages over, joined by ',')
     where the scope is a whole domain (or one group of it) that averages over cells."""
-    domain = next(d for d in release.domains if d.id == view.scope.domain)
+    domain = release.domain(view.scope.domain)
     scope = view.scope
     if domain.aggregate.over != "cells" or scope.subdivision is not None or scope.facets:
         return None

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator.score.render_csv import CSV_COLUMNS, to_csv
-from generator.score.render_json import DECIMALS, to_json
+from generator.score.render_json import to_json
 from generator.score.render_markdown import to_markdown
 from generator.score.results import Report
+from generator.score.rounding import DECIMALS
 
 RENDERERS: dict[str, Callable[[Report], str]] = {
     "json": to_json,

@@ -13,7 +13,6 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
-from generator.score.render_json import DECIMALS
 from generator.score.results import (
     EFFICIENCY_COUNTS,
     CombinationScores,
@@ -22,6 +21,7 @@ from generator.score.results import (
     Report,
     ScopeResult,
 )
+from generator.score.rounding import DECIMALS
 
 CSV_COLUMNS = [
     "section",

@@ -6,9 +6,7 @@ import json
 from typing import Any
 
 from generator.score.results import Report
-
-#: Decimals of every float the text forms print.
-DECIMALS = 6
+from generator.score.rounding import DECIMALS
 
 
 def _rounded(value: Any) -> Any:

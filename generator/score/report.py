@@ -79,7 +79,7 @@ def build_report(
     """
     frame = published_frame(version) if frame is None else frame
     release = frame.release
-    domain = next(d for d in release.domains if d.id == domain_id)
+    domain = release.domain(domain_id)
     runs = score_runs(frame) if runs is None else runs
     whole = Scope(version=frame.version, domain=domain_id)
     primary = domain.task_sets[0].id if domain.task_sets else None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal
 
+#: Decimals of every float a download or the report prints: the data itself.
+DECIMALS = 6
 #: Decimals beyond those shown that a computed figure keeps before it is rounded.
 GUARD = 6
 #: Room for any float's digits at any decimals shown (a count near 1e300 with 4 decimals).

@@ -95,3 +95,16 @@ def test_declarations_out_of_range_are_refused(field: str, value: Any) -> None:
     with pytest.raises(ValidationError) as caught:
         Release.model_validate(_release(**{field: value}))
     assert {e["loc"][0] for e in caught.value.errors()} == {field}
+
+
+def test_a_domain_is_found_by_its_id() -> None:
+    from builders import release
+
+    rel = release()
+    assert rel.domains, "the fixture declares domains"
+    for d in rel.domains:
+        assert rel.domain(d.id) is d
+        assert rel.find_domain(d.id) is d
+    assert rel.find_domain("no-such-domain") is None
+    with pytest.raises(KeyError):
+        rel.domain("no-such-domain")

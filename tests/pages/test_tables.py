@@ -9,7 +9,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from generator.pages.tables import DECIMALS, RANK, Cell, Row, Table, csv_cell
+from generator.pages.tables import RANK, Cell, Row, Table, csv_cell
+from generator.score.rounding import DECIMALS
 
 HOSTILE = '<script>alert("x")</script> & <img src=x onerror=y>'
 

@@ -10,9 +10,9 @@ import pytest
 from builders import catalog, release, run, task, version
 
 from generator.score.render_csv import CSV_COLUMNS, metric_rows, to_csv
-from generator.score.render_json import DECIMALS
 from generator.score.report import build_report
 from generator.score.results import Report
+from generator.score.rounding import DECIMALS
 
 
 def test_csv_has_fixed_columns_and_one_row_per_figure(small_report: Report) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from generator.score.render_json import DECIMALS, to_json
+from generator.score.render_json import to_json
 from generator.score.results import Report
+from generator.score.rounding import DECIMALS
 
 
 def test_json_is_the_report_with_floats_rounded(small_report: Report) -> None:
