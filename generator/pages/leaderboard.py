@@ -245,15 +245,20 @@ def _plain(text: str) -> str:
 
 
 def _axis_range(rows: list[Standing], outcome: Outcome) -> list[float]:
-    """The scores' axis: the intervals' span widened to tenths, within [0, 1]; for a measure
-    not confined to [0, 1], its display span with a twentieth of it either side."""
+    """The scores' axis: the intervals' span widened to tenths of the range, within [0, 1]
+    in display units (0 to 10 for a score shown ×10); for a measure not confined to [0, 1],
+    its display span with a twentieth of it either side."""
     shown = [outcome.scaled(r.score) for r in rows]
     low = min((e.low for e in shown if e.low is not None), default=0.0)
     high = max((e.high for e in shown if e.high is not None), default=1.0)
     if not outcome.metric.unit_interval:
         pad = (high - low) / 20 or abs(high) / 20 or 1.0
         return [low - pad, high + pad]
-    return [max(0.0, math.floor(low * 10) / 10), min(1.0, math.ceil(high * 10) / 10)]
+    top = 1.0 / (outcome.metric.scale or 1.0)
+    return [
+        max(0.0, math.floor(low * 10 / top) * top / 10),
+        min(top, math.ceil(high * 10 / top) * top / 10),
+    ]
 
 
 def _hover(r: Standing, outcome: Outcome) -> str:
@@ -318,8 +323,8 @@ def leaderboard_chart(ctx: VersionContext, report: Report) -> Markup:
         height=height,
         margin={"l": 8, "r": 12, "t": 4, "b": AXIS - 4},
         showlegend=False,
-        xaxis={
-            "range": _axis_range(rows, outcome),
+        xaxis={  # best at the right whichever the direction: reversed where lower is better
+            "range": _axis_range(rows, outcome)[:: 1 if outcome.metric.higher else -1],
             "title": {"text": axis, "standoff": 4},
             "gridcolor": "#e5e7eb",
             "zeroline": False,

@@ -132,10 +132,13 @@ def front_of(data: ScatterData, group: str) -> list[Point]:
 
 
 def _axis_title(metric: Metric) -> str:
-    """An axis title short enough for a phone: the metric and its display scale or unit."""
+    """An axis title short enough for a phone: the metric, its display scale or unit, and,
+    where lower is better, that the better end is the lower one (an axis runs up and right
+    for every metric: a reader compares positions across charts)."""
     shown = scale_label(metric.scale, metric.bounds.high, metric.bounds.low)
     unit = shown or metric.unit or metric.currency
-    return f"{metric.title} ({unit})" if unit else metric.title
+    title = f"{metric.title} ({unit})" if unit else metric.title
+    return title if metric.higher else f"{title}, lower is better"
 
 
 def _scaled(metric: Metric, value: float | None) -> float:

@@ -252,3 +252,30 @@ def test_comparison_groups_are_read_each_on_its_own(contexts: list[VersionContex
         f"at least {spelled(stats.min_tasks_to_order)} common tasks); two that share one are "
         "not shown to differ."
     )
+
+
+def test_a_lower_is_better_chart_reads_best_at_the_right_like_the_others(
+    contexts: list[VersionContext], enterprise: VersionContext
+) -> None:
+    """The axis of a metric where lower is better runs from high to low (and says so): the
+    best score is at the right and on top on every leaderboard chart."""
+    checked = {True: 0, False: 0}
+    for ctx in (*contexts, enterprise):
+        for d in ctx.release.domains:
+            higher = ctx.release.outcome(d.id).higher
+            plot = plots(str(leaderboard_chart(ctx, ctx.reports[d.id])))
+            if not plot:
+                continue
+            lo, hi = plot[0].layout["xaxis"]["range"]
+            assert (lo < hi) is higher, d.id
+            for trace in plot[0].traces:  # every interval inside the axis (consulting's ×10)
+                x, up, down = (
+                    trace["x"][0],
+                    *(trace["error_x"][k][0] for k in ("array", "arrayminus")),
+                )
+                assert min(lo, hi) <= x - down <= x + up <= max(lo, hi), (d.id, x)
+            if not higher:
+                assert "lower is better" in plot[0].layout["xaxis"]["title"]["text"]
+            checked[higher] += 1
+    assert checked[True], checked
+    assert checked[False], checked
