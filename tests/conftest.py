@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import budget  # noqa: F401  (loads the Hypothesis profile before any test module)
 import pytest
 from click.testing import CliRunner, Result
 from hostile import REFUSED, Poisoner, poison
@@ -18,6 +19,15 @@ from generator.load import Inputs, load_inputs
 from generator.score.version import ScoredVersion, score_version
 
 REPO = Path(__file__).resolve().parent.parent
+BROWSER = REPO / "tests" / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests in a real browser are marked ``browser`` and ``slow`` by where they live."""
+    for item in items:
+        if BROWSER in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

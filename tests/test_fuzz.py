@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
+from budget import examples
 from click.testing import CliRunner, Result
 from hostile import PAYLOADS, REFUSED, Poisoner, poison, scan
 from hypothesis import HealthCheck, event, example, given, settings
@@ -33,7 +34,7 @@ from generator.load import Inputs, load_inputs
 from generator.models.freetext import REFUSED_CHARACTERS
 
 SETTINGS = settings(
-    max_examples=100,
+    max_examples=examples(100),
     deadline=None,
     derandomize=True,  # the same examples on every run: CI failures reproduce
     database=None,
@@ -179,7 +180,7 @@ def test_validate_and_report_answer_any_damage_with_typed_errors(
             _assert_typed(report, {0, 1, 3} if checked.exit_code == 0 else {1})
 
 
-@settings(SETTINGS, max_examples=4)
+@settings(SETTINGS, max_examples=examples(4))
 @given(damage(), st.data())
 def test_build_answers_any_damage_with_typed_errors(
     base: Path, hit: tuple[int, str, Any], data: st.DataObject
@@ -249,7 +250,7 @@ def _expected_titles(inputs: Inputs) -> dict[str, str]:
     }
 
 
-@settings(SETTINGS, max_examples=6)
+@settings(SETTINGS, max_examples=examples(6))
 @given(TEXTS)
 @example("OpenCode\a </title><script>alert(document.domain)</script>")  # the one that ran
 def test_any_free_text_is_refused_at_its_place_or_published_as_text(

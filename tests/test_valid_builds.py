@@ -13,6 +13,7 @@ seed is "not recorded" and declared counts are left out of some runs.
 from __future__ import annotations
 
 import pytest
+from budget import examples
 from hypothesis import HealthCheck, event, given, settings
 from synthetic import REPO, script
 
@@ -40,7 +41,7 @@ NOT_RECORDED_EVERYWHERE = Choices(
 
 
 @settings(
-    max_examples=3,
+    max_examples=examples(3),
     deadline=None,
     derandomize=True,  # the same releases on every run: a CI failure reproduces
     database=None,

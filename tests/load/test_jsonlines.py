@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,7 +143,7 @@ def test_a_string_that_is_not_utf8_is_refused_at_its_line(tmp_path: Path, bad: b
 PIECES = ["a", "é", "€", "😀", b"\xff", b"\xe2\x82", b"\xc3"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(st.lists(st.sampled_from(PIECES), max_size=6), min_size=1, max_size=8),
     st.integers(min_value=1, max_value=40),

@@ -8,6 +8,7 @@ import typing
 import annotated_types as at
 import pyarrow as pa
 import pyarrow.json as pj
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -137,7 +138,7 @@ def test_an_unknown_constraint_fails_closed() -> None:
     assert flagged.tolist() == [True, True, False]  # every value goes to pydantic
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.lists(
         st.one_of(st.none(), st.text("Rr0_.- é", max_size=4), st.just("R" * 129)),

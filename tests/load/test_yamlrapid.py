@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from budget import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from synthetic import make_release
@@ -27,7 +28,7 @@ from generator.load.yamlfile import MAX_DEPTH, MAX_NODES, LinesOnDemand, read_te
 REPO = Path(__file__).resolve().parents[2]
 
 SETTINGS = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     derandomize=True,  # the same examples on every run: failures reproduce
     database=None,

@@ -4,6 +4,7 @@ image that leaves the site."""
 from __future__ import annotations
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
@@ -44,7 +45,7 @@ def _refused(char: str) -> bool:
     )
 
 
-@settings(max_examples=500, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(500), deadline=None, derandomize=True, database=None)
 @given(st.text(st.characters(codec=None, exclude_categories=())))
 def test_a_character_is_refused_exactly_when_it_is_a_control_or_bidi_override(
     text: str,

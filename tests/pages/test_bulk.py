@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import pandas as pd
+from budget import examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -82,7 +83,7 @@ MINUS_ZERO = pd.DataFrame(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(frames())
 @example(MINUS_ZERO)
 def test_bulk_downloads_and_rows_equal_the_record_by_record_tables(frame: pd.DataFrame) -> None:
@@ -111,7 +112,7 @@ def test_groups_are_the_runs_of_equal_keys() -> None:
     assert list(bulk.groups(pd.Series([], dtype=str))) == []
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(frames())
 def test_a_frame_is_encoded_row_by_row_once_per_distinct_row(frame: pd.DataFrame) -> None:
     columns = frame[["key", "count", "value", "flag"]]

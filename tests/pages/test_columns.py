@@ -20,7 +20,6 @@ from generator.pages.columns import (
     Column,
     Field,
     Spec,
-    best_first,
     estimate_fields,
     only,
     sorted_as,
@@ -144,13 +143,6 @@ def test_every_declared_field_holds_its_type_in_the_example(inputs: Inputs) -> N
     assert checked
 
 
-def test_the_first_click_puts_the_best_first_by_the_metric_s_direction(
-    contexts: list[VersionContext],
-) -> None:
-    for ctx in contexts:
-        for metric in ctx.release.metrics:
-            want = {"higher": "desc", "lower": "asc"}[metric.direction]
-            assert best_first(ctx.release, metric.id) == want
-        assert best_first(ctx.release, "not-a-metric") is None
-        spec = Spec((Column("x", lambda r: r, first="desc"), Column("y", lambda r: r)), ())
-        assert spec.table("t", "T", [1]).first == ("desc", None)
+def test_a_column_s_first_click_order_reaches_its_table() -> None:
+    spec = Spec((Column("x", lambda r: r, first="desc"), Column("y", lambda r: r)), ())
+    assert spec.table("t", "T", [1]).first == ("desc", None)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import UndefinedError
@@ -95,7 +96,7 @@ BREAKERS = st.sampled_from(
 )
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(
     title=st.lists(st.text() | BREAKERS, max_size=6).map("".join),
     nav=st.lists(st.text() | BREAKERS, max_size=3).map("".join),

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from budget import examples
 from builders import task
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -135,7 +136,7 @@ def _same(got: float, expected: float | None) -> bool:
     return bool(got == pytest.approx(expected, abs=1e-12))
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(400), deadline=None, derandomize=True, database=None)
 @given(tasks_and_records())
 def test_columns_equal_the_oracle_for_any_records(
     case: tuple[list[Task], list[RunRecord]],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from budget import examples
 from builders import bundle, catalog, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -293,7 +294,7 @@ def test_consent_missing_means_not_in_the_report() -> None:
 outcomes = st.lists(st.tuples(st.integers(0, 2), st.booleans()), min_size=4, max_size=4)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(outcomes, min_size=1, max_size=5))
 def test_invariants_hold_for_any_runs(per_task: list[list[tuple[int, bool]]]) -> None:
     tasks = [task(f"t{i}") for i in range(len(per_task))]

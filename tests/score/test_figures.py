@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from budget import examples
 from builders import catalog, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -46,7 +47,7 @@ runs_of_tasks = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(runs_of_tasks)
 def test_task_score_is_the_mean_of_task_means(passed: list[list[int]]) -> None:
     figs, values = _figures("office", passed)
@@ -56,7 +57,7 @@ def test_task_score_is_the_mean_of_task_means(passed: list[list[int]]) -> None:
     assert figs["score"].tasks == len(passed)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(runs_of_tasks)
 def test_success_rate_pools_the_runs_that_pass_every_item(passed: list[list[int]]) -> None:
     figs, _ = _figures("office", passed)

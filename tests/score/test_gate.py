@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 import numpy as np
+from budget import examples
 from gatetools import carries, mean, systems, task_of
 from hypothesis import given, settings
 
 from generator.score.gate import Functional, Gate, brute_exposed, exposed
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(systems())
 def test_exposed_agrees_with_its_definition(system: tuple[list[Functional], int]) -> None:
     rows, minimum = system
@@ -22,7 +23,7 @@ def test_exposed_agrees_with_its_definition(system: tuple[list[Functional], int]
         assert carries(rows, fast)  # the set it names is a witness, not a guess
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(systems())
 def test_the_gate_never_admits_an_exposing_set(system: tuple[list[Functional], int]) -> None:
     rows, minimum = system

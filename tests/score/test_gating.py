@@ -8,6 +8,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 from unittest.mock import patch
 
+from budget import examples
 from builders import catalog, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -149,7 +150,7 @@ def _verdicts(draw: st.DrawFn, tasks: list[dict[str, Any]]) -> list[Any]:
     return runs
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(small_releases(), st.data())
 def test_what_the_gate_withholds_does_not_rest_on_the_results(
     drawn: tuple[list[dict[str, Any]], list[Any]], data: st.DataObject
@@ -170,7 +171,7 @@ def test_what_the_gate_withholds_does_not_rest_on_the_results(
     assert pattern(_report(tasks, runs)) == pattern(_report(tasks, redrawn))
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(small_releases())
 def test_what_a_report_publishes_exposes_no_small_group(
     drawn: tuple[list[dict[str, Any]], list[Any]],

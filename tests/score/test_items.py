@@ -8,6 +8,7 @@ from typing import Any
 import builders as b
 import numpy as np
 import pandas as pd
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -133,7 +134,7 @@ def _spread_runs(draw: st.DrawFn) -> VersionFrame:
     return build_frame(b.version(b.release(runs_per_task=3, k=(1,)), b.catalog(specs), runs))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(_spread_runs())
 def test_breakdowns_equal_the_per_task_computation_for_any_bundles(frame: VersionFrame) -> None:
     found = item_breakdowns(frame)

@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +40,7 @@ def test_too_few_common_tasks_order_nothing() -> None:
     assert ranks == {"a": (1, 2), "b": (1, 2)}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=2, max_size=6), st.floats(0.01, 0.3))
 def test_ranges_follow_a_consistent_order(values: list[float], half: float) -> None:
     """Differences read off one set of values with one half-width: a pair not significantly
@@ -83,7 +84,7 @@ def test_past_52_letters_every_name_is_spaced() -> None:
         assert not _shares(a, b, marks)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(2, 20).flatmap(lambda n: st.tuples(st.just(n), st.data())))
 def test_letters_are_shared_exactly_by_pairs_not_significantly_different(
     drawn: tuple[int, st.DataObject],
@@ -106,7 +107,7 @@ def test_letters_are_shared_exactly_by_pairs_not_significantly_different(
         assert _shares(d.a, d.b, marks) == (not d.significant), (d, marks)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=2, max_size=20), st.floats(0.01, 0.3))
 def test_letters_of_an_order_run_in_bands(values: list[float], half: float) -> None:
     """Differences read off one order: each letter covers a run of neighbours in it (the
@@ -174,7 +175,7 @@ def test_tolerance_is_far_below_a_measured_difference() -> None:
     assert pytest.approx(8 / 9) == nanmean(np.array([2 / 3, 1.0, 1.0]))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.floats(0, 1e5), min_size=2, max_size=6), st.floats(1.0, 1e4))
 def test_a_lower_is_better_metric_ranks_as_its_negation(values: list[float], half: float) -> None:
     """A cost ranks exactly as its negation would rank higher-is-better: the direction is

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,7 @@ def _figure(trials: list[list[float]]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return means, runs, spread
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(RUNS)
 def test_pass_fail_runs_give_terminal_bench_s_standard_error(trials: list[list[int]]) -> None:
     means, runs, spread = _figure(trials)  # type: ignore[arg-type]

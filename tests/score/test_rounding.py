@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,7 @@ def test_two_computations_of_one_number_round_alike() -> None:
     assert estimate(rate, 0.41, 0.57) == estimate(summed, 0.41, 0.57)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(-(10**9), 10**9), st.integers(0, 4))
 def test_a_decimal_half_rounds_away_from_zero(units: int, digits: int) -> None:
     """k + 0.5 units of the last digit shown rounds to k + 1 (away from zero below 0),
@@ -37,7 +38,7 @@ def test_no_negative_zero_and_non_finite_as_written() -> None:
     assert fixed(1234.5, 0, grouped=True) == "1,235"
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(
     st.one_of(
         st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12),

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from budget import examples
 from builders import COST, catalog, profiled, read_records, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -113,7 +114,7 @@ def task_and_runs(draw: st.DrawFn) -> tuple[dict[str, Any], list[RunRecord]]:
     return spec, records
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(task_and_runs())
 def test_vectorised_equals_reference_for_any_items(
     case: tuple[dict[str, Any], list[RunRecord]],
@@ -123,7 +124,7 @@ def test_vectorised_equals_reference_for_any_items(
     assert _compare(loaded, records) == len(records)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(task_and_runs(), st.lists(st.integers(0, 3), min_size=1, max_size=6))
 def test_vectorised_equals_reference_with_runs_spread_over_bundles(
     case: tuple[dict[str, Any], list[RunRecord]], owners: list[int]

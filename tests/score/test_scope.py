@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from budget import examples
 from builders import catalog, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,7 @@ from generator.score.table import task_table
 SCOPE = Scope(version="v1", domain="d")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     versions=st.lists(st.sampled_from(["v1", "v2", "v3"]), min_size=1, max_size=30),
     domains=st.lists(st.sampled_from(["d", "e"]), min_size=1, max_size=30),

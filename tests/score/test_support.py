@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from budget import examples
 from gatetools import carries, systems, task_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,7 +13,7 @@ from generator.score.gate import Functional, exposed
 from generator.score.support import dense, exposed_matrix
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(systems(), st.lists(st.sets(st.sampled_from([f"t{i}" for i in range(9)]), max_size=4)))
 def test_the_fast_paths_change_no_answer(
     system: tuple[list[Functional], int], hints: list[set[str]]

@@ -15,6 +15,7 @@ import dataclasses
 from typing import Any
 
 import pytest
+from budget import examples
 from builders import read_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -112,7 +113,7 @@ def _damage(record: RunRecord, draw: st.DrawFn, tasks: list[str]) -> RunRecord:
 
 
 @settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     derandomize=True,
     database=None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -127,7 +128,7 @@ def test_records_not_open_are_not_looked_at(small: Any) -> None:
     assert {p.line for p in problems} == {3}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.integers(0, 50), max_size=40), st.sampled_from([51, 10**9]))
 def test_repeat_counts_in_place_and_by_hashing(keys: list[int], scale: int) -> None:
     """Both ways of counting repeats (a dense count for a small range of keys, hashing for

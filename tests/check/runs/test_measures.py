@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from budget import examples
 from edit import edit_runs, line_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -198,7 +199,7 @@ def _damage(kit: Any, record: RunRecord, draw: st.DrawFn) -> RunRecord:
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     derandomize=True,
     database=None,
