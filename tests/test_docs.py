@@ -35,10 +35,11 @@ def test_the_readme_fits_a_screen_or_two() -> None:
     assert README.stat().st_size <= 10 * 1024
 
 
-def test_the_readme_gives_the_two_commands() -> None:
-    blocks = re.findall(r"```sh\n(.*?)\n```", TEXT, re.DOTALL)
-    assert BUILD in blocks
-    assert TEST in blocks
+def test_the_readme_and_getting_started_give_the_two_commands() -> None:
+    for text in (TEXT, (REPO / "docs" / "getting-started.md").read_text(encoding="utf-8")):
+        blocks = re.findall(r"```sh\n(.*?)\n```", text, re.DOTALL)
+        assert BUILD in blocks
+        assert TEST in blocks
     assert (REPO / ".ci" / "run").is_file()
 
 
