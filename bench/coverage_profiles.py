@@ -23,7 +23,7 @@ logit; the rater reads logistic(logit q + N(0, discord_c²)) with its bias and n
 - Lite against Full: Spearman's ρ of the combinations' population means on the two sets
   (with three combinations −1, −0.5, 0.5 or 1: an interval only admits some orders).
 
-``--quick``: 3 releases of setting 0, written nowhere; ``--readme``: the README's summary.
+``--quick``: 3 releases of setting 0, written nowhere; ``--readme``: bench/README.md's summary.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class Setting:
 
     @property
     def label(self) -> str:
-        """The README's column: A the example's size, B larger; × where the orders cross."""
+        """bench/README.md's column: A the example's size, B larger; × where the orders cross."""
         size = ("A" if self.tasks < 100 else "B") + ("×" if self.crossed else "")
         return size + (f", {self.targets} targets" if self.targets < 5 else "")
 
@@ -285,7 +285,7 @@ def design(samples: int) -> dict[str, Any]:
 
 RATER = [f"rater {s}, {c}" for s in ("ρ", "MAE", "mean difference") for c in CHANNELS]
 CHANGE = "skill change, creator × consumer"
-#: The README's rows, each a figure's name (what follows its first colon labels it).
+#: bench/README.md's rows, each a figure's name (what follows its first colon labels it).
 README_ROWS = tuple(
     (name.split(": ", 1)[1], name)
     for name in (
@@ -318,7 +318,7 @@ def shortfalls(settings: list[dict[str, Any]]) -> list[str]:
 
 
 def readme_block(document: dict[str, Any]) -> str:
-    """The README's summary of the results (``bench/results/coverage_profiles.json``)."""
+    """bench/README.md's summary of the results (``bench/results/coverage_profiles.json``)."""
     named = document["settings"]
     settings = [{**s, "setting": s["label"]} for s in named]  # columns by label
     errors = [f["mc_se"] for s in settings for f in s["figures"].values() if f["mc_se"] > 0]

@@ -68,7 +68,7 @@ def agreement_text(found: SetComparison, titles: tuple[str, str], confidence: fl
         f" ({confidence:.0%} interval, the {spelled(found.tasks)} tasks of either set "
         "resampled). With few combinations ρ takes few values, and its interval is wide; "
         "with many in one true order, ρ can only fall short of 1, and the interval misses "
-        "that 1 a little more often than it claims (measured, see the README)."
+        "that 1 a little more often than it claims (measured: the generator's bench/README.md)."
     )
 
 

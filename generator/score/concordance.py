@@ -127,7 +127,7 @@ def compare(
 
     The percentile interval of the same replicates covered the truth in only 0.745–0.910 of
     simulated releases with six rated tasks; this one in 0.915–0.990 over six to thirty
-    (``bench/coverage_profiles.py``, in the README)."""
+    (``bench/coverage_profiles.py``, in bench/README.md)."""
     error = second - first
     values = (spearman(first, second), float(np.abs(error).mean()), float(error.mean()))
     nan = (float("nan"), float("nan"))

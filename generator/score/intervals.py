@@ -31,7 +31,7 @@ score interval at the effective sample size of the task-clustered variance (Korn
 Graubard 1998, for proportions from clustered samples). Near 0 and 1 — reliability@3 of a
 release where few tasks pass three times in three — equal-tailed percentiles of a skewed
 mean of 20 tasks covered the truth in 57% of simulated releases; this interval in 95%
-(``bench/coverage.py``, whose results the README and the methodology page show).
+(``bench/coverage.py``, whose results bench/README.md and the methodology page show).
 
 A figure over fewer tasks than the release's ``statistics.min_tasks_to_resample`` cannot
 estimate the spread of a task population. Its interval (:func:`run_noise_interval`)
@@ -167,7 +167,7 @@ def unbounded_run_noise(f: Figure, value: float, confidence: float) -> tuple[flo
     ``bench/coverage_measure.py``). A task of one run takes the pooled variance of the
     others. No interval (NaN) when no task has two runs: nothing then measures the noise.
     It claims the noise of the runs delivered: a failure the few runs did not show is not
-    in it (see the README's measured coverage)."""
+    in it (see the measured coverage in bench/README.md)."""
     keep = f.den > 0
     spread = f.spread[keep] if f.spread is not None else np.full(int(keep.sum()), np.nan)
     runs = f.runs[keep].astype(float)

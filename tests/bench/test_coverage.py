@@ -52,7 +52,7 @@ def test_the_readme_summary_is_the_one_printed_from_the_results(bench: ModuleTyp
     root = SCRIPT.parents[1]
     document = json.loads((root / "site_src" / "coverage.json").read_text(encoding="utf-8"))
     block = bench.readme_block(document)
-    readme = (root / "README.md").read_text(encoding="utf-8")
+    readme = (root / "bench" / "README.md").read_text(encoding="utf-8")
     start, end = bench.README_MARKS
     assert readme.count(start) == 1
     assert readme[readme.index(start) : readme.index(end) + len(end)] == block

@@ -1,5 +1,5 @@
 """bench/coverage_measure.py: the simulation of a measured outcome with a known truth, and the
-README's summary of what it measured."""
+bench/README.md's summary of what it measured."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_the_results_are_of_every_setting() -> None:
 def test_the_readme_summary_is_the_one_printed_from_the_results(bench: ModuleType) -> None:
     section = json.loads(RESULTS.read_text(encoding="utf-8"))["measure"]
     block = bench.readme_block(section)
-    readme = (SCRIPT.parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (SCRIPT.parent / "README.md").read_text(encoding="utf-8")
     start, end = bench.README_MARKS
     assert readme.count(start) == 1
     assert readme[readme.index(start) : readme.index(end) + len(end)] == block

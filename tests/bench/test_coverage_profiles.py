@@ -1,6 +1,6 @@
 """bench/coverage_profiles.py: releases shaped like the EnterpriseClawBench example with a
 known truth, the coverage of the Judge channel, skill-change, rater-agreement and
-Lite-against-Full intervals, and the README's summary of what it measured."""
+Lite-against-Full intervals, and the bench/README.md's summary of what it measured."""
 
 from __future__ import annotations
 
@@ -175,7 +175,7 @@ def test_the_results_are_of_every_setting(bench: ModuleType) -> None:
 
 def test_the_readme_summary_is_the_one_printed_from_the_results(bench: ModuleType) -> None:
     block = bench.readme_block(json.loads(RESULTS.read_text(encoding="utf-8")))
-    readme = (SCRIPT.parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (SCRIPT.parent / "README.md").read_text(encoding="utf-8")
     start, end = bench.README_MARKS
     assert readme.count(start) == 1
     assert readme[readme.index(start) : readme.index(end) + len(end)] == block
