@@ -29,6 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"site"}),
     frozenset({"build", "skeleton"}),
     frozenset({"cli", "__main__"}),
+    frozenset({"docsite"}),  # the generator's own documentation, read from its command line
 )
 #: What ``protocol/`` may import besides itself.
 PROTOCOL_READS = frozenset({"models"})
@@ -44,6 +45,10 @@ def _part(path: Path) -> str:
     return rel.parts[0] if len(rel.parts) > 1 else rel.stem
 
 
+def _is_part(name: str) -> bool:
+    return (PACKAGE / name).is_dir() or (PACKAGE / f"{name}.py").is_file()
+
+
 def _imported(path: Path) -> set[str]:
     """The parts of ``generator`` a module imports (absolute imports; the package uses no
     relative ones, checked here too)."""
@@ -52,6 +57,8 @@ def _imported(path: Path) -> set[str]:
         if isinstance(node, ast.ImportFrom):
             assert node.level == 0, f"{path}: a relative import"
             names = [node.module or ""]
+            if node.module == "generator":  # from generator import errors (or __version__)
+                names = [f"generator.{a.name}" for a in node.names if _is_part(a.name)]
         elif isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         else:

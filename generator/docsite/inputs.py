@@ -14,6 +14,7 @@ from generator.docsite.text import code, paragraphs, prose, slug
 from generator.load import jsonlines, raters, yamlfile
 from generator.models import base
 from generator.models.schema import json_schemas
+from generator.score.results import OUTPUT_MODELS
 
 #: Where each kind of file lives in a root, by its schema's stem.
 PLACES = {
@@ -67,7 +68,7 @@ LIMITS = (
 
 def input_reference(schemas: Mapping[str, dict[str, Any]] | None = None) -> str:
     """The reference page: a section per file kind, a table of fields per object it holds."""
-    found = json_schemas() if schemas is None else schemas
+    found = json_schemas(OUTPUT_MODELS) if schemas is None else schemas
     lines = [
         "# Input-format reference",
         "",
