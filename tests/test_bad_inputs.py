@@ -17,6 +17,8 @@ import pytest
 import yaml
 from edit import edit_runs, line_of, replace
 
+pytestmark = pytest.mark.slow  # validates and builds every bad input
+
 REPO = Path(__file__).resolve().parents[1]
 V1 = "results/v1.0"
 TASKS = f"{V1}/tasks.yaml"

@@ -11,6 +11,8 @@ from synthetic import make_release
 from generator.build import build
 from generator.errors import InvalidInput
 
+pytestmark = pytest.mark.slow  # builds the example site from the command line
+
 
 def _files(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}

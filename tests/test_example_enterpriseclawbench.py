@@ -33,6 +33,8 @@ from generator.models.views import Agreement, Effect, Scatter, Sets, Transfer
 from generator.score.results import CombinationScores, Report, ScopeResult
 from generator.score.version import ScoredVersion
 
+pytestmark = pytest.mark.slow  # builds the ClawBench-shaped example's site
+
 REPO = Path(__file__).resolve().parent.parent
 ROOT = REPO / "examples" / "enterpriseclawbench"
 SCRIPT = REPO / "examples" / "make_enterpriseclawbench.py"

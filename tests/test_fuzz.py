@@ -33,6 +33,8 @@ from generator.cli import cli
 from generator.load import Inputs, load_inputs
 from generator.models.freetext import REFUSED_CHARACTERS
 
+pytestmark = pytest.mark.slow  # validates and builds damaged releases
+
 SETTINGS = settings(
     max_examples=examples(100),
     deadline=None,

@@ -18,6 +18,8 @@ from generator.load import load_inputs
 from generator.score.report import build_report
 from generator.score.results import Estimate, Rate, Report
 
+pytestmark = pytest.mark.slow  # builds the declared-profile examples
+
 REPO = Path(__file__).resolve().parent.parent
 ROOT = REPO / "examples" / "enterprisebench"
 VERSION = ROOT / "results" / "v1.0"

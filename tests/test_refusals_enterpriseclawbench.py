@@ -20,6 +20,8 @@ import yaml
 from generator.score.results import Report, ScopeResult
 from generator.score.version import ScoredVersion
 
+pytestmark = pytest.mark.slow  # builds the ClawBench-shaped example
+
 REPO = Path(__file__).resolve().parent.parent
 ROOT = REPO / "examples" / "enterpriseclawbench"
 VERSION = ROOT / "results" / "v1.0"

@@ -17,6 +17,8 @@ from budget import examples
 from hypothesis import HealthCheck, event, given, settings
 from synthetic import REPO, script
 
+pytestmark = pytest.mark.slow  # builds drawn releases
+
 BENCH = script(REPO / "bench" / "valid_builds.py", "bench_valid_builds")
 Choices = BENCH.Choices
 

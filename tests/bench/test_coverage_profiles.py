@@ -16,6 +16,8 @@ from synthetic import script
 from generator.check import check_inputs
 from generator.load import Inputs, load_inputs
 
+pytestmark = pytest.mark.slow  # measures interval coverage
+
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "coverage_profiles.py"
 RESULTS = SCRIPT.parent / "results" / "coverage_profiles.json"
 

@@ -27,6 +27,8 @@ import yaml
 
 import generator.score.gate as gate
 
+pytestmark = pytest.mark.slow  # searches the example reports for derivable held-out figures
+
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 

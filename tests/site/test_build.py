@@ -27,6 +27,8 @@ from generator.score.report import build_report
 from generator.site import build as site_build
 from generator.site import engines, forked
 
+pytestmark = pytest.mark.slow  # builds the example site again and again
+
 REPO = Path(__file__).resolve().parents[2]
 
 

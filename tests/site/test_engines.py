@@ -16,6 +16,8 @@ from generator.check import check_inputs
 from generator.load import Inputs, load_inputs
 from generator.pages import NAV_CHILDREN
 
+pytestmark = pytest.mark.slow  # builds with each engine
+
 _TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
 _CHART = re.compile(r"Plotly\.newPlot\(.*?</script>", re.DOTALL)
 _LINK = re.compile(r'<a href="([^"]*)"[^>]*class="md-nav__link[^"]*"[^>]*>(.*?)</a>', re.DOTALL)

@@ -12,10 +12,13 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from conftest import EXAMPLES, HostileSite
 from hostile import INPUT_MODELS, MARK, REFUSED, Poisoner, free_text_fields, poison, scan
 
 from generator.load import load_inputs
+
+pytestmark = pytest.mark.slow  # builds a site with hostile text in every free-text field
 
 
 def _pages(site: Path) -> dict[str, str]:
