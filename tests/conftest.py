@@ -22,11 +22,19 @@ REPO = Path(__file__).resolve().parent.parent
 BROWSER = REPO / "tests" / "browser"
 
 
+#: Fixtures that score or build the ClawBench-shaped example (its privacy gate makes it the
+#: costliest to score, about 28 s): a test that uses one is slow.
+SLOW_FIXTURES = frozenset({"claw_scored", "claw_site", "clawbench"})
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests in a real browser are marked ``browser`` and ``slow`` by where they live."""
+    """Tests in a real browser are marked ``browser`` and ``slow`` by where they live; tests
+    on the scored ClawBench-shaped example ``slow`` by the fixtures they use."""
     for item in items:
         if BROWSER in item.path.parents:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
 
 
