@@ -177,13 +177,25 @@ def _succeed(top: Mapping[tuple[str, str], int]) -> Edit:
         r["delivery"] = True
         for item in (r.get("rules") or []) + (r.get("fatal") or []):
             item["pass"] = True
-        if r.get("judge_valid"):
-            for item in r.get("judge") or []:
-                item["level"] = top[r["task"], item["id"]]
+        judged(r, top, rng)
+        for item in r.get("judge") or []:
+            item["level"] = top[r["task"], item["id"]]
         r["failure_type"] = None
         return True
 
     return edit
+
+
+def judged(r: Record, top: Mapping[tuple[str, str], int], rng: random.Random) -> None:
+    """A run its Judge did not score (a zeroed run never judged) given a Judge verdict on
+    every declared item of its task, at random levels: whether a held-out run was judged is
+    held-out data too, and an edit model that keeps it fixed keeps such a task's success
+    (and reliability@k) fixed — a false exposure of the other tasks of a figure."""
+    items = sorted(i for t, i in top if t == r["task"])
+    if r.get("judge_valid") or not items:
+        return
+    r["judge_valid"] = True
+    r["judge"] = [{"id": i, "level": rng.randrange(top[r["task"], i] + 1)} for i in items]
 
 
 def _fail(passing: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
@@ -248,6 +260,7 @@ def kinds(release: Release) -> dict[str, Edit]:
             top[task.id, item.id] = item.max_level
             passing[task.id, item.id] = item.passing_level
     return {
+        "judge": lambda r, rng: (judged(r, top, rng), True)[1],
         "succeed": _succeed(top),
         "fail": _fail(passing, types),
         "rule": _flip("rules"),

@@ -240,10 +240,16 @@ class Search:
         The edits are dense (:meth:`dense`): a span's compound moves edit three kinds of one
         random item a run, so a direction can stay unmet (the ClawBench-shaped example's
         first search kept three false sets for a rule item of a fourth task its moves never
-        flipped on a failed run); a dense edit meets every direction of the task at once."""
+        flipped on a failed run); a dense edit meets every direction of the task at once.
+
+        A task is edited in every bundle that ran it, not only this combination's: a figure
+        pooled over combinations (a second rater's agreement, an experiment's level means, a
+        paired difference) rests on the other bundles' runs of the task too, which a reader
+        knows no better than this one's — held fixed, they made false sets (the first
+        codex-gpt-5.5 search kept three)."""
         before = sum(c * self.base.get(p, 0.0) for p, c in exposure.combination.items())
         for task in self.release.tasks(self.domain):
-            if task in exposure.tasks or not self.ran(task):
+            if task in exposure.tasks or not self.ran(task, every=True):
                 continue
             for _ in range(tries):
                 d = self.delta(self.dense(task))
@@ -256,18 +262,31 @@ class Search:
                     return task
         return None
 
-    def ran(self, task: str) -> bool:
-        """Whether this combination has a valid run of ``task`` (else no edit moves it)."""
-        runs = self.release.records[self.combo]
-        return any(r["task"] == task and r.get("status") == "valid" for r in runs)
+    def ran(self, task: str, every: bool = False) -> bool:
+        """Whether this combination (``every``: any bundle) has a valid run of ``task``
+        (else no edit moves it)."""
+        bundles = self.release.records.values() if every else [self.release.records[self.combo]]
+        return any(r["task"] == task and r.get("status") == "valid" for rs in bundles for r in rs)
 
     def dense(self, task: str) -> dict[str, list[Record]]:
-        """Every item of every valid run of ``task`` flipped, every Judge level shifted and
-        every measure raised, each with probability 1/2 (success follows the engine)."""
-        records = json.loads(json.dumps(self.release.records[self.combo]))
+        """In every bundle that ran ``task``: every item of every valid run of it flipped,
+        its delivery flipped, a Judge verdict given where none was, every Judge level shifted
+        and every measure raised, each with probability 1/2 (success follows the engine)."""
+        out = {}
+        for combo, runs in self.release.records.items():
+            if any(r["task"] == task and r.get("status") == "valid" for r in runs):
+                out[combo] = self._dense(combo, task)
+        return out
+
+    def _dense(self, combo: str, task: str) -> list[Record]:
+        records = json.loads(json.dumps(self.release.records[combo]))
         for r in records:
             if r["task"] != task or r.get("status") != "valid":
                 continue
+            if self.rng.random() < 0.5:
+                r["delivery"] = not r.get("delivery", True)
+            if self.rng.random() < 0.5:
+                self.kinds["judge"](r, self.rng)
             for group in ("rules", "fatal"):
                 for item in r.get(group) or []:
                     if self.rng.random() < 0.5:
@@ -280,8 +299,8 @@ class Search:
             for kind in ("input_tokens", "output_tokens", "duration_s", "turns", "measure"):
                 if self.rng.random() < 0.5:
                     self.kinds[kind](r, self.rng)
-        self.release.consistent(self.combo, records, self.types)
-        return {self.combo: records}
+        self.release.consistent(combo, records, self.types)
+        return records
 
     def check(self, exposure: Exposure, tries: int = 3) -> Exposure:
         """One further edit inside the set must move the combination."""

@@ -146,3 +146,32 @@ def test_without_the_gate_the_search_finds_the_rule_judge_route(routes: Release)
     judged = set(_judged(routes, "general"))
     assert result.confirmed, "the search found nothing with the gate off: it cannot fail"
     assert any(e.tasks <= judged for e in result.confirmed), _explain(result.confirmed)
+
+
+def test_refutation_edits_a_task_in_every_bundle_that_ran_it() -> None:
+    """A figure pooled over combinations rests on every bundle's runs of a task: a dense
+    edit reaches all of them, and gives a run its Judge never scored a verdict (whether a
+    held-out run was judged is held-out data: fixed, it made a task's reliability a
+    constant and the figure's other tasks a false set)."""
+    import random
+
+    from leak_search import Search
+
+    release = load(REPO, "v1.1")
+    domain = "enterprise"
+    s = Search(release, domain, release.combos[0], random.Random(0))
+    task = release.tasks(domain)[0]
+    ran = {
+        c
+        for c, rs in release.records.items()
+        if any(r["task"] == task and r.get("status") == "valid" for r in rs)
+    }
+    assert len(ran) > 1
+    assert set(s.dense(task)) == ran
+    record = next(r for r in release.records[s.combo] if r["task"] == task)
+    unjudged = {**record, "delivery": False, "judge_valid": False, "judge": []}
+    s.kinds["judge"](unjudged, random.Random(0))
+    assert unjudged["judge_valid"] is True
+    assert sorted(i["id"] for i in unjudged["judge"]) == sorted(i["id"] for i in record["judge"]), (
+        "a verdict on every declared Judge item"
+    )
