@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import re
 from collections.abc import Callable
@@ -15,9 +16,11 @@ from builders import FIXTURES, bundle, catalog, release, run, task, version
 from generator.load import Loaded
 from generator.load.source import Source
 from generator.models import Bundle, HarnessCard, RunRecord
+from generator.models.views import View
 from generator.pages import VersionContext, version_context
 from generator.pages.render import Page
 from generator.pages.text import decimals
+from generator.score.declared import decided
 from generator.score.results import Estimate, Rate, Reliability
 from generator.score.rounding import fixed
 from generator.score.version import score_version
@@ -110,6 +113,21 @@ def small_version(change: Callable[[str, RunRecord], RunRecord] | None = None) -
     loaded = version(rel, catalog(TASKS), runs, bundles)
     cards = {CARD.id: Loaded(CARD, Source("card.yaml"))}
     return version_context(score_version(loaded), cards)
+
+
+def declaring(ctx: VersionContext, *views: View) -> VersionContext:
+    """The context as if its release also declared ``views``: the release's profile with
+    them, and each report's scopes decided again over it (as
+    :func:`generator.score.report.build_report` decides them last), so the report carries
+    what the views decide (a scatter's frontier, a board's ranks)."""
+    profile = ctx.release.profile
+    more = profile.model_copy(update={"views": (*profile.views, *views)})
+    rel = ctx.release.model_copy(update={"profile": more})
+    reports = {
+        d: r.model_copy(update={"scopes": decided(r.scopes, rel, r.combinations)})
+        for d, r in ctx.reports.items()
+    }
+    return dataclasses.replace(ctx, release=rel, reports=reports)
 
 
 _BLOCK = re.compile(r"<!--lg-html:([A-Za-z0-9+/=]+)-->")

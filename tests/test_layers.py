@@ -96,3 +96,75 @@ def test_the_check_finds_a_climbing_import(tmp_path: Path) -> None:
     module.write_text("from generator.score.results import Report\n", encoding="utf-8")
     assert _imported(module) == {"score"}
     assert _layer("score") > _layer("load")
+
+
+# ------------------------------------------------------------------ decisions in the report
+
+#: What decides (ranks, rank ranges, letters, frontiers, the order best first, the scope a
+#: view shows, whether a scope can be ordered): made by the engine and carried by its report,
+#: never by a page (:mod:`generator.score.declared`). Module → the names a page may not import
+#: from it ("*": none at all).
+DECIDERS: dict[str, frozenset[str]] = {
+    "generator.score.ranking": frozenset({"*"}),
+    "generator.score.declared": frozenset(
+        {
+            "decided",
+            "best_first",
+            "unordered",
+            "view_scopes",
+            "board_ranks",
+            "board_tables",
+            "scatter_frontier",
+            "effect_leaders",
+            "frontier_names",
+        }
+    ),
+    "generator.score.aggregate": frozenset({"*"}),
+    "generator.score.gating": frozenset({"gate_domain", "gate_figures"}),
+}
+
+PAGES = sorted((PACKAGE / "pages").rglob("*.py"))
+
+
+def _deciders_imported(path: Path) -> set[str]:
+    """The deciding names a module imports, as ``module.name`` (``module`` for an import of
+    the module itself, ``import generator.score.ranking``)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module in DECIDERS:
+            banned = DECIDERS[node.module]
+            out |= {
+                f"{node.module}.{a.name}" for a in node.names if "*" in banned or a.name in banned
+            }
+        elif isinstance(node, ast.ImportFrom) and node.module == "generator.score":
+            out |= {f"{node.module}.{a.name}" for a in node.names} & set(DECIDERS)
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name in DECIDERS}
+    return out
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_pages_rank_nothing_themselves(path: Path) -> None:
+    """Pages lay out what the report decides: no page imports the engine's ranking, frontier
+    or ordering functions (they read the report's ranks, letters, frontiers and orders)."""
+    found = _deciders_imported(path)
+    assert not found, f"{path.relative_to(PACKAGE)} imports {sorted(found)}"
+
+
+def test_the_check_finds_a_page_that_ranks(tmp_path: Path) -> None:
+    """The test itself can fail: each way of reaching a ranking function is caught."""
+    module = tmp_path / "bad.py"
+    module.write_text(
+        "import generator.score.ranking\n"
+        "from generator.score.ranking import rank_ranges\n"
+        "from generator.score.declared import board_ranks, metric_figure\n",
+        encoding="utf-8",
+    )
+    assert _deciders_imported(module) == {
+        "generator.score.ranking",
+        "generator.score.ranking.rank_ranges",
+        "generator.score.declared.board_ranks",
+    }
+    other = tmp_path / "other.py"
+    other.write_text("from generator.score import aggregate, results\n", encoding="utf-8")
+    assert _deciders_imported(other) == {"generator.score.aggregate"}

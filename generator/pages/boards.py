@@ -5,13 +5,13 @@ A row is one scope (a domain, or a domain cut to facet values) in its own domain
 metric: its direction, unit and display scale. The columns are the combinations that share
 the table's axis value, in the order of their value on the board's column axis. Each cell
 has its interval and the rank range the data allows among the row's combinations (within
-one comparison group). A board never totals: no row or column adds or averages domains
-(§4.2, §5.3).
+one comparison group), as the report gives it (the row's scope's ``boards``). A board never
+totals: no row or column adds or averages domains (§4.2, §5.3).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -37,7 +37,6 @@ from generator.pages.viewparts import (
     sub_line,
     view_page,
 )
-from generator.score.ranking import rank_ranges
 from generator.score.results import CombinationScores, Estimate, ScopeResult
 
 
@@ -68,30 +67,24 @@ def _title(ctx: VersionContext, row: Slice) -> str:
     return " · ".join([domain, *(facets[f][v] for f, v in row.facets.items())])
 
 
-def row_ranks(scope: ScopeResult, names: Iterable[str], higher: bool) -> dict[str, tuple[int, int]]:
-    """The rank ranges the scope's paired differences allow among ``names`` (its scored
-    combinations among them), within each comparison group of the scope."""
-    scored = {c.combination for c in scope.combinations if c.status == "scored"}
-    wanted = [n for n in names if n in scored]
-    groups = scope.comparison_groups or [wanted]
-    out: dict[str, tuple[int, int]] = {}
-    for group in groups:
-        members = [n for n in wanted if n in group]
-        out |= rank_ranges(members, scope.differences, higher)
-    return out
+def row_ranks(scope: ScopeResult, board: str, table: str) -> dict[str, tuple[int, int]]:
+    """The rank ranges the report gives the row's scope in one table of the board (none for
+    a mean over cells, whose paired differences are over tasks)."""
+    found = next((b for b in scope.boards if (b.board, b.table) == (board, table)), None)
+    return {} if found is None else {r.combination: (r.rank, r.rank_worst) for r in found.ranks}
 
 
-def board_rows(ctx: VersionContext, board: Board, combos: list[str]) -> list[BoardRow]:
-    """The board's rows for one table, whose columns are ``combos``."""
+def board_rows(ctx: VersionContext, board: Board, value: str) -> list[BoardRow]:
+    """The board's rows for the table of its ``per`` axis' ``value``."""
     rows = []
     for i, row in enumerate(board.rows):
         metric = ctx.release.outcome(row.domain)
         scope = shown_scope(ctx, row.domain, row.facets)
         scores = {} if scope is None else {c.combination: c for c in scope.combinations}
         domain = ctx.release.domain(row.domain)
-        # Paired differences are over tasks: a mean over cells is shown without a rank.
+        # The whole of a domain that aggregates over cells shows its mean over cells.
         cells = domain.aggregate.over == "cells" and not row.facets
-        ranks = {} if scope is None or cells else row_ranks(scope, combos, metric.higher)
+        ranks = {} if scope is None else row_ranks(scope, board.id, value)
         rows.append(BoardRow(i, row, _title(ctx, row), metric, scope, scores, ranks, cells))
     return rows
 
@@ -245,7 +238,7 @@ def board_table(ctx: VersionContext, board: Board, value: str) -> Table:
     infos.sort(key=lambda c: (order.index(c.axes[board.columns]), c.id))
     columns = {c.id: c.axes[board.columns] for c in infos}
     carried = {c.id: c.carried_state is not None for c in infos}
-    rows = board_rows(ctx, board, list(columns))
+    rows = board_rows(ctx, board, value)
     note = _note(ctx, rows, any(carried.values()))
     split = next((r.scope for r in rows if r.scope and _split(r.scope, list(columns))), None)
     if split is not None:

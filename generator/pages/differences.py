@@ -15,10 +15,11 @@ from generator.score.results import Difference, ScopeResult
 
 
 def _reading(minimum: int, resample: int) -> Callable[[Difference], str]:
-    """What a paired difference says: significant, noise, or too few tasks to judge."""
+    """What a paired difference says, as the report judges it: significant, noise, or too
+    few tasks to judge."""
 
     def read(d: Difference) -> str:
-        if d.tasks < minimum or d.interval == "runs":
+        if not d.judged:
             return f"too few common tasks (< {max(minimum, resample)}) to judge"
         return "significant" if d.significant else "inside the noise: no difference"
 
@@ -91,12 +92,11 @@ def differences_table(
 ) -> Table | None:
     """The scope's paired differences, in the scope's ``outcome`` metric (its display scale;
     where lower is better, a negative difference favours a); none for a scope too small to
-    order."""
-    if not scope.differences or scope.tasks < minimum:
+    order (the report's ``unordered``)."""
+    if not scope.differences or scope.unordered is not None:
         return None
     pairs = scope.differences
-    judged = [d for d in pairs if d.tasks >= minimum and d.interval == "tasks"]
-    significant = sum(d.significant for d in judged)
+    significant = sum(d.significant for d in pairs)
     note = (
         f"{significant} of {len(pairs)} pairs differ significantly (the {confidence:.0%} "
         f"interval of the paired difference excludes 0, over at least {minimum} common tasks)."

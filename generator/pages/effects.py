@@ -37,6 +37,7 @@ from generator.pages.viewparts import (
     view_page,
 )
 from generator.protocol.order import First, best_first
+from generator.score.declared import effect_metric as metric_of
 from generator.score.results import CombinationScores, Difference, ScopeResult
 
 
@@ -54,8 +55,8 @@ class Place:
 @dataclass(frozen=True)
 class Block:
     """One value of the fixed axis: its places, the engine's paired differences among its
-    combinations, its best combination by the metric (the first of its best rank) and those
-    of another comparison group than the best's, which are never paired with it (§4.1)."""
+    combinations, its best combination as the report names it (the first of its best rank)
+    and those of another comparison group than the best's, never paired with it (§4.1)."""
 
     value: str
     places: tuple[Place, ...]
@@ -90,13 +91,15 @@ def flip(d: Difference) -> Difference:
 
 
 def effect_metric(ctx: VersionContext, view: Effect) -> Metric:
-    """The metric compared: the domain's outcome (its paired differences are the engine's),
-    under the domain's own title and scale when the view names the task score."""
-    outcome = ctx.release.outcome(view.domain)
-    if view.metric in ("task_score", outcome.id):
-        return outcome
-    declared = ctx.release.metric(view.metric)
-    return declared if declared is not None else outcome
+    """The metric compared (:func:`generator.score.declared.effect_metric`)."""
+    return metric_of(ctx.release, view)
+
+
+def _leaders(scope: ScopeResult, view: Effect) -> dict[str, str]:
+    """The report's best combination under each value of the view's fixed axis."""
+    found = next((e for e in scope.effects if e.view == view.id), None)
+    assert found is not None, f"the report has no leaders of effect {view.id!r}"
+    return found.leaders
 
 
 def effect_blocks(ctx: VersionContext, view: Effect) -> tuple[ScopeResult | None, list[Block]]:
@@ -107,7 +110,7 @@ def effect_blocks(ctx: VersionContext, view: Effect) -> tuple[ScopeResult | None
     scope = shown_scope(ctx, view.domain, {})
     scores = {} if scope is None else {c.combination: c for c in scope.combinations}
     place = {(c.axes[view.within], c.axes[view.across]): c.id for c in infos}
-    sign = 1.0 if metric.higher else -1.0
+    leaders = {} if scope is None else _leaders(scope, view)
     groups = [] if scope is None else scope.comparison_groups
     group = {k: i for i, names in enumerate(groups) for k in names}
     blocks = []
@@ -124,25 +127,16 @@ def effect_blocks(ctx: VersionContext, view: Effect) -> tuple[ScopeResult | None
             if scope is None
             else tuple(d for d in scope.differences if d.a in mine and d.b in mine)
         )
-        ranked = [p for p in places if p.figure is not None and p.figure.value is not None]
-        leader = min(
-            ranked,
-            key=lambda p: (
-                p.scores.rank if p.scores and p.scores.rank else 10**6,
-                -sign * float(p.figure.value or 0) if p.figure else 0.0,
-                p.value,
-            ),
-            default=None,
-        )
+        best = leaders.get(w)
+        leader = next((p for p in places if best and p.combination == best), None)
         lead = group.get(leader.combination or "") if leader is not None else None
         apart = frozenset(k for k in mine if lead is not None and group.get(k, lead) != lead)
         blocks.append(Block(w, tuple(places), pairs, leader, apart))
     return scope, blocks
 
 
-def _reading(ctx: VersionContext, d: Difference) -> str:
-    stats = ctx.release.statistics
-    if d.tasks < stats.min_tasks_to_order or d.interval == "runs":
+def _reading(d: Difference) -> str:
+    if not d.judged:
         return "too few common tasks to judge"
     return "significant" if d.significant else "inside the noise"
 
@@ -150,7 +144,7 @@ def _reading(ctx: VersionContext, d: Difference) -> str:
 def difference_text(ctx: VersionContext, metric: Metric, d: Difference) -> str:
     """A difference in the metric's display, its interval and its reading."""
     s = metric.scale or 1.0
-    return f"{estimate(d.value / s, d.low / s, d.high / s)}, {_reading(ctx, d)}"
+    return f"{estimate(d.value / s, d.low / s, d.high / s)}, {_reading(d)}"
 
 
 def _against_cell(ctx: VersionContext, block: Block, metric: Metric, p: Place) -> Cell:

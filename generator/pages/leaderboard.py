@@ -36,6 +36,7 @@ from generator.pages.outcome import (
     channel_columns,
     channel_fields,
     outcome_of,
+    report_order,
 )
 from generator.pages.tables import RANK, Cell, Table
 from generator.pages.text import attr, escape_html, spelled
@@ -87,12 +88,11 @@ def _group_of(scope: ScopeResult) -> dict[str, int]:
 
 
 def standings(ctx: VersionContext, scope: ScopeResult) -> list[Standing]:
-    """The scope's scored combinations, best first: by comparison group, best rank, score
-    (in the direction of the domain's outcome metric)."""
-    scored = [c for c in scope.combinations if _scored(c)]
+    """The scope's scored combinations by comparison group, each group best first as the
+    report orders them (:func:`~generator.pages.outcome.report_order`)."""
+    scored = report_order(scope, (c for c in scope.combinations if _scored(c)))
     group = _group_of(scope)
-    order = outcome_of(ctx, scope.scope.domain).order
-    scored.sort(key=lambda c: (group.get(c.combination, 0), *order(c)))
+    scored.sort(key=lambda c: group.get(c.combination, 0))
     fewer = fewer_tasks(scored)
     return [
         Standing(

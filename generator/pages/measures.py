@@ -18,10 +18,9 @@ from generator.models.profile import TOKEN_METRICS, Metric
 from generator.pages.cells import STATUS_TEXT, interval_mark
 from generator.pages.tables import Cell
 from generator.pages.text import NBSP, estimate, kilo, scale_label
+from generator.score.declared import metric_figure
 from generator.score.results import EFFICIENCY_COUNTS, CombinationScores, Estimate, Rate
 
-#: The engine's figures a combination carries under the metric's own id.
-_ENGINE = ("task_score", "rule_score", "judge_score", "success_rate")
 #: Resource metrics the report gives as a mean without an interval (its ``efficiency``).
 MEANS = EFFICIENCY_COUNTS
 #: Said in a cell of a view whose figure is missing, by the combination's status.
@@ -76,21 +75,9 @@ Figure = Estimate | Rate
 
 
 def figure(release: Release, domain: str, c: CombinationScores, metric: Metric) -> Figure | None:
-    """The combination's figure of the metric in a scope of the domain: the task score when
-    it is the domain's outcome (a measured outcome is the task score), else the engine's
-    figure of that id, a measured resource's mean, or a token or time mean (no interval)."""
-    if metric.id == release.outcome(domain).id:
-        return c.task_score
-    if metric.id in c.measures:
-        return c.measures[metric.id]
-    if metric.id in _ENGINE:
-        found: Figure | None = getattr(c, metric.id)
-        return found
-    if metric.id in MEANS and c.efficiency is not None:
-        mean = getattr(c.efficiency, metric.id)
-        tasks = c.coverage.valid_tasks if c.coverage else 0
-        return None if mean is None else Estimate(value=mean, low=None, high=None, tasks=tasks)
-    return None
+    """The combination's figure of the metric in a scope of the domain, as the report holds
+    it (:func:`generator.score.declared.metric_figure`)."""
+    return metric_figure(release, domain, c, metric)
 
 
 def figure_text(metric: Metric, e: Figure) -> str:

@@ -9,8 +9,7 @@ measures, so each domain's figures are read in their own metric).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +20,7 @@ from generator.pages.context import VersionContext
 from generator.pages.tables import Cell
 from generator.pages.text import NBSP, estimate, scale_label
 from generator.protocol.order import metric_first
-from generator.score.results import CombinationScores, Estimate
+from generator.score.results import CombinationScores, Estimate, ScopeResult
 
 
 @dataclass(frozen=True)
@@ -85,18 +84,15 @@ class Outcome:
             return cell
         return cell._replace(text=f"{cell.text} {self.title} ({self.qualifier})")
 
-    @property
-    def sign(self) -> float:
-        """+1 where higher is better, −1 where lower is: ``sign × value`` sorts best last."""
-        return 1.0 if self.metric.higher else -1.0
 
-    def order(self, c: CombinationScores) -> tuple[float, int, str]:
-        """Best first: by the figure in the metric's direction (none last), then by best
-        rank, then by id — the one order of every table and chart of a scope, "listed by
-        score" whatever the comparison groups (ranks compare within a group only)."""
-        e = c.task_score
-        value = -self.sign * e.value if e is not None and e.value is not None else math.inf
-        return (value, c.rank or 10**6, c.combination)
+def report_order(
+    scope: ScopeResult, combos: Iterable[CombinationScores]
+) -> list[CombinationScores]:
+    """``combos`` of the scope best first, in the order the report lists them (the scope's
+    ``best_first``: by the figure in the outcome's direction, then best rank, then id) — the
+    one order of every table and chart of a scope, whatever its comparison groups."""
+    place = {n: i for i, n in enumerate(scope.best_first)}
+    return sorted(combos, key=lambda c: place.get(c.combination, len(place)))
 
 
 def cells_column(

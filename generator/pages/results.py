@@ -41,6 +41,7 @@ from generator.pages.outcome import (
     channel_columns,
     channel_fields,
     outcome_of,
+    report_order,
 )
 from generator.pages.tables import RANK, Cell, Table
 from generator.pages.usage import is_scored as _scored
@@ -118,9 +119,10 @@ def _coverage_text(ctx: VersionContext) -> Callable[[CombinationScores], str]:
     return text
 
 
-def _ranked(ctx: VersionContext, scope: ScopeResult | None) -> bool:
-    """Whether a scope has tasks enough to order its combinations (ranks, differences)."""
-    return scope is None or scope.tasks >= ctx.release.statistics.min_tasks_to_order
+def _ranked(scope: ScopeResult | None) -> bool:
+    """Whether the report finds the scope has tasks enough to order its combinations
+    (ranks, differences)."""
+    return scope is None or scope.unordered is None
 
 
 def _task_score_cell(
@@ -152,7 +154,7 @@ def _score_columns(
 
     rank = Column(RANK, whole, _rank_cell, _scored, lambda _: Cell("—"), first="asc")
     return (
-        *((rank,) if _ranked(ctx, scope) else ()),
+        *((rank,) if _ranked(scope) else ()),
         Column("Combination", attrgetter("combination"), lambda k: combo_cell(ctx, k, depth)),
         Column(
             outcome.header(release.statistics.confidence),
@@ -264,11 +266,8 @@ def _scope_note(ctx: VersionContext, scope: ScopeResult) -> str:
     """What the ranks, comparison groups, † marks and withheld Judge scores mean."""
     stats = ctx.release.statistics
     notes = []
-    if not _ranked(ctx, scope):
-        notes.append(
-            f"Over {scope.tasks} task(s), fewer than the {stats.min_tasks_to_order} an order "
-            "needs: scores without ranks or paired differences."
-        )
+    if scope.unordered is not None:
+        notes.append(f"{scope.unordered.capitalize()}: scores without ranks or paired differences.")
     elif any(c.status == "scored" for c in scope.combinations):
         notes.append(rank_note(stats.min_tasks_to_order, stats.confidence))
     if scope.comparison_groups:
@@ -309,7 +308,7 @@ def repeats_note(ctx: VersionContext, outcome: str = "Task Score") -> str:
 def scope_table(
     ctx: VersionContext, scope: ScopeResult, tid: str, depth: int, elsewhere: str = ""
 ) -> Table:
-    """One row per combination, best ranked first: :func:`scope_spec`."""
-    ordered = sorted(scope.combinations, key=outcome_of(ctx, scope.scope.domain).order)
+    """One row per combination, best first as the report orders them: :func:`scope_spec`."""
+    ordered = report_order(scope, scope.combinations)
     spec = scope_spec(ctx, depth, scope, elsewhere)
     return spec.table(tid, scope.title, ordered, _scope_note(ctx, scope))

@@ -4,9 +4,9 @@ combinations no other beats on both (§4.2(2)). Money is compared across models 
 frontier); a count in each model's own tokenizer gets one frontier per tokenizer.
 
 Every figure is the report's (the measured resource's mean over tasks and its interval, as
-the resources view shows it); the frontier is the engine's
-(:func:`generator.score.ranking.frontier`), drawn (:mod:`generator.pages.scatterplot`) and
-listed here; a table beside the chart holds every point's values.
+the resources view shows it); the frontier is the report's
+(:func:`generator.score.declared.scatter_frontier`), drawn (:mod:`generator.pages.scatterplot`)
+and listed here; a table beside the chart holds every point's values.
 """
 
 from __future__ import annotations

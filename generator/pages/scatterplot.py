@@ -1,9 +1,10 @@
 """The points of a scatter view and their chart: per combination of a domain, its figures of
 a resource (a money cost, tokens, time) and of the outcome, each the report's with its
 interval, its frontier (the tokenizer where the resource is counted in one, the comparison
-group where settings vary by design) and its place on the engine's Pareto frontier
-(:func:`generator.score.ranking.frontier`); drawn one chart per tokenizer for tokens, else one.
-The page that holds them is :mod:`generator.pages.scatter`.
+group where settings vary by design) and its place on it, as the report gives them (the
+view's scope's ``scatters``, :func:`generator.score.declared.scatter_frontier`); drawn one
+chart per tokenizer for tokens, else one. The page that holds them is
+:mod:`generator.pages.scatter`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from generator.pages.effcharts import DASHES, frontier_text
 from generator.pages.measures import Figure, figure, figure_text
 from generator.pages.text import scale_label
 from generator.pages.viewparts import combinations, shown_scope, slug
-from generator.protocol.comparison import tokenizer_key
-from generator.score.ranking import compared_on_frontier, frontier
+from generator.score.declared import scatter_metrics
+from generator.score.declared_results import ScatterFrontier
 from generator.score.results import CombinationScores, ScopeResult
 
 
@@ -51,63 +52,28 @@ class ScatterData:
     missing: tuple[str, ...]  # published combinations without both figures
 
 
-def _metrics(ctx: VersionContext, view: Scatter) -> tuple[Metric, Metric]:
-    x = ctx.release.metric(view.x)
-    outcome = ctx.release.outcome(view.domain)
-    # the task score of a domain is its outcome, under the outcome's own title and scale
-    y = outcome if view.y in ("task_score", outcome.id) else ctx.release.metric(view.y)
-    y = y or outcome
-    assert x is not None, f"{view.x!r} is not a metric (the check refuses it)"
-    return x, y
-
-
-def _groups(ctx: VersionContext, scope: ScopeResult, x: Metric) -> dict[str, str]:
-    """Each combination's frontier: its tokenizer unless the resource compares across
-    models, and its comparison group where there are several."""
-    infos = combinations(ctx)
-    index = {n: i for i, names in enumerate(scope.comparison_groups) for n in names}
-    several = len(scope.comparison_groups) > 1
-    out = {}
-    for c in scope.combinations:
-        tokenizer = tokenizer_key(c.combination, infos[c.combination].tokenizer)
-        parts = [] if x.comparable else [f"tokenizer {tokenizer}"]
-        if several:
-            parts.append(f"comparison group {index.get(c.combination, 0) + 1}")
-        out[c.combination] = ", ".join(parts)
-    return out
+def frontier_of(scope: ScopeResult, view: Scatter) -> ScatterFrontier:
+    """The report's frontiers of the view in the scope it shows."""
+    found = next((f for f in scope.scatters if f.view == view.id), None)
+    assert found is not None, f"the report has no frontier of scatter {view.id!r}"
+    return found
 
 
 def scatter_data(ctx: VersionContext, view: Scatter) -> ScatterData:
-    """The points of the view's scope and their frontiers. Only combinations measured on
-    every task of the scope are compared (as the engine's frontier of tokens); a frontier
-    needs two of them."""
-    x, y = _metrics(ctx, view)
+    """The points of the view's scope (those with both figures) with their frontiers and
+    their places on them, as the report gives them."""
+    x, y = scatter_metrics(ctx.release, view)
     scope = shown_scope(ctx, view.domain, {})
     if scope is None:
         return ScatterData(None, x, y, (), ())
-    groups = _groups(ctx, scope, x)
+    places = {p.combination: p for p in frontier_of(scope, view).points}
     drawn = []
     for c in scope.combinations:
         fx, fy = figure(ctx.release, view.domain, c, x), figure(ctx.release, view.domain, c, y)
         if fx is not None and fy is not None and fx.value is not None and fy.value is not None:
             drawn.append((c, fx, fy))
-    compared = {
-        c.combination: (float(fy.value or 0), float(fx.value or 0))
-        for c, fx, fy in drawn
-        if compared_on_frontier(c, x.id)
-    }
-    front = frontier(compared, groups, y.higher, x.higher)
-    peers = {g: sum(groups[n] == g for n in compared) for g in set(groups.values())}
     points = tuple(
-        Point(
-            c,
-            fx,
-            fy,
-            groups[c.combination],
-            (c.combination in front)
-            if c.combination in compared and peers[groups[c.combination]] > 1
-            else None,
-        )
+        Point(c, fx, fy, places[c.combination].frontier, places[c.combination].pareto)
         for c, fx, fy in drawn
     )
     shown = {p.combination.combination for p in points}

@@ -32,19 +32,10 @@ def signed(metric: Metric, value: float, low: float | None, high: float | None) 
     return ("+" + text) if value > 0 else text
 
 
-def verdict(result: ExperimentResult, change: Change | TaskChange) -> str:
-    """ "better" or "worse" where the interval lies on one side of 0 (per the metric's
-    direction); else nothing."""
-    if change.low is None or change.high is None:
-        return ""
-    if change.low > 0 or change.high < 0:
-        return "better" if (change.low > 0) == result.higher else "worse"
-    return ""
-
-
 def change_cell(metric: Metric, result: ExperimentResult, change: Change | None) -> Cell:
     """A change, its interval (and † over run noise), the target tasks it rests on and
-    whether it is better; why not, where it is withheld or not evaluated."""
+    whether it is better or worse (the report's verdict); why not, where it is withheld or
+    not evaluated."""
     if change is None:
         return Cell(NOT_EVALUATED)
     if change.withheld is not None or change.value is None:
@@ -53,7 +44,7 @@ def change_cell(metric: Metric, result: ExperimentResult, change: Change | None)
         )
     mark = RUNS_MARK if change.interval == "runs" else ""
     tasks = f"{spelled(change.tasks)} task{'s' if change.tasks != 1 else ''}"
-    sub = ", ".join(p for p in (tasks, verdict(result, change)) if p)
+    sub = ", ".join(p for p in (tasks, change.verdict or "") if p)
     text = escape_html(signed(metric, change.value, change.low, change.high) + mark)
     return Cell(f'{text}<br><span class="lg-sub">{escape_html(sub)}</span>', change.value, True)
 

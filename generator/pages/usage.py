@@ -15,9 +15,7 @@ from generator.pages.cells import (
 )
 from generator.pages.columns import Column, Field, Show, Spec, estimate_fields, fields, whole
 from generator.pages.context import VersionContext
-from generator.pages.outcome import (
-    outcome_of,
-)
+from generator.pages.outcome import report_order
 from generator.pages.tables import Cell, Table
 from generator.pages.text import (
     NBSP,
@@ -130,10 +128,7 @@ def usage_spec(
 
 def usage_table(ctx: VersionContext, scope: ScopeResult, tid: str) -> Table | None:
     """The scope's reliability and cost per task, for its scored combinations."""
-    scored = sorted(
-        (c for c in scope.combinations if is_scored(c)),
-        key=outcome_of(ctx, scope.scope.domain).order,
-    )
+    scored = report_order(scope, (c for c in scope.combinations if is_scored(c)))
     if not scored:
         return None
     ks = "/".join(map(str, ctx.release.reliability_k))

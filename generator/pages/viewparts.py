@@ -5,7 +5,7 @@ and the page that holds a view's tables."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup
 
@@ -19,6 +19,7 @@ from generator.pages.outcome import domain_channels
 from generator.pages.render import Page, environment, render, tables_html
 from generator.pages.tables import Table
 from generator.pages.text import escape, escape_html, spelled
+from generator.score.declared import axis_values as axis_values  # the order of a view's axis
 from generator.score.results import CombinationInfo, ScopeResult
 
 #: Said in a view's cell where no combination sits (no bundle at that place).
@@ -44,11 +45,6 @@ def combinations(ctx: VersionContext) -> dict[str, CombinationInfo]:
     return dict(sorted(found.items()))
 
 
-def axis_values(infos: Iterable[CombinationInfo], axis: str) -> list[str]:
-    """The values combinations take on the axis, in order (case set aside)."""
-    return sorted({c.axes[axis] for c in infos if axis in c.axes}, key=lambda v: (v.lower(), v))
-
-
 def axis_title(ctx: VersionContext, axis: str) -> str:
     return next((a.title for a in ctx.release.profile.axes if a.id == axis), axis)
 
@@ -59,25 +55,15 @@ def slug(text: str) -> str:
 
 
 def shown_scope(ctx: VersionContext, domain: str, facets: Mapping[str, str]) -> ScopeResult | None:
-    """The scope a view shows for the domain cut to ``facets`` (none: the whole domain): all
-    its tasks, unless its public tasks publish more combinations (held-out results are
-    withheld where a held-out task could be isolated, §4.4); None if neither is published."""
+    """The scope a view shows for the domain cut to ``facets`` (none: the whole domain), as
+    the report marks it (:func:`generator.score.declared.view_scopes`: all its tasks, unless
+    its public tasks publish more combinations); None if neither is published."""
     report = ctx.reports.get(domain)
     if report is None:
         return None
-    found = {
-        s.scope.group: s
-        for s in report.scopes
-        if s.scope.subdivision is None
-        and s.scope.task_set is None  # the first task set: views never pool sets
-        and dict(s.scope.facets) == dict(facets)
-    }
-    shown = [found[g] for g in ("all", "public") if g in found and not found[g].withheld]
-    return max(shown, key=_published, default=None)  # the first of equals: all tasks
-
-
-def _published(scope: ScopeResult) -> int:
-    return sum(c.status != "withheld" for c in scope.combinations)
+    return next(
+        (s for s in report.scopes if s.views and dict(s.scope.facets) == dict(facets)), None
+    )
 
 
 def public_note() -> str:

@@ -1,14 +1,25 @@
 """The reported shape of an experiment's results: paired changes, treatment against baseline,
 per level and consumer, per level, and per public target task (a :class:`Report`'s
-``experiments``; its JSON Schema is exported with the report's)."""
+``experiments``; its JSON Schema is exported with the report's), each with which way it goes
+where its interval says (:func:`with_verdicts`)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field
 
-from generator.score.estimates import Result
+from generator.score.estimates import Result, nothing
+
+#: Which way a change goes, where its interval lies wholly on one side of 0.
+Verdict = Annotated[
+    Literal["better", "worse"] | None,
+    Field(
+        exclude_if=nothing,
+        description="'better' or 'worse' (in the metric's direction) where the interval lies "
+        "wholly on one side of 0; absent where it holds 0, or the change is withheld.",
+    ),
+]
 
 
 class Change(Result):
@@ -33,6 +44,7 @@ class Change(Result):
     )
     held_out: int = Field(description="Held-out tasks among the tasks it averages over.")
     withheld: str | None = Field(default=None, description="Why the change is not shown.")
+    verdict: Verdict = None
 
 
 class TaskChange(Result):
@@ -49,6 +61,11 @@ class TaskChange(Result):
     high: float | None = Field(description="Upper end of its run-noise interval.")
     treatment_runs: int = Field(description="The treatment's valid runs of the task.")
     baseline_runs: int = Field(description="The baseline's valid runs of the task.")
+    verdict: Verdict = None
+
+
+#: A change of either kind.
+ChangeT = TypeVar("ChangeT", "Change", "TaskChange")
 
 
 class ExperimentResult(Result):
@@ -74,3 +91,31 @@ class ExperimentResult(Result):
     tasks_withheld: str | None = Field(
         default=None, description="Why per-task changes are not (all) shown."
     )
+
+
+def verdict(
+    low: float | None, high: float | None, higher: bool
+) -> Literal["better", "worse"] | None:
+    """Which way a change goes where its interval lies wholly on one side of 0: 'better'
+    where that side is the metric's better one (``higher``: a positive change), else 'worse';
+    None where the interval holds 0 or there is none."""
+    if low is None or high is None or not (low > 0 or high < 0):
+        return None
+    return "better" if (low > 0) == higher else "worse"
+
+
+def with_verdicts(result: ExperimentResult) -> ExperimentResult:
+    """The experiment's results with each change's verdict (:func:`verdict`), once the
+    privacy gate has left them (a withheld change has no interval, so none)."""
+
+    def judged(changes: list[ChangeT]) -> list[ChangeT]:
+        return [
+            c.model_copy(update={"verdict": verdict(c.low, c.high, result.higher)}) for c in changes
+        ]
+
+    update = {
+        "cells": judged(result.cells),
+        "level_means": judged(result.level_means),
+        "tasks": judged(result.tasks),
+    }
+    return result.model_copy(update=update)

@@ -50,3 +50,26 @@ class Estimate(Result):
     high: High
     tasks: int = Field(description="Tasks the value averages over.")
     interval: Basis = "tasks"
+
+
+class Rate(Result):
+    """A proportion of runs, its interval over resampled tasks (Wilson's over the pooled runs
+    when it rests on too few tasks)."""
+
+    successes: int = Field(description="Runs that succeeded.")
+    trials: int = Field(description="Valid runs counted.")
+    value: Value
+    low: Low
+    high: High
+    tasks: int = Field(description="Tasks whose runs the rate pools.")
+    interval: Basis = "tasks"
+
+
+class Reliability(Result):
+    """reliability@k over the tasks that have the prescribed valid runs (§4.2(3))."""
+
+    k: int = Field(description="k of reliability@k: runs that must all succeed.")
+    value: Value
+    low: Low
+    high: High
+    interval: Basis = "tasks"

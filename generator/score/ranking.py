@@ -70,10 +70,13 @@ def differences(
     found: Sequence[Interval],
     minimum: int,
 ) -> list[Difference]:
-    """The pairs with their intervals; significant only over ``minimum`` common tasks."""
+    """The pairs with their intervals; judged (and so possibly significant) only over
+    ``minimum`` common tasks, their interval over resampled tasks."""
     out = []
     for pair, got in zip(pairs, found, strict=True):
         tasks = pair.figure.tasks
+        # Run noise alone (too few tasks to resample) never orders two combinations.
+        judged = tasks >= minimum and got.basis == "tasks"
         out.append(
             Difference(
                 a=table.combos[pair.a],
@@ -83,10 +86,8 @@ def differences(
                 high=got.high,
                 tasks=tasks,
                 interval=got.basis,
-                # Run noise alone (too few tasks to resample) never orders two combinations.
-                significant=bool(
-                    tasks >= minimum and got.basis == "tasks" and (got.low > 0 or got.high < 0)
-                ),
+                significant=bool(judged and (got.low > 0 or got.high < 0)),
+                judged=judged,
             )
         )
     return sorted(out, key=lambda d: (d.a, d.b))

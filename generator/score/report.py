@@ -11,7 +11,9 @@ from generator.load import LoadedRelease
 from generator.models import Release
 from generator.score.aggregate import aggregate_scope, scope_figures
 from generator.score.agreement import Rated, agreement
+from generator.score.changes import with_verdicts
 from generator.score.cuts import cut_column
+from generator.score.declared import decided
 from generator.score.experiments import Measured, experiment_results
 from generator.score.frame import VersionFrame, build_frame
 from generator.score.gating import Gated, gate_domain
@@ -71,7 +73,8 @@ def build_report(
     experiments: Sequence[Measured] | None = None,
 ) -> Report:
     """Every number the site shows for one domain of one version: the task table → the
-    scopes it is cut into → each scope's aggregates → the public tasks and the contamination
+    scopes it is cut into → each scope's aggregates → what is decided of them (orders, the
+    declared views' scopes, ranks and frontiers) → the public tasks and the contamination
     signal.
 
     ``frame`` and its scored ``runs`` may be passed in when already computed for the version,
@@ -88,6 +91,8 @@ def build_report(
     )
     shown = scopes_shown(table, domain, release)
     scopes, by_key, gated = _aggregate_scopes(table, shown, frame)
+    infos = [_info(frame, c) for c in sorted(frame.bundles)]
+    scopes = decided(scopes, release, infos)
     measured = (
         experiment_results(version).get(domain_id, []) if experiments is None else experiments
     )
@@ -99,15 +104,18 @@ def build_report(
         illustrative=release.illustrative,
         notice=release.notice,
         settings=_settings(release),
-        combinations=[_info(frame, c) for c in sorted(frame.bundles)],
+        combinations=infos,
         scopes=scopes,
         tasks=_task_rows(frame, table),
         contamination=_contamination(table, by_key, {r.scope.key: r for r in scopes}, release),
         contamination_note=_contamination_note(table, {r.scope.key: r for r in scopes}),
         sets=sets,
-        experiments=gate_experiments(
-            gated, table, measured, not release.outcome(domain_id).unit_interval
-        ),
+        experiments=[
+            with_verdicts(e)
+            for e in gate_experiments(
+                gated, table, measured, not release.outcome(domain_id).unit_interval
+            )
+        ],
         agreement=gate_agreement(gated, table, _agreement(version, frame, domain_id)),
     )
 

@@ -12,35 +12,13 @@ from pydantic import BaseModel, Field
 
 from generator.score.agreement_results import RaterAgreement
 from generator.score.changes import ExperimentResult
-from generator.score.estimates import Basis, Estimate, High, Low, Result, Value, nothing
+from generator.score.declared_results import BoardRanks, EffectLeaders, ScatterFrontier
+from generator.score.estimates import Estimate, Rate, Reliability, Result, nothing
 from generator.score.scope import Scope
 from generator.score.set_results import SetComparison, SetRank
 
-__all__ = ["Basis", "Estimate", "High", "Low", "Result", "SetComparison", "SetRank", "Value"]
+__all__ = ["Estimate", "Rate", "Reliability", "Result", "SetComparison", "SetRank"]
 _nothing = nothing
-
-
-class Rate(Result):
-    """A proportion of runs, its interval over resampled tasks (Wilson's over the pooled runs
-    when it rests on too few tasks)."""
-
-    successes: int = Field(description="Runs that succeeded.")
-    trials: int = Field(description="Valid runs counted.")
-    value: Value
-    low: Low
-    high: High
-    tasks: int = Field(description="Tasks whose runs the rate pools.")
-    interval: Basis = "tasks"
-
-
-class Reliability(Result):
-    """reliability@k over the tasks that have the prescribed valid runs (§4.2(3))."""
-
-    k: int = Field(description="k of reliability@k: runs that must all succeed.")
-    value: Value
-    low: Low
-    high: High
-    interval: Basis = "tasks"
 
 
 class Efficiency(Result):
@@ -239,6 +217,11 @@ class Difference(Result):
         "and rests on at least statistics.min_tasks_to_order common tasks: only then does the "
         "difference order the two combinations."
     )
+    judged: bool = Field(
+        description="It rests on enough to say either way: at least "
+        "statistics.min_tasks_to_order common tasks, its interval over them (interval "
+        "'tasks'). False: too few common tasks to judge, and never significant."
+    )
 
 
 class ScopeResult(Result):
@@ -263,6 +246,42 @@ class ScopeResult(Result):
         exclude_if=_nothing,
         description="Judge channels whose figures this scope withholds, each with why: over "
         "its held-out tasks one would let a small held-out group be derived (§4.4).",
+    )
+    unordered: str | None = Field(
+        default=None,
+        exclude_if=_nothing,
+        description="Why the scope orders none of its combinations, where it has fewer tasks "
+        "than statistics.min_tasks_to_order: its ranks and paired differences say nothing.",
+    )
+    best_first: list[str] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="Every combination of the scope, best first: by its Task Score in the "
+        "direction of the domain's outcome (none last), then best rank, then id.",
+    )
+    views: bool | None = Field(
+        default=None,
+        exclude_if=_nothing,
+        description="True on the scope the declared views show of its part of the domain (the "
+        "whole domain, or the domain cut to facet values): all its tasks, unless its public "
+        "group publishes more combinations (held-out results are withheld where a held-out "
+        "task could be isolated, §4.4). Absent on every other scope.",
+    )
+    boards: list[BoardRanks] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="Where the scope is a row of declared boards: its rank ranges in each of "
+        "their tables.",
+    )
+    scatters: list[ScatterFrontier] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="Where the scope is the one of declared scatter views: their frontiers.",
+    )
+    effects: list[EffectLeaders] = Field(
+        default_factory=list,
+        exclude_if=_nothing,
+        description="Where the scope is the one of declared effect views: their leaders.",
     )
 
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
 from pagetools import row_texts, shown
 
 from generator.models.profile import Board, Slice
 from generator.pages import VersionContext
-from generator.pages.boards import board_page, row_ranks
+from generator.pages.boards import board_page
 from generator.pages.measures import MISSING, label
 from generator.pages.outcome import outcome_of
 from generator.pages.text import decimals
@@ -21,11 +20,10 @@ from generator.pages.viewparts import (
     NOT_EVALUATED,
     axis_values,
     combinations,
+    rank_text,
     shown_scope,
 )
-from generator.score.results import CombinationScores, Difference, ScopeResult
 from generator.score.rounding import fixed
-from generator.score.scope import Scope
 
 
 def _board(ctx: VersionContext) -> Board:
@@ -110,33 +108,33 @@ def test_not_covered_and_scaled_rows_are_in_the_example(enterprise: VersionConte
     assert "total" not in shown(page).lower().replace("no total", "")
 
 
-def _scope(names: list[str], diffs: list[Difference]) -> ScopeResult:
-    scored = [CombinationScores(combination=n, status="scored") for n in names]
-    scope = Scope(version="v", domain="d")
-    return ScopeResult(scope=scope, title="d", tasks=10, combinations=scored, differences=diffs)
-
-
-def _diff(a: str, b: str, value: float) -> Difference:
-    return Difference(
-        a=a, b=b, value=value, low=value - 0.1, high=value + 0.1, tasks=10, significant=True
-    )
-
-
-@pytest.mark.parametrize("higher", [True, False])
-def test_ranks_follow_the_metric_s_direction(higher: bool) -> None:
-    """a − b > 0, significant: a ranks first where higher is better, b where lower is."""
-    scope = _scope(["a", "b", "c"], [_diff("a", "b", 0.5)])
-    ranks = row_ranks(scope, ["a", "b", "c"], higher)
-    better, worse = ("a", "b") if higher else ("b", "a")
-    assert ranks[better] == (1, 2)  # c, not ordered against either, may come first
-    assert ranks[worse] == (2, 3)
-    assert ranks["c"] == (1, 3)
-
-
-def test_ranks_are_among_the_row_s_combinations_only() -> None:
-    scope = _scope(["a", "b", "c"], [_diff("a", "c", 0.5), _diff("b", "c", 0.5)])
-    assert set(row_ranks(scope, ["a", "b"], True)) == {"a", "b"}
-    assert row_ranks(scope, ["a", "b"], True) == {"a": (1, 2), "b": (1, 2)}
+def test_each_cell_s_rank_is_the_report_s_for_its_row_and_table(
+    enterprise: VersionContext,
+) -> None:
+    """The rank ranges are those the report gives the row's scope in the table (the board
+    ranks nothing itself), in the cell and in the downloads."""
+    board = _board(enterprise)
+    page = board_page(enterprise, board)
+    infos = combinations(enterprise)
+    values = axis_values(infos.values(), board.per)
+    checked = 0
+    for value, table in zip(values, page.tables, strict=True):
+        combos = [k for k in table.rows[0].record if k in infos]
+        for row, spec in zip(table.rows, board.rows, strict=True):
+            scope = shown_scope(enterprise, spec.domain, spec.facets)
+            assert scope is not None
+            (found,) = [b for b in scope.boards if (b.board, b.table) == (board.id, value)]
+            ranks = {r.combination: (r.rank, r.rank_worst) for r in found.ranks}
+            assert set(ranks) <= set(combos)
+            for combo, cell in zip(combos, row.cells[1:], strict=True):
+                got = (row.record[f"{combo}_rank"], row.record[f"{combo}_rank_worst"])
+                if combo not in ranks:
+                    assert got == (None, None)
+                    continue
+                assert got == ranks[combo]
+                assert html.escape(rank_text(*ranks[combo])) in cell.text
+                checked += 1
+    assert checked > 10
 
 
 def test_a_whole_domain_aggregated_over_cells_shows_its_mean_over_cells(

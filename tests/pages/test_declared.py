@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pagetools import declaring
+
 from generator.models.views import Effect, Scatter
 from generator.pages import VersionContext, version_pages
 from generator.pages.cells import CARRIED
@@ -77,8 +79,9 @@ def test_a_scatter_and_an_effect_get_their_pages(enterprise: VersionContext) -> 
             kind="effect", id="fx", title="Effect", domain="qa", within="backbone", across="method"
         ),
     ]
+    ctx = declaring(enterprise, *views)  # the report carries what a declared view decides
     for view in views:
-        page = view_page(enterprise, view)
+        page = view_page(ctx, view)
         assert (page.path, page.title) == (f"views/{view.id}.md", view.title)
         assert page.charts == isinstance(view, Scatter)
         assert page.tables

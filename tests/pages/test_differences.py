@@ -22,7 +22,9 @@ def test_the_differences_table_lists_exactly_the_report_s_differences(
         tables = _by_caption(ctx, report)
         for scope in report.scopes:
             table = tables.get(f"Paired differences — {scope.title}")
-            if scope.withheld or not scope.differences or scope.tasks < stats.min_tasks_to_order:
+            if not scope.withheld:  # the report says why a scope too small orders nothing
+                assert (scope.tasks < stats.min_tasks_to_order) == (scope.unordered is not None)
+            if scope.withheld or not scope.differences or scope.unordered is not None:
                 assert table is None
                 continue
             assert table is not None
@@ -31,7 +33,8 @@ def test_the_differences_table_lists_exactly_the_report_s_differences(
                 for r in table.rows
             ]
             assert got == [(d.a, d.b, d.value, d.significant) for d in scope.differences]
-            judged = [
+            judged = [d for d in scope.differences if d.judged]
+            assert judged == [
                 d
                 for d in scope.differences
                 if d.tasks >= stats.min_tasks_to_order and d.interval == "tasks"
@@ -49,7 +52,14 @@ def test_a_cost_s_differences_read_in_its_scale_and_direction() -> None:
     from generator.score.scope import Scope
 
     d = Difference(
-        a="p", b="q", value=-25_000.0, low=-40_000.0, high=-10_000.0, tasks=8, significant=True
+        a="p",
+        b="q",
+        value=-25_000.0,
+        low=-40_000.0,
+        high=-10_000.0,
+        tasks=8,
+        significant=True,
+        judged=True,
     )
     scope = ScopeResult(
         scope=Scope(version="v", domain="game"),

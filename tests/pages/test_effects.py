@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations as combinations_of
 from itertools import product
 
-from pagetools import shown
+from pagetools import declaring, shown
 
 from generator.models.views import Effect
 from generator.pages import VersionContext
@@ -22,22 +22,27 @@ from generator.pages.viewparts import (
 )
 
 
-def _view(domain: str, within: str, across: str) -> Effect:
-    return Effect(
+def _view(
+    ctx: VersionContext, domain: str, within: str, across: str
+) -> tuple[VersionContext, Effect]:
+    """An effect of ``across`` within ``within``, and the context whose release declares it
+    (the report names the leaders of a declared effect only)."""
+    view = Effect(
         kind="effect", id="e", title="Effect", domain=domain, within=within, across=across
     )
+    return declaring(ctx, view), view
 
 
 def test_every_place_is_its_combination_or_not_evaluated(enterprise: VersionContext) -> None:
-    view = _view("qa", "backbone", "method")
-    scope, blocks = effect_blocks(enterprise, view)
+    ctx, view = _view(enterprise, "qa", "backbone", "method")
+    scope, blocks = effect_blocks(ctx, view)
     assert scope is not None
-    infos = list(combinations(enterprise).values())
+    infos = list(combinations(ctx).values())
     place = {(c.axes[view.within], c.axes[view.across]): c.id for c in infos}
     withins, acrosses = axis_values(infos, view.within), axis_values(infos, view.across)
     assert [b.value for b in blocks] == withins
     empty = 0
-    page = effect_page(enterprise, view)
+    page = effect_page(ctx, view)
     tables = {t.id: t for t in page.tables}
     for b, a in product(blocks, acrosses):
         p = next(p for p in b.places if p.value == a)
@@ -57,10 +62,10 @@ def test_every_place_is_its_combination_or_not_evaluated(enterprise: VersionCont
 
 
 def test_the_differences_are_the_engine_s_within_a_block(enterprise: VersionContext) -> None:
-    view = _view("qa", "backbone", "method")
-    scope, blocks = effect_blocks(enterprise, view)
+    ctx, view = _view(enterprise, "qa", "backbone", "method")
+    scope, blocks = effect_blocks(ctx, view)
     assert scope is not None
-    page = effect_page(enterprise, view)
+    page = effect_page(ctx, view)
     tables = {t.id: t for t in page.tables}
     seen = 0
     for b in blocks:
@@ -91,6 +96,32 @@ def test_the_differences_are_the_engine_s_within_a_block(enterprise: VersionCont
     assert seen
 
 
+def test_each_block_s_leader_is_the_report_s(enterprise: VersionContext) -> None:
+    """The combination each other is set against is the one the report names: the first of
+    the block by best rank, then by the figure in the metric's direction."""
+    ctx, view = _view(enterprise, "qa", "backbone", "method")
+    scope, blocks = effect_blocks(ctx, view)
+    assert scope is not None
+    (found,) = [e for e in scope.effects if e.view == view.id]
+    sign = 1.0 if effect_metric(ctx, view).higher else -1.0
+    for b in blocks:
+        ranked = [p for p in b.places if p.scores and p.figure and p.figure.value is not None]
+        if not ranked:
+            assert b.leader is None
+            assert b.value not in found.leaders
+            continue
+        assert b.leader is not None
+        assert b.leader.combination == found.leaders[b.value]
+        for p in ranked:
+            assert p.scores is not None
+            assert p.figure is not None
+            assert b.leader.scores is not None
+            assert (b.leader.scores.rank or 10**6) <= (p.scores.rank or 10**6)
+            if b.leader.scores.rank == p.scores.rank:
+                assert b.leader.figure is not None
+                assert sign * float(b.leader.figure.value or 0) >= sign * float(p.figure.value)
+
+
 def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext) -> None:
     """The Consulting judge follows the backbone: two combinations judged by different models
     are never paired; the page says so rather than making a difference up."""
@@ -100,8 +131,8 @@ def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext
     group = {k: i for i, names in enumerate(scope.comparison_groups) for k in names}
     apart, kept_apart = 0, 0
     for within, across in (("method", "backbone"), ("backbone", "method")):
-        view = _view("consulting", within, across)
-        _, blocks = effect_blocks(enterprise, view)
+        ctx, view = _view(enterprise, "consulting", within, across)
+        _, blocks = effect_blocks(ctx, view)
         for b in blocks:
             scored = sorted(p.combination for p in b.places if p.combination in group)
             for a, other in combinations_of(scored, 2):
@@ -116,7 +147,7 @@ def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext
             assert b.apart == {k for k in mine if group[k] != lead}
         if any(b.apart for b in blocks):
             kept_apart += 1
-            assert "not compared: another comparison group" in shown(effect_page(enterprise, view))
+            assert "not compared: another comparison group" in shown(effect_page(ctx, view))
     assert apart
     assert kept_apart
 
@@ -125,11 +156,11 @@ def test_the_answer_is_each_block_s_largest_difference_for_the_better(
     enterprise: VersionContext,
 ) -> None:
     for domain in ("qa", "beer-game"):
-        view = _view(domain, "backbone", "method")
-        metric = effect_metric(enterprise, view)
-        assert metric == enterprise.release.outcome(domain)
-        _, blocks = effect_blocks(enterprise, view)
-        text = shown(effect_page(enterprise, view))
+        ctx, view = _view(enterprise, domain, "backbone", "method")
+        metric = effect_metric(ctx, view)
+        assert metric == ctx.release.outcome(domain)
+        _, blocks = effect_blocks(ctx, view)
+        text = shown(effect_page(ctx, view))
         for b in blocks:
             d = b.largest(metric.higher)
             if d is None:
@@ -145,10 +176,10 @@ def test_a_release_without_places_on_the_axes_says_there_is_nothing_to_compare(
     small: VersionContext,
 ) -> None:
     assert not small.release.profile.axes
-    view = _view(small.release.domains[0].id, "model", "harness")
-    _, blocks = effect_blocks(small, view)
+    ctx, view = _view(small, small.release.domains[0].id, "model", "harness")
+    _, blocks = effect_blocks(ctx, view)
     assert blocks == []
-    page = effect_page(small, view)
+    page = effect_page(ctx, view)
     assert page.tables == ()
     assert "nothing to compare" in shown(page)
 

@@ -18,7 +18,7 @@ from generator.pages.leaderboard import (
     reading,
     standings,
 )
-from generator.pages.outcome import outcome_of
+from generator.pages.outcome import report_order
 from generator.pages.text import spelled
 from generator.score.results import CombinationScores, Report, ScopeResult
 
@@ -225,7 +225,7 @@ def test_no_chart_without_a_score(contexts: list[VersionContext]) -> None:
 def test_comparison_groups_are_read_each_on_its_own(contexts: list[VersionContext]) -> None:
     ctx = contexts[0]
     scope = _all_tasks(ctx.reports[ctx.release.domains[0].id])
-    by_score = sorted(_scored(scope), key=outcome_of(ctx, scope.scope.domain).order)
+    by_score = report_order(scope, _scored(scope))
     a, b, c, d, *_ = (x.combination for x in by_score)
     # Two comparison groups, ranked within each: {a 1, b 2} and {c 1–2, d 1–2}, each listed
     # by score.

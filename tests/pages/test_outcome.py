@@ -19,7 +19,6 @@ def test_the_task_score_is_shown_as_it_is() -> None:
     assert plain.header(0.95) == "Task Score [95%\u00a0CI]"
     assert plain.scaled(e) == e
     assert plain.labelled(e).text == plain.cell(e).text
-    assert plain.sign == 1.0
 
 
 def test_a_cost_is_shown_in_its_scale_and_direction() -> None:
@@ -34,7 +33,6 @@ def test_a_cost_is_shown_in_its_scale_and_direction() -> None:
     assert cell.text.endswith("†")
     assert cell.sort == e.value
     assert cost.labelled(e).text.endswith("Cost (units, ×10⁴, lower is better)")
-    assert cost.sign == -1.0
 
 
 def test_a_unit_score_shown_on_zero_to_ten() -> None:
@@ -50,21 +48,6 @@ def test_a_unit_score_shown_on_zero_to_ten() -> None:
     e = Estimate(value=0.755, low=0.704, high=0.8, tasks=6)
     assert judged.header(0.95) == "Consulting score (0–10) [95%\u00a0CI]"
     assert judged.cell(e).text.startswith("7.55")
-
-
-def test_the_order_of_a_scope_reads_the_direction() -> None:
-    """Best rank first, then the figure in the metric's direction, an unscored one last."""
-    from generator.score.results import CombinationScores
-
-    def combo(name: str, value: float | None, rank: int | None = 1) -> CombinationScores:
-        e = Estimate(value=value, low=None, high=None, tasks=2) if value is not None else None
-        return CombinationScores(combination=name, status="scored", task_score=e, rank=rank)
-
-    found = [combo("dear", 9.0), combo("cheap", 2.0), combo("none", None, None)]
-    cost = Outcome(COST)
-    assert [c.combination for c in sorted(found, key=cost.order)] == ["cheap", "dear", "none"]
-    score = Outcome(Metric(id="task_score", title="Task Score", direction="higher"))
-    assert [c.combination for c in sorted(found, key=score.order)] == ["dear", "cheap", "none"]
 
 
 def test_channels_stand_beside_the_score_that_combines_them() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import replace
 
-from pagetools import plots, shown
+from pagetools import declaring, plots, shown
 
 from generator.models.views import Scatter
 from generator.pages import VersionContext
@@ -23,12 +23,15 @@ from generator.pages.scatterplot import scatter_data
 from generator.pages.viewparts import combinations
 
 
-def _view(ctx: VersionContext, x: str, **more: object) -> Scatter:
+def _declared(ctx: VersionContext, x: str, **more: object) -> tuple[VersionContext, Scatter]:
+    """A scatter of ``x`` on the QA domain, and the context whose release declares it (the
+    report carries the frontier of a declared scatter only)."""
     resource = ctx.release.metric(x)
     assert resource is not None
     assert resource.kind == "resource"
     fields = {"kind": "scatter", "id": "s", "title": "Scatter", "domain": "qa", "x": x}
-    return Scatter.model_validate(fields | more)
+    view = Scatter.model_validate(fields | more)
+    return declaring(ctx, view), view
 
 
 def _money_like(ctx: VersionContext) -> str:
@@ -39,46 +42,46 @@ def _money_like(ctx: VersionContext) -> str:
 
 
 def test_tokens_get_a_chart_and_a_frontier_per_tokenizer(enterprise: VersionContext) -> None:
-    tokens = _view(enterprise, "total_tokens")
-    money = _view(enterprise, _money_like(enterprise))
-    infos = combinations(enterprise)
-    data = scatter_data(enterprise, tokens)
+    ctx, tokens = _declared(enterprise, "total_tokens")
+    priced, money = _declared(enterprise, _money_like(enterprise))
+    infos = combinations(ctx)
+    data = scatter_data(ctx, tokens)
     tokenizers = {infos[p.combination.combination].tokenizer for p in data.points}
     assert len(tokenizers) > 1
     for p in data.points:
         assert infos[p.combination.combination].tokenizer in p.group
-    page = scatter_page(enterprise, tokens)
+    page = scatter_page(ctx, tokens)
     assert len(plots(shown(page))) == len(tokenizers)
     assert "tokenizer" in page.tables[0].note
-    assert len(frontier_sentences(enterprise, data)) == len({p.group for p in data.points})
-    one = scatter_page(enterprise, money)
+    assert len(frontier_sentences(ctx, data)) == len({p.group for p in data.points})
+    one = scatter_page(priced, money)
     assert len(plots(shown(one))) == 1
     assert "tokenizer" not in one.tables[0].note
-    groups = {p.group for p in scatter_data(enterprise, money).points}
-    assert len(frontier_sentences(enterprise, scatter_data(enterprise, money))) == len(groups)
+    groups = {p.group for p in scatter_data(priced, money).points}
+    assert len(frontier_sentences(priced, scatter_data(priced, money))) == len(groups)
 
 
 def test_a_long_table_is_folded_under_the_chart(enterprise: VersionContext) -> None:
-    view = _view(enterprise, _money_like(enterprise))
-    page = scatter_page(enterprise, view)
+    ctx, view = _declared(enterprise, _money_like(enterprise))
+    page = scatter_page(ctx, view)
     rows = len(page.tables[0].rows)
     assert ("<details" in page.markdown) == (rows > FOLD_AFTER)
 
 
 def test_the_page_says_what_the_chart_spans(enterprise: VersionContext) -> None:
-    view = _view(enterprise, _money_like(enterprise))
-    data = scatter_data(enterprise, view)
+    ctx, view = _declared(enterprise, _money_like(enterprise))
+    data = scatter_data(ctx, view)
     said = spread(data)
     low = min(data.points, key=lambda p: float(p.x.value or 0))
     high = max(data.points, key=lambda p: float(p.y.value or 0))
     assert scaled(data.x, low.x.value, None, None) in said
     assert scaled(data.y, high.y.value, None, None) in said
-    assert said in shown(scatter_page(enterprise, view))
+    assert said in shown(scatter_page(ctx, view))
 
 
 def test_a_point_at_zero_is_said_to_be_off_a_log_axis(enterprise: VersionContext) -> None:
-    view = _view(enterprise, _money_like(enterprise), log_x=True)
-    data = scatter_data(enterprise, view)
+    ctx, view = _declared(enterprise, _money_like(enterprise), log_x=True)
+    data = scatter_data(ctx, view)
     assert off_the_log_axis(data) == ""
     first = data.points[0]
     free = first.x.model_copy(update={"value": 0.0, "low": 0.0})
@@ -89,8 +92,9 @@ def test_a_point_at_zero_is_said_to_be_off_a_log_axis(enterprise: VersionContext
 
 
 def test_the_span_of_tokens_is_said_per_tokenizer(enterprise: VersionContext) -> None:
-    data = scatter_data(enterprise, _view(enterprise, "total_tokens"))
-    infos = combinations(enterprise)
+    ctx, view = _declared(enterprise, "total_tokens")
+    data = scatter_data(ctx, view)
+    infos = combinations(ctx)
     said = spread(data)
     for tok in {infos[p.combination.combination].tokenizer for p in data.points}:
         mine = [p for p in data.points if infos[p.combination.combination].tokenizer == tok]
@@ -108,7 +112,7 @@ def test_money_is_one_frontier_across_models(enterprise: VersionContext) -> None
     priced = dataclasses.replace(
         enterprise, release=enterprise.release.model_copy(update={"metrics": metrics})
     )
-    view = _view(priced, x, log_x=True)
+    priced, view = _declared(priced, x, log_x=True)
     data = scatter_data(priced, view)
     assert data.scope is not None
     if len(data.scope.comparison_groups) < 2:  # no setting varies by design: one frontier

@@ -5,7 +5,7 @@ on both, the chart draws both intervals and the frontier, its axis logarithmic w
 
 from __future__ import annotations
 
-from pagetools import plots, shown
+from pagetools import declaring, plots, shown
 
 from generator.models.views import Scatter
 from generator.pages import VersionContext
@@ -14,12 +14,15 @@ from generator.pages.scatterplot import Point, front_of, scatter_data
 from generator.pages.viewparts import shown_scope
 
 
-def _view(ctx: VersionContext, x: str, **more: object) -> Scatter:
+def _declared(ctx: VersionContext, x: str, **more: object) -> tuple[VersionContext, Scatter]:
+    """A scatter of ``x`` on the QA domain, and the context whose release declares it (the
+    report carries the frontier of a declared scatter only)."""
     resource = ctx.release.metric(x)
     assert resource is not None
     assert resource.kind == "resource"
     fields = {"kind": "scatter", "id": "s", "title": "Scatter", "domain": "qa", "x": x}
-    return Scatter.model_validate(fields | more)
+    view = Scatter.model_validate(fields | more)
+    return declaring(ctx, view), view
 
 
 def _money_like(ctx: VersionContext) -> str:
@@ -39,9 +42,9 @@ def _beats(a: Point, b: Point, higher: bool, higher_x: bool) -> bool:
 def test_each_point_is_its_combination_s_figures_in_the_report(
     enterprise: VersionContext,
 ) -> None:
-    view = _view(enterprise, _money_like(enterprise))
-    data = scatter_data(enterprise, view)
-    scope = shown_scope(enterprise, view.domain, {})
+    ctx, view = _declared(enterprise, _money_like(enterprise))
+    data = scatter_data(ctx, view)
+    scope = shown_scope(ctx, view.domain, {})
     assert scope is not None
     assert data.scope == scope
     drawn = {p.combination.combination: p for p in data.points}
@@ -51,7 +54,7 @@ def test_each_point_is_its_combination_s_figures_in_the_report(
     for k, c in measured.items():
         assert drawn[k].x == c.measures[view.x]  # the report's mean and interval, not redone
         assert drawn[k].y == c.task_score
-    page = scatter_page(enterprise, view)
+    page = scatter_page(ctx, view)
     (table,) = page.tables
     for row in table.rows:
         c = measured[row.record["combination"]]
@@ -62,12 +65,25 @@ def test_each_point_is_its_combination_s_figures_in_the_report(
         assert row.record["pareto"] == drawn[c.combination].on_front
 
 
+def test_each_point_s_frontier_and_place_are_the_report_s(enterprise: VersionContext) -> None:
+    """The page draws the frontier the report carries for the view; it computes none."""
+    for x in (_money_like(enterprise), "total_tokens"):
+        ctx, view = _declared(enterprise, x)
+        data = scatter_data(ctx, view)
+        assert data.scope is not None
+        (found,) = [f for f in data.scope.scatters if f.view == view.id]
+        places = {p.combination: (p.frontier, p.pareto) for p in found.points}
+        assert True in [p.on_front for p in data.points]
+        for p in data.points:
+            assert (p.group, p.on_front) == places[p.combination.combination]
+
+
 def test_the_frontier_holds_the_points_no_other_of_its_group_beats(
     enterprise: VersionContext,
 ) -> None:
     for x in (_money_like(enterprise), "total_tokens"):
-        view = _view(enterprise, x)
-        data = scatter_data(enterprise, view)
+        ctx, view = _declared(enterprise, x)
+        data = scatter_data(ctx, view)
         compared = [p for p in data.points if p.on_front is not None]
         assert compared
         for p in compared:
@@ -83,7 +99,8 @@ def test_the_frontier_holds_the_points_no_other_of_its_group_beats(
 def test_the_axis_is_logarithmic_when_declared(enterprise: VersionContext) -> None:
     x = _money_like(enterprise)
     for log in (True, False):
-        page = scatter_page(enterprise, _view(enterprise, x, log_x=log))
+        ctx, view = _declared(enterprise, x, log_x=log)
+        page = scatter_page(ctx, view)
         assert page.charts
         (plot,) = plots(shown(page))
         assert plot.layout["xaxis"]["type"] == ("log" if log else "linear")
@@ -92,9 +109,9 @@ def test_the_axis_is_logarithmic_when_declared(enterprise: VersionContext) -> No
 def test_the_chart_draws_every_point_with_both_intervals_and_the_frontier(
     enterprise: VersionContext,
 ) -> None:
-    view = _view(enterprise, _money_like(enterprise))
-    data = scatter_data(enterprise, view)
-    (plot,) = plots(shown(scatter_page(enterprise, view)))
+    ctx, view = _declared(enterprise, _money_like(enterprise))
+    data = scatter_data(ctx, view)
+    (plot,) = plots(shown(scatter_page(ctx, view)))
     points = [t for t in plot.traces if t["mode"] == "markers"]
     assert len(points) == len(data.points)
     for trace, p in zip(points, data.points, strict=True):

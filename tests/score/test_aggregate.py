@@ -128,6 +128,7 @@ def test_clear_difference_gets_a_rank_noise_does_not(office: Report) -> None:
     diff = next(d for d in scope.differences if (d.a, d.b) == ("p", "q"))
     assert diff.value == pytest.approx(0.625 - 1.0)
     assert diff.significant
+    assert diff.judged
     assert diff.high < 0
     ranks = {c.combination: (c.rank, c.rank_worst) for c in scope.combinations}
     # r shares two tasks with each, too few to order it: it may stand anywhere.
@@ -141,7 +142,9 @@ def test_too_few_common_tasks_never_order_combinations() -> None:
     diff = scope.differences[0]
     assert diff.high < 0  # the interval excludes 0 ...
     assert not diff.significant  # ... but three tasks cannot order two combinations
+    assert not diff.judged  # too few common tasks to say either way
     assert {(c.rank, c.rank_worst) for c in scope.combinations} == {(1, 2)}
+    assert scope.unordered == "over 3 task(s), fewer than the 5 an order needs"
 
 
 def test_reliability_interval_includes_run_noise() -> None:

@@ -9,7 +9,7 @@ import pytest
 from experimenttools import experiment_version
 from pydantic import ValidationError
 
-from generator.score.changes import Change, ExperimentResult, TaskChange
+from generator.score.changes import Change, ExperimentResult, TaskChange, verdict
 from generator.score.render_json import to_json
 from generator.score.results import Report
 from generator.score.version import score_version
@@ -48,3 +48,31 @@ def test_the_report_schema_documents_the_experiments() -> None:
     schema = Report.model_json_schema()
     assert "experiments" in schema["properties"]
     assert "ExperimentResult" in schema["$defs"]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "higher", "said"),
+    [
+        (0.1, 0.4, True, "better"),
+        (0.1, 0.4, False, "worse"),
+        (-0.4, -0.1, True, "worse"),
+        (-0.4, -0.1, False, "better"),
+        (-0.1, 0.4, True, None),
+        (0.0, 0.4, True, None),  # holds 0
+        (None, None, True, None),  # withheld: no interval
+    ],
+)
+def test_a_change_is_better_or_worse_only_where_its_interval_excludes_0(
+    low: float | None, high: float | None, higher: bool, said: str | None
+) -> None:
+    assert verdict(low, high, higher) == said
+
+
+def test_the_report_reads_each_change_s_verdict_off_its_interval() -> None:
+    (result,) = score_version(experiment_version()).reports["office"].experiments
+    for c in (*result.cells, *result.level_means, *result.tasks):
+        assert c.verdict == verdict(c.low, c.high, result.higher)
+    assert len({c.verdict for c in result.cells}) > 1  # some said, some not
+    data = json.loads(result.model_dump_json())
+    withheld = [c for c in data["cells"] if c.get("verdict") is None]
+    assert all("verdict" not in c for c in withheld)  # absent, not null

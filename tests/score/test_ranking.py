@@ -24,6 +24,7 @@ def _diff(a: str, b: str, low: float, high: float, tasks: int = 10) -> Differenc
         high=high,
         tasks=tasks,
         significant=tasks >= 5 and (low > 0 or high < 0),
+        judged=tasks >= 5,
     )
 
 
