@@ -246,8 +246,12 @@ class Search:
         pooled over combinations (a second rater's agreement, an experiment's level means, a
         paired difference) rests on the other bundles' runs of the task too, which a reader
         knows no better than this one's — held fixed, they made false sets (the first
-        codex-gpt-5.5 search kept three)."""
+        codex-gpt-5.5 search kept three). Such an edit joins ``M`` on the numbers this
+        combination's runs move only: the other bundles' own numbers would enter ``M`` with
+        the few refuting edits as their only columns, each a new false set (six rounds did
+        not end them)."""
         before = sum(c * self.base.get(p, 0.0) for p, c in exposure.combination.items())
+        rows = {p for d in self.deltas for p in d}
         for task in self.release.tasks(self.domain):
             if task in exposure.tasks or not self.ran(task, every=True):
                 continue
@@ -255,6 +259,7 @@ class Search:
                 d = self.delta(self.dense(task))
                 if d is None:
                     continue
+                d = {p: v for p, v in d.items() if p in rows}
                 self.labels.append(task)
                 self.deltas.append(d)
                 moved = sum(c * d.get(p, 0.0) for p, c in exposure.combination.items())
