@@ -22,6 +22,7 @@ from generator.pages.cardtables import (
 
 
 def test_placed_is_every_scope_that_shows_the_combination(small: VersionContext) -> None:
+    wholes = 0
     for combo in small.frame.bundles:
         got = [(p.domain, p.scope.title) for p in placed(small, combo)]
         want = [
@@ -35,9 +36,11 @@ def test_placed_is_every_scope_that_shows_the_combination(small: VersionContext)
         for p in whole:
             assert (p.scope.scope.subdivision, p.scope.scope.group) == (None, "all")
             assert p.scores.status == "scored"
+            wholes += 1
     # r is not covered on ERP: placed there, but not as a scored whole domain
     assert [p.domain for p in placed(small, "r") if p.whole_domain] == ["office"]
     assert "erp" in {p.domain for p in placed(small, "r")}
+    assert wholes == 7  # p, q and s on both domains, r on office only
 
 
 def test_reliability_points_are_the_whole_domain_s(small: VersionContext) -> None:
