@@ -65,6 +65,7 @@ def reports(inputs: Inputs) -> dict[tuple[str, str], Report]:
 
 
 def test_section_5_2_figures_come_out_of_the_engine(reports: dict[tuple[str, str], Report]) -> None:
+    checked = 0
     for (domain, task), figures in SECTION_5_2.items():
         rows = {r.combination: r for r in reports[("v1.0", domain)].tasks if r.task == task}
         for combo, reported in figures.items():
@@ -72,6 +73,8 @@ def test_section_5_2_figures_come_out_of_the_engine(reports: dict[tuple[str, str
             assert score is not None
             digits = len(str(reported).split(".")[1])
             assert round(score, digits) == reported, (task, combo, score)
+            checked += 1
+    assert checked == sum(len(figures) for figures in SECTION_5_2.values())
 
 
 def _held_out_ids(inputs: Inputs, version: str) -> set[str]:
@@ -83,6 +86,7 @@ def _held_out_ids(inputs: Inputs, version: str) -> set[str]:
 def test_no_held_out_task_leaves_the_engine(
     inputs: Inputs, reports: dict[tuple[str, str], Report]
 ) -> None:
+    assert len(reports) == 4  # two domains in each of two versions
     for (version, _), report in reports.items():
         held = _held_out_ids(inputs, version)
         assert held
@@ -112,6 +116,7 @@ def test_csv_has_fixed_columns_and_every_scope(reports: dict[tuple[str, str], Re
 
 
 def test_every_scope_is_one_version_and_one_domain(reports: dict[tuple[str, str], Report]) -> None:
+    assert len(reports) == 4  # two domains in each of two versions
     for (version, domain), report in reports.items():
         assert {(s.scope.version, s.scope.domain) for s in report.scopes} == {(version, domain)}
 
