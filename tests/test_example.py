@@ -39,7 +39,15 @@ def _version(inputs: Inputs, name: str) -> LoadedRelease:
 
 
 def test_committed_example_is_what_the_script_writes() -> None:
-    for rel, text in _make_example().all_files().items():
+    files = _make_example().all_files()
+    committed = {
+        p.relative_to(REPO / "results").as_posix()
+        for p in (REPO / "results").rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "deepdives" not in p.parts
+    }
+    assert sorted(files) == sorted(committed)  # no file the script no longer writes
+    assert len(files) > 0
+    for rel, text in files.items():
         path = REPO / "results" / rel
         assert path.read_text(encoding="utf-8") == text, f"{rel}: run results/make_example.py"
 
@@ -88,6 +96,7 @@ def test_example_covers_what_the_site_must_show(inputs: Inputs) -> None:
         "deepseek-harness-dual",
         "opencode",
     }
+    assert len(inputs.cards) == 3  # the example's three harness cards
     for card in inputs.cards.values():
         fields = [
             f for _, layer in card.model.layers.items() for f in layer.minimum_fields().values()
@@ -138,11 +147,14 @@ def _task_means(version: LoadedRelease) -> dict[tuple[str, str], tuple[float, fl
 
 def test_deep_dive_runs_reproduce_section_5_2(inputs: Inputs) -> None:
     means = _task_means(_version(inputs, "v1.0"))
+    checked = 0
     for task, figures in SECTION_5_2.items():
         for combo, reported in figures.items():
             score = means[(task, combo)][0]
             digits = len(str(reported).split(".")[1])
             assert round(score, digits) == reported, (task, combo, score)
+            checked += 1
+    assert checked == sum(len(figures) for figures in SECTION_5_2.values())
     for (task, combo), (rule, judge) in CHANNELS.items():
         _, got_rule, got_judge = means[(task, combo)]
         if rule is not None:

@@ -134,7 +134,7 @@ def test_number_fields_of_every_table_hold_numbers_only(
 def test_task_tables_carry_the_task_and_its_scope_bulk_written_or_not(
     contexts: list[VersionContext], pages: dict[str, list[Page]]
 ) -> None:
-    checked = 0
+    checked, json_records, csv_records = 0, 0, 0
     for ctx in contexts:
         for page in pages[ctx.version]:
             folder, _, stem = page.path.partition("/")
@@ -148,11 +148,14 @@ def test_task_tables_carry_the_task_and_its_scope_bulk_written_or_not(
                 for record in json.loads(table.to_json())["rows"]:
                     assert list(record)[: len(want)] == ["version", *TASK_FIELDS]
                     assert {k: record[k] for k in want} == want
+                    json_records += 1
                 for record in _records(table.to_csv()):
                     assert record["task"] == task.id
                     assert record["domain"] == task.domain
+                    csv_records += 1
                 checked += table.prepared is not None and bool(table.total)
     assert checked, "bulk-written tables were checked"
+    assert json_records == csv_records > 0  # the two downloads hold the same records
 
 
 def test_described_names_and_leads_with_the_version(contexts: list[VersionContext]) -> None:
