@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 from statistics import mean
@@ -52,8 +55,24 @@ def test_committed_example_is_what_the_script_writes() -> None:
         assert path.read_text(encoding="utf-8") == text, f"{rel}: run results/make_example.py"
 
 
-def test_script_output_is_deterministic() -> None:
-    assert _make_example().all_files() == _make_example().all_files()
+def test_script_output_is_deterministic(tmp_path: Path) -> None:
+    """The script run twice, in two processes that salt str hashes differently (set order,
+    hash()), writes the same files, byte for byte, as it does here."""
+    written = []
+    for seed in ("1", "2"):
+        out = tmp_path / seed
+        subprocess.run(
+            [sys.executable, str(REPO / "results" / "make_example.py"), "--out", str(out)],
+            check=True,
+            capture_output=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)},
+        )
+        files = {p.relative_to(out).as_posix(): p for p in out.rglob("*") if p.is_file()}
+        written.append({rel: p.read_bytes() for rel, p in files.items()})
+    here = {rel: text.encode("utf-8") for rel, text in _make_example().all_files().items()}
+    assert len(here) > 0
+    assert written[0] == written[1] == here
 
 
 def test_example_covers_what_the_site_must_show(inputs: Inputs) -> None:

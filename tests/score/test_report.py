@@ -5,6 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +58,18 @@ def inputs() -> Inputs:
     return loaded
 
 
+_REPORT_JSON = """
+import sys
+from pathlib import Path
+from generator.load import load_inputs
+from generator.score.render import to_json
+from generator.score.report import build_report
+inputs, _ = load_inputs(Path.cwd())
+(v10,) = [r for r in inputs.releases if r.folder == "v1.0"]
+sys.stdout.write(to_json(build_report(v10, "general")))
+"""
+
+
 @pytest.fixture(scope="module")
 def reports(inputs: Inputs) -> dict[tuple[str, str], Report]:
     return {
@@ -100,6 +115,17 @@ def test_json_is_stable_and_matches_its_schema(
     v10 = next(r for r in inputs.releases if r.folder == "v1.0")
     again = build_report(v10, "general")
     assert to_json(again) == to_json(reports[("v1.0", "general")])
+    # and in two other processes, which salt str hashes differently (set order, hash())
+    for seed in ("1", "2"):
+        elsewhere = subprocess.run(
+            [sys.executable, "-c", _REPORT_JSON],
+            capture_output=True,
+            check=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)},
+            text=True,
+        ).stdout
+        assert elsewhere == to_json(again), seed
     schema = json.loads((REPO / "site_src/schemas/report.v1.schema.json").read_text())
     for report in reports.values():
         jsonschema.validate(json.loads(to_json(report)), schema)
