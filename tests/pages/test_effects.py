@@ -104,6 +104,7 @@ def test_each_block_s_leader_is_the_report_s(enterprise: VersionContext) -> None
     assert scope is not None
     (found,) = [e for e in scope.effects if e.view == view.id]
     sign = 1.0 if effect_metric(ctx, view).higher else -1.0
+    compared = 0
     for b in blocks:
         ranked = [p for p in b.places if p.scores and p.figure and p.figure.value is not None]
         if not ranked:
@@ -120,6 +121,8 @@ def test_each_block_s_leader_is_the_report_s(enterprise: VersionContext) -> None
             if b.leader.scores.rank == p.scores.rank:
                 assert b.leader.figure is not None
                 assert sign * float(b.leader.figure.value or 0) >= sign * float(p.figure.value)
+            compared += 1
+    assert compared > 0
 
 
 def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext) -> None:

@@ -267,6 +267,7 @@ def test_a_lower_is_better_chart_reads_best_at_the_right_like_the_others(
     """The axis of a metric where lower is better runs from high to low (and says so): the
     best score is at the right and on top on every leaderboard chart."""
     checked = {True: 0, False: 0}
+    intervals = 0
     for ctx in (*contexts, enterprise):
         for d in ctx.release.domains:
             higher = ctx.release.outcome(d.id).higher
@@ -281,8 +282,10 @@ def test_a_lower_is_better_chart_reads_best_at_the_right_like_the_others(
                     *(trace["error_x"][k][0] for k in ("array", "arrayminus")),
                 )
                 assert min(lo, hi) <= x - down <= x + up <= max(lo, hi), (d.id, x)
+                intervals += 1
             if not higher:
                 assert "lower is better" in plot[0].layout["xaxis"]["title"]["text"]
             checked[higher] += 1
     assert checked[True], checked
     assert checked[False], checked
+    assert intervals > sum(checked.values())  # each chart draws two intervals or more
