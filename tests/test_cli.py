@@ -137,7 +137,8 @@ def test_schema_writes_one_schema_per_input_kind(tmp_path: Path, run_cli: Any) -
     kinds = [*INPUT_MODELS, "report"]
     assert written == sorted(f"{kind}.v1.schema.json" for kind in kinds)
     assert result.output.splitlines() == [str(out / f"{kind}.v1.schema.json") for kind in kinds]
-    for path in out.iterdir():
+    for kind in kinds:
+        path = out / f"{kind}.v1.schema.json"
         schema = json.loads(path.read_text(encoding="utf-8"))
         assert schema["$schema"].endswith("2020-12/schema")
         assert schema["$id"] == path.name

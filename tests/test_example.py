@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 from statistics import mean
@@ -39,13 +42,37 @@ def _version(inputs: Inputs, name: str) -> LoadedRelease:
 
 
 def test_committed_example_is_what_the_script_writes() -> None:
-    for rel, text in _make_example().all_files().items():
+    files = _make_example().all_files()
+    committed = {
+        p.relative_to(REPO / "results").as_posix()
+        for p in (REPO / "results").rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "deepdives" not in p.parts
+    }
+    assert sorted(files) == sorted(committed)  # no file the script no longer writes
+    assert len(files) > 0
+    for rel, text in files.items():
         path = REPO / "results" / rel
         assert path.read_text(encoding="utf-8") == text, f"{rel}: run results/make_example.py"
 
 
-def test_script_output_is_deterministic() -> None:
-    assert _make_example().all_files() == _make_example().all_files()
+def test_script_output_is_deterministic(tmp_path: Path) -> None:
+    """The script run twice, in two processes that salt str hashes differently (set order,
+    hash()), writes the same files, byte for byte, as it does here."""
+    written = []
+    for seed in ("1", "2"):
+        out = tmp_path / seed
+        subprocess.run(
+            [sys.executable, str(REPO / "results" / "make_example.py"), "--out", str(out)],
+            check=True,
+            capture_output=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)},
+        )
+        files = {p.relative_to(out).as_posix(): p for p in out.rglob("*") if p.is_file()}
+        written.append({rel: p.read_bytes() for rel, p in files.items()})
+    here = {rel: text.encode("utf-8") for rel, text in _make_example().all_files().items()}
+    assert len(here) > 0
+    assert written[0] == written[1] == here
 
 
 def test_example_covers_what_the_site_must_show(inputs: Inputs) -> None:
@@ -88,6 +115,7 @@ def test_example_covers_what_the_site_must_show(inputs: Inputs) -> None:
         "deepseek-harness-dual",
         "opencode",
     }
+    assert len(inputs.cards) == 3  # the example's three harness cards
     for card in inputs.cards.values():
         fields = [
             f for _, layer in card.model.layers.items() for f in layer.minimum_fields().values()
@@ -138,11 +166,14 @@ def _task_means(version: LoadedRelease) -> dict[tuple[str, str], tuple[float, fl
 
 def test_deep_dive_runs_reproduce_section_5_2(inputs: Inputs) -> None:
     means = _task_means(_version(inputs, "v1.0"))
+    checked = 0
     for task, figures in SECTION_5_2.items():
         for combo, reported in figures.items():
             score = means[(task, combo)][0]
             digits = len(str(reported).split(".")[1])
             assert round(score, digits) == reported, (task, combo, score)
+            checked += 1
+    assert checked == sum(len(figures) for figures in SECTION_5_2.values())
     for (task, combo), (rule, judge) in CHANNELS.items():
         _, got_rule, got_judge = means[(task, combo)]
         if rule is not None:

@@ -104,6 +104,8 @@ def test_one_illustrative_version_of_its_own(root: Root) -> None:
 
 
 def test_bundles_and_cards_agree(root: Root) -> None:
+    assert len(root.bundles) == 10  # 4 methods × 3 backbones, two cells not evaluated
+    assert root.release.disclosure_floor
     for folder, bundle in root.bundles.items():
         assert bundle.combination.id == folder
         card = root.cards[bundle.combination.harnesscard]
@@ -124,6 +126,7 @@ def test_methods_by_backbones_with_two_cells_not_evaluated(root: Root) -> None:
     assert (len(methods), len(backbones)) == (4, 3)
     assert len(methods) * len(backbones) - len(cells) == 2
     tags = {t.id for t in root.release.profile.tags}
+    assert len(root.bundles) == len(cells) == 10
     for bundle in root.bundles.values():
         assert set(bundle.combination.axes) == set(axes)
         assert bundle.combination.tags
@@ -137,11 +140,12 @@ def test_carried_state_declared_by_amem_and_gepa_only(root: Root) -> None:
     others = {root.axis(b, "method") for b in root.bundles.values() if not b.carried_state}
     assert carried == {"AMEM", "GEPA"}
     assert not carried & others
+    carriers = [b for b in root.bundles.values() if b.carried_state]
+    assert len(carriers) == 5  # the AMEM and GEPA bundles
     assert all(
         root.cards[b.combination.harnesscard].layers.context.persistent_memory.model_dump()
         != {"value": "None"}
-        for b in root.bundles.values()
-        if b.carried_state
+        for b in carriers
     )
 
 
@@ -245,6 +249,7 @@ def test_every_covered_task_has_its_runs(root: Root) -> None:
     release = root.release
     assert release.runs_per_task == 2
     assert release.reliability_k == (1, 2)
+    assert len(root.catalog.tasks) == 45
     for folder, bundle in root.bundles.items():
         skipped = {n.domain for n in bundle.not_covered}
         runs = Counter(r.task for r in root.runs[folder])
@@ -270,6 +275,7 @@ def test_measures_and_run_fields_follow_the_declarations(root: Root) -> None:
     measured = {m.id: m for m in root.release.metrics if m.measured}
     fields = {f for m in declared if m in RUN_FIELDS for f in RUN_FIELDS[m]}
     assert fields == {"input_tokens", "output_tokens"}
+    checked = 0
     for runs in root.runs.values():
         for r in runs:
             ids = [m.id for m in r.measures]
@@ -277,8 +283,10 @@ def test_measures_and_run_fields_follow_the_declarations(root: Root) -> None:
             for m in r.measures:
                 bounds = measured[m.id].bounds
                 assert bounds.low is None or m.value >= bounds.low
+                checked += 1
             for field in ("input_tokens", "output_tokens", "duration_s", "turns"):
                 assert (getattr(r, field) is not None) == (field in fields), field
+    assert checked > 0  # measures are recorded and checked
 
 
 def test_scores_differ_by_method_and_backbone(root: Root) -> None:
@@ -312,7 +320,7 @@ def test_views_declare_tables_1_3_and_9(root: Root) -> None:
     (resources,) = [v for v in views if isinstance(v, Resources)]
     kinds = {root.metric(m).measured for m in resources.metrics}
     assert kinds == {True, False}, "a measured resource and a token count"
-    assert all(root.metric(m).kind == "resource" for m in resources.metrics)
+    assert [root.metric(m).kind for m in resources.metrics] == ["resource", "resource"]
 
 
 def test_the_root_loads_and_checks_clean() -> None:

@@ -231,6 +231,7 @@ def test_cost_in_cny_and_runtime_are_declared_and_recorded(root: Root) -> None:
     assert cost.comparable, "money compares across models"
     assert root.metric("duration_s").direction == "lower"
     assert not root.metric("total_tokens").comparable
+    runs = 0
     for folder, bundle in root.bundles.items():
         assert bundle.pricing is not None
         assert bundle.pricing.currency == cost.currency, folder
@@ -238,6 +239,8 @@ def test_cost_in_cny_and_runtime_are_declared_and_recorded(root: Root) -> None:
             (value,) = [m.value for m in r.measures if m.id == cost.id]
             assert value >= 0
             assert r.duration_s is not None
+            runs += 1
+    assert runs == sum(len(r) for r in root.runs.values()) > 0  # every bundle's every run
 
 
 def test_harness_by_model_with_two_cells_not_evaluated_outside_deepagents(root: Root) -> None:
@@ -251,6 +254,8 @@ def test_harness_by_model_with_two_cells_not_evaluated_outside_deepagents(root: 
     assert len(missing) == 2
     assert all(h != "DeepAgents" for h, _ in missing)
     channels = {c.id for c in root.release.profile.channels}
+    assert len(root.bundles) == 14  # ten baselines and four treatments
+    assert root.release.disclosure_floor
     for bundle in root.bundles.values():
         assert set(bundle.channels) == channels
         assert bundle.combination.model.name == bundle.combination.axes["model"]
@@ -264,6 +269,7 @@ def test_harness_by_model_with_two_cells_not_evaluated_outside_deepagents(root: 
 def test_only_deepagents_runs_the_full_set(root: Root) -> None:
     release, lite = root.release, root.in_set("lite")
     assert release.runs_per_task == 2
+    assert len(root.baselines()) == 10  # 4 harnesses × 3 models, two cells not evaluated
     for folder, bundle in root.baselines().items():
         full = bundle.combination.axes["harness"] == "DeepAgents"
         if full:
@@ -406,6 +412,7 @@ def test_a_public_task_of_a_set_a_bundle_left_out_is_not_covered_for_it(
         else:
             assert row.status != "not-covered", row
     assert seen, "the example has public tasks outside Lite"
+    assert len(report.tasks) > seen
     ran = {(folder, r.task) for folder, runs in root.runs.items() for r in runs}
     for row in report.tasks:  # "no valid runs" only where the bundle ran the task
         assert row.status != "no-valid-runs" or (row.combination, row.task) in ran, row
@@ -591,6 +598,7 @@ def test_the_runs_show_the_summarys_harness_and_model_shapes(root: Root) -> None
     scores = _composites(root, lite)
     assert max(scores, key=scores.__getitem__) == ("Codex", "GPT-5.5")
     anthropic = {b.combination.model.name for b in root.bundles.values()} - {"GPT-5.5"}
+    assert anthropic == {"Haiku 4.5", "Sonnet 4.6"}
     for model in anthropic:
         others = [s for (h, m), s in scores.items() if m == model and h != "Hermes"]
         assert scores[("Hermes", model)] < min(others) - 0.1, model

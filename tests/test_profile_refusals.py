@@ -134,6 +134,7 @@ def test_held_out_tasks_never_appear_one_by_one(site: Path) -> None:
     files = [p for p in site.rglob("*") if p.is_file() and p.suffix in (".html", ".csv", ".json")]
     text = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in files)
     assert [t for t in held if re.search(rf"\b{re.escape(t)}\b", text)] == []
+    assert public
     assert all(re.search(rf"\b{re.escape(t)}\b", text) for t in public)
 
 
@@ -153,12 +154,15 @@ def test_not_covered_and_incomplete_are_never_zero(reports: dict[str, Report]) -
     absent = [c for c in edt.combinations if c.status == "not-covered"]
     assert [c.combination for c in absent] == ["gepa-glm-5.2"]
     assert absent[0].task_score is None
+    incomplete = 0
     for report in reports.values():
         for scope in report.scopes:
             for c in scope.combinations:
                 if c.coverage is not None and c.coverage.incomplete_runs:
                     assert c.coverage.valid_runs < c.coverage.expected_runs
                     assert not c.coverage.complete
+                    incomplete += 1
+    assert incomplete > 0  # the example has combinations with incomplete runs
 
 
 def _figures(c: Any) -> list[Estimate | Rate]:
@@ -168,7 +172,7 @@ def _figures(c: Any) -> list[Estimate | Rate]:
 
 
 def test_an_interval_on_every_number(reports: dict[str, Report]) -> None:
-    counted = 0
+    counted, differences = 0, 0
     for report in reports.values():
         for scope in report.scopes:
             for c in scope.combinations:
@@ -179,6 +183,8 @@ def test_an_interval_on_every_number(reports: dict[str, Report]) -> None:
                     assert f.low <= f.value <= f.high
             for d in scope.differences:
                 assert d.low <= d.value <= d.high
+                differences += 1
+    assert differences > 0
     assert counted > 500  # every scope, combination and figure of the example
 
 
@@ -200,6 +206,8 @@ def test_no_ranking_across_the_judge_that_varies(reports: dict[str, Report]) -> 
     assert len(consulting.comparison_groups) == len(set(judge.values()))
     for group in consulting.comparison_groups:
         assert len({judge[c] for c in group}) == 1
+    pairs = sum(len(g) * (len(g) - 1) // 2 for g in consulting.comparison_groups)
+    assert len(consulting.differences) == pairs > 0  # every pair within a group, none across
     assert all(judge[d.a] == judge[d.b] for d in consulting.differences)
     qa = next(s for s in reports["qa"].scopes if s.scope.whole and s.scope.group == "all")
     assert len(qa.comparison_groups) <= 1
@@ -235,6 +243,7 @@ def _assert_no_subtraction(report: Report, tasks: list[dict[str, Any]], minimum:
 def test_no_held_out_task_by_subtraction(reports: dict[str, Report]) -> None:
     release = yaml.safe_load((VERSION / "release.yaml").read_text(encoding="utf-8"))
     tasks = yaml.safe_load((VERSION / "tasks.yaml").read_text(encoding="utf-8"))["tasks"]
+    assert len(reports) == 4  # the example's four domains
     for report in reports.values():
         _assert_no_subtraction(report, tasks, release["groups"].get("min_held_out_aggregate", 5))
 

@@ -43,9 +43,12 @@ def test_the_methodology_shows_what_the_bench_wrote(bench: ModuleType) -> None:
     assert all(s["releases"] >= 300 for s in coverage["settings"])  # the floor
     table = coverage_table(coverage)
     shown = {row.cells[0].text: [c.text for c in row.cells[1:]] for row in table.rows}
+    checked = set()
     for i, setting in enumerate(coverage["settings"]):
         for name, f in setting["figures"].items():
             assert shown[name][i] == f"{f['rate']:.3f} ± {f['mc_se']:.3f}"
+            checked.add(name)
+    assert checked == set(shown)  # each row of the table checked against a setting
 
 
 def test_the_readme_summary_is_the_one_printed_from_the_results(bench: ModuleType) -> None:

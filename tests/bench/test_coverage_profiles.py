@@ -53,6 +53,8 @@ def test_a_skill_change_s_truth_is_the_mean_change_over_simulated_targets(
     _, other = setting.abilities()
     n, sd = 200_000, float(np.sqrt(bench.SD_TASK**2 + bench.SD_PAIR**2 + bench.SD_RUN**2))
     targets = range(setting.tasks - setting.targets, setting.tasks)
+    assert list(bench.SHIFT) == ["gpt-5.5", "haiku-4.5"]
+    assert len(targets) == setting.targets > 0
     for level, shift in bench.SHIFT.items():
         for k in range(2):
             changes = []
@@ -69,6 +71,7 @@ def test_a_skill_change_s_truth_is_the_mean_change_over_simulated_targets(
 
 
 def test_the_set_truth_follows_the_two_orders(bench: ModuleType) -> None:
+    assert {s.crossed for s in bench.SETTINGS} == {False, True}  # both orders are tried
     for setting in bench.SETTINGS:
         truth = bench.truths(setting, np.full(5, 0.2))
         lite, full = (np.argsort(truth["sets"][s]) for s in ("Lite", "Full"))
@@ -122,6 +125,7 @@ def test_a_small_run_holds_every_interval(bench: ModuleType) -> None:
     found = bench.run_setting(setting, 2, 200)
     figures = found["figures"]
     scopes = 2 * setting.combos  # releases × combinations, per channel and set
+    assert list(bench.CHANNELS) == ["text", "visual"]
     for channel in bench.CHANNELS:
         for scope in ("Lite", "Full"):
             assert figures[f"coverage: {channel} channel score, {scope}"]["trials"] == scopes
@@ -156,6 +160,7 @@ def test_quick_writes_the_results_in_the_shape_the_readme_reads(
     (setting,) = document["settings"]
     assert setting["setting"] == bench.SETTINGS[0].name
     assert setting["releases"] == 3
+    assert "coverage: Lite against Full, ρ" in setting["figures"]
     for f in setting["figures"].values():
         assert f["rate"] == round(f["hits"] / f["trials"], 4)
     block = bench.readme_block(document)
@@ -170,9 +175,12 @@ def test_the_results_are_of_every_setting(bench: ModuleType) -> None:
     document = json.loads(RESULTS.read_text(encoding="utf-8"))
     assert [s["setting"] for s in document["settings"]] == [s.name for s in bench.SETTINGS]
     assert all(s["releases"] >= 200 for s in document["settings"])
+    figures = 0
     for s in document["settings"]:
         for f in s["figures"].values():
             assert f["rate"] == round(f["hits"] / f["trials"], 4)
+            figures += 1
+    assert figures >= len(document["settings"]) > 0
 
 
 def test_the_readme_summary_is_the_one_printed_from_the_results(bench: ModuleType) -> None:

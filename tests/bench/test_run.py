@@ -17,7 +17,9 @@ def bench() -> ModuleType:
 
 
 def test_every_timed_function_is_one_scoring_calls_by_that_name(bench: ModuleType) -> None:
-    for where in (*bench.PER_RUN, *bench.INTERVALS):
+    timed = (*bench.PER_RUN, *bench.INTERVALS)
+    assert len(timed) == 5  # three per-run steps, two interval steps
+    for where in timed:
         module, name = bench.resolve(where)
         assert callable(getattr(module, name))
 

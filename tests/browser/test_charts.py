@@ -178,6 +178,7 @@ def test_another_tokenizer_has_its_own_chart_and_the_frontier_is_drawn(
     for c in alone:
         assert [t for t in c["legend"] if "Lingee" in t] == c["legend"]  # Lingee alone
         assert c["frontier"] == []  # one point: no frontier
+    assert len(charts) > len(tokens)  # the duration and turns charts too
     for c in charts:
         assert len(c["legend"]) == len(set(c["legend"]))  # no entry twice
     lines = [f for c in tokens.values() for f in c["frontier"]]

@@ -42,7 +42,9 @@ def test_every_leaderboard_is_in_the_first_screen(
         color_scheme=scheme,  # type: ignore[arg-type]
     )
     page = context.new_page()
-    for version, titles in _domains(inputs).items():
+    domains = _domains(inputs)
+    assert list(domains) == ["v1.0", "v1.1"]
+    for version, titles in domains.items():
         _open(page, f"{server}/{version}/index.html")
         sections = page.locator(".lg-domain")
         assert [sections.nth(i).locator("h2").inner_text() for i in range(len(titles))] == titles
@@ -86,7 +88,9 @@ def test_the_home_is_readable_on_a_phone(
 ) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    for version in _domains(inputs):
+    versions = list(_domains(inputs))
+    assert versions == ["v1.0", "v1.1"]
+    for version in versions:
         _open(page, f"{server}/{version}/index.html")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         clipped = page.evaluate(

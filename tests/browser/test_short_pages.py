@@ -20,7 +20,9 @@ def test_charts_in_a_closed_details_draw_at_full_width_when_opened(
     page: Page, server: str, site: Path
 ) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
-    for path in sorted(str(p.relative_to(site)) for p in site.glob("v*/efficiency.html")):
+    paths = sorted(str(p.relative_to(site)) for p in site.glob("v*/efficiency.html"))
+    assert paths == ["v1.0/efficiency.html", "v1.1/efficiency.html"]
+    for path in paths:
         page.goto(f"{server}/{path}", wait_until="load")
         boxes = page.locator("details.lg-efficiency")
         assert boxes.count() >= 1
@@ -37,7 +39,9 @@ def test_charts_in_a_closed_details_draw_at_full_width_when_opened(
 
 
 def test_a_harnesscard_s_layers_open_with_a_click(page: Page, server: str, site: Path) -> None:
-    for path in sorted(str(p.relative_to(site)) for p in site.glob("v*/cards/*.html")):
+    paths = sorted(str(p.relative_to(site)) for p in site.glob("v*/cards/*.html"))
+    assert len(paths) == 6  # three cards in each of v1.0 and v1.1
+    for path in paths:
         page.goto(f"{server}/{path}", wait_until="load")
         layers = page.locator("details.lg-layer")
         assert layers.count() >= 1

@@ -39,18 +39,25 @@ def test_the_nav_lists_every_view(page: Page, views_server: str, views_site: Pat
 
 
 def test_each_view_is_at_most_four_screens(page: Page, views_server: str, views_site: Path) -> None:
-    assert too_tall(page, views_server, _views(views_site)) == {}
+    paths = _views(views_site)
+    assert len(paths) == 5  # the five views the example declares
+    assert too_tall(page, views_server, paths) == {}
 
 
 def test_a_view_fits_a_phone(page: Page, views_server: str, views_site: Path) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
-    for path in _views(views_site):
+    paths = _views(views_site)
+    assert len(paths) == 5  # the five views the example declares
+    tables = 0
+    for path in paths:
         page.goto(f"{views_server}/{path}", wait_until="load")
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= 390, path  # only a table's own box scrolls sideways
         for table in page.locator("table").all():
             squeezed = [w for w in table.evaluate(WORDS) if w["word"] > w["cell"] + 1]
             assert squeezed == [], path  # a row's name is never broken inside a word
+            tables += 1
+    assert tables == 8  # over the five views
 
 
 #: Per row, the width of the first cell's content box and of the widest word of its first
@@ -76,6 +83,7 @@ def test_a_board_keeps_its_rows_in_order_when_a_column_is_clicked(
     table = page.locator("table").first
     before = table.evaluate(ORDER)
     headers = table.locator("thead th")
+    assert headers.count() > 1
     for i in range(1, headers.count()):
         headers.nth(i).click()
         after = table.evaluate(ORDER)

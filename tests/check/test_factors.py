@@ -86,6 +86,7 @@ def test_nothing_varies_by_default() -> None:
     report = build_report(
         version(release(), catalog([task("t")]), {"p": [run("t", 1), run("t", 2)]}), "office"
     )
+    assert len(report.scopes) == 2
     assert all(s.comparison_groups == [] for s in report.scopes)
     assert Loaded(release(), Source("release.yaml")).model.varying() == ()
 

@@ -81,7 +81,9 @@ def test_a_refused_view_is_located_in_the_release() -> None:
 def test_a_scatter_s_outcome_is_one_its_domain_reports() -> None:
     release: Release = profiled()
     declared = {m.id for m in release.metrics}
-    for metric in sorted(declared & set(ENGINE_OUTCOMES)):
+    outcomes = sorted(declared & set(ENGINE_OUTCOMES))
+    assert outcomes == ["judge_score", "rule_score", "success_rate", "task_score"]
+    for metric in outcomes:
         assert _found({**SCATTER, "y": metric}) == []
     resources = sorted(m.id for m in release.metrics if m.kind == "resource")
     assert resources

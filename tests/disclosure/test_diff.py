@@ -39,11 +39,14 @@ def test_configuration_fields_cover_card_and_record_as_text() -> None:
     card, b = harnesscard(LINGEE), bundle("x")
     fields = configuration_fields(card, b)
     assert fields["harness"] == f"{card.harness.name} {card.harness.version}"
+    covered = 0
     for name, layer in card.layers.items():
         for field in layer.minimum_fields():
             assert any(
                 k == f"card.{name}.{field}" or k.startswith(f"card.{name}.{field}.") for k in fields
             )
+            covered += 1
+    assert covered == 43  # the HarnessCard's minimum fields
     assert fields["configuration.runs_per_task"] == str(b.configuration.runs_per_task)
     assert fields["combination.harness_mode"] == "—"  # None reads as a dash
     assert fields["environment_snapshot"] == b.environment_snapshot
@@ -80,12 +83,15 @@ def test_every_compared_field_has_a_label_from_the_models_titles() -> None:
     labels = [field_label(k) for k in keys]
     assert len(set(labels)) == len(labels)  # one label, one field
     layers = type(card.layers).model_fields
+    labelled = 0
     for name, layer in card.layers.items():
         for field, info in type(layer).model_fields.items():
             if field != "additional":
                 assert field_label(f"card.{name}.{field}") == SEPARATOR.join(
                     ["HarnessCard", str(layers[name].title), str(info.title)]
                 )
+                labelled += 1
+    assert labelled == 43  # the HarnessCard's minimum fields
     top_p = Configuration.model_fields["top_p"].title
     assert field_label("configuration.top_p") == f"Configuration{SEPARATOR}{top_p}"
     # a field without a title reads as its name in words; a vendor's field as its own name

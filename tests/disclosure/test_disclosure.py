@@ -32,6 +32,7 @@ def _card(path: Path) -> HarnessCard:
 def test_site_shows_fingerprints_and_withheld_fields(inputs: Inputs, site: Path) -> None:
     v10 = next(v for v in inputs.releases if v.folder == "v1.0")
     domain_page = (site / "v1.0" / "enterprise" / "index.html").read_text("utf-8")
+    assert len(v10.bundles) == 5
     for loaded in v10.bundles:
         b = loaded.bundle.model
         card = inputs.cards[b.combination.harnesscard].model

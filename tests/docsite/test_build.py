@@ -26,7 +26,10 @@ def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_every_page_of_docs_and_every_generated_page_is_built(docs_site: Path) -> None:
     sources = [p.relative_to(docsite.DOCS) for p in docsite.DOCS.rglob("*.md")]
-    for name in [*sources, *map(Path, GENERATED), *map(Path, INCLUDED)]:
+    names = [*sources, *map(Path, GENERATED), *map(Path, INCLUDED)]
+    assert Path("index.md") in names
+    assert {Path("reference/commands.md"), Path("measured.md")} <= set(names)
+    for name in names:
         assert (docs_site / name.with_suffix(".html")).is_file(), name
     assert (docs_site / MARKER).is_file()
 
@@ -46,7 +49,9 @@ def test_no_page_loads_anything_from_another_host(docs_site: Path) -> None:
         assert loads == [], page
         outside = [link for link in parsed.links if leaves(link)]
         assert outside == [], page
-    for style in docs_site.rglob("*.css"):
+    styles = list(docs_site.rglob("*.css"))
+    assert styles
+    for style in styles:
         text = style.read_text(encoding="utf-8")
         assert "fonts.googleapis" not in text, style
         assert "@import url(http" not in text, style
@@ -75,6 +80,8 @@ def test_staging_writes_the_generated_pages_and_a_strict_configuration(tmp_path:
     text = config.read_text(encoding="utf-8")
     assert "strict: true" in text
     assert "font: false" in text
+    assert sorted(GENERATED) == ["reference/commands.md", "reference/inputs.md"]
+    assert sorted(INCLUDED) == ["measured.md"]
     for name, write in GENERATED.items():
         assert (tmp_path / "docs" / name).read_text(encoding="utf-8") == write()
     for name, source in INCLUDED.items():

@@ -12,6 +12,8 @@ from generator.docsite.commands import EXIT_CODES, command_reference
 
 def test_every_command_and_option_is_documented() -> None:
     page = command_reference()
+    assert {"build", "validate", "report"} <= set(cli.commands)
+    options = 0
     for name, command in cli.commands.items():
         assert f"## {name}\n" in page, name
         assert f"python -m generator {name} " in page, name
@@ -21,15 +23,18 @@ def test_every_command_and_option_is_documented() -> None:
             for opt in param.opts:
                 if opt.startswith("--"):
                     assert f"`{opt}`" in section, f"{name} {opt}"
+                    options += 1
             if isinstance(param, click.Option) and param.help:
                 assert " ".join(param.help.split()[:3]) in section, f"{name} {param.name}"
     assert "`--version`" in page.split("## ", 1)[0]  # the group's own options
+    assert options > len(cli.commands)
 
 
 def test_every_exit_code_is_named_with_the_command_line_s_value() -> None:
     page = command_reference()
     codes = [code for code, _ in EXIT_CODES]
     assert codes == [0, errors.EXIT_INVALID_INPUT, errors.EXIT_USAGE, errors.EXIT_REFUSED]
+    assert len(EXIT_CODES) == 4
     for code, meaning in EXIT_CODES:
         assert f"| `{code}` | {meaning}" in page
 

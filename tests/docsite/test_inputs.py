@@ -25,6 +25,7 @@ def _section(page: str, heading: str) -> str:
 def test_every_field_of_every_schema_is_documented_in_its_section() -> None:
     schemas = json_schemas(OUTPUT_MODELS)
     page = input_reference(schemas)
+    fields = 0
     for name, schema in schemas.items():
         stem = name.split(".")[0]
         objects = {f"## {stem} {{#": schema} | {
@@ -36,6 +37,8 @@ def test_every_field_of_every_schema_is_documented_in_its_section() -> None:
                 row = next(r for r in section.splitlines() if r.startswith(f"| `{field}` |"))
                 words = " ".join(field_spec.get("description", "").split()[:3])
                 assert _plain(words) in _plain(html.unescape(row)), (name, field)
+                fields += 1
+    assert fields > len(schemas) > 0
 
 
 def test_every_input_kind_says_where_its_file_lives() -> None:
@@ -55,6 +58,7 @@ def test_the_limits_are_the_code_s() -> None:
     assert limits["a runs file"] == f"at most {jsonlines.MAX_RUNS_BYTES // 2**30} GiB"
     assert limits["problems reported for one file"] == f"at most {jsonlines.MAX_PROBLEMS_PER_FILE}"
     page = input_reference()
+    assert len(LIMITS) == len(limits)  # each limit named once
     assert all(f"| {what} | {bound} |" in page for what, bound in LIMITS)
 
 

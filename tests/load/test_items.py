@@ -40,6 +40,7 @@ def test_every_declared_item_has_one_row_found_by_task_and_id() -> None:
 def test_kinds_levels_modules_and_counts_follow_the_declarations() -> None:
     cat = _catalog()
     index = item_index(cat)
+    judged = 0
     for t in cat.tasks:
         code = index.task_code[t.id]
         rows = [r for r in range(len(index.id)) if index.task[r] == code]
@@ -61,6 +62,8 @@ def test_kinds_levels_modules_and_counts_follow_the_declarations() -> None:
                 # §4.2(3): the pass level defaults to the top level
                 want = item.max_level if item.pass_level is None else item.pass_level
                 assert index.pass_level[r] == want
+                judged += 1
+    assert judged == 2  # the catalog's two Judge items
     t2 = index.task_code["t2"]
     r1 = int(index.table[t2, index.id_code["R1"]])
     assert index.module[r1] == "m1"

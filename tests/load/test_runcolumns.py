@@ -123,7 +123,9 @@ def test_long_lists_and_large_levels_keep_positions_and_values(
     good = [RunRecord.model_validate(r) for r in (records[0], records[2])]
     slow = columns_from_records(good, [2, 4])
     expected = _canonical(slow)
-    for name, frame in _canonical(runs).items():
+    got = _canonical(runs)
+    assert list(got) == list(expected) == ["runs", "verdicts", "evidence", "modules", "measures"]
+    for name, frame in got.items():
         pd.testing.assert_frame_equal(frame, expected[name], check_dtype=False, obj=name)
     # fast, slow and merged columns alike hold every position and value in their own types
     raw = path.read_bytes()

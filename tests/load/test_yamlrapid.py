@@ -347,6 +347,8 @@ SPELLINGS = sorted(
 
 
 def test_every_spelling_of_booleans_nulls_and_infinities_agrees() -> None:
+    # every case of every letter, each with six prefixes (no two words spell alike)
+    assert len(SPELLINGS) == 6 * sum(2 ** len(w) for w in [*WORDS_1_1, "infinity"])
     for word in SPELLINGS:
         for text in (f"k: {word}\n", f"{word}: v\n", f"k: {{a: {word}}}\n"):
             _agree(text)

@@ -46,6 +46,7 @@ def test_minimum_fields_are_the_layers_fields_in_file_order() -> None:
     data = _read("valid-all-withheld.yaml")
     card = HarnessCard.model_validate(data)
     assert list(MINIMUM_FIELDS) == LAYERS
+    assert [name for name, _ in card.layers.items()] == LAYERS
     for name, layer in card.layers.items():
         written = [k for k in data["layers"][name] if k != "additional"]
         assert list(layer.minimum_fields()) == list(MINIMUM_FIELDS[name]) == written

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 import yaml
 
+from generator.models import INPUT_MODELS
 from generator.models.schema import json_schemas, render
 from generator.score.results import OUTPUT_MODELS
 
@@ -115,5 +116,6 @@ def test_every_property_of_every_schema_has_a_description() -> None:
     missing = [m for name, schema in schemas.items() for m in _undescribed(schema, name)]
     assert missing == []
     committed = Path(__file__).resolve().parents[2] / "site_src" / "schemas"
+    assert len(schemas) == len(INPUT_MODELS) + 1  # each input kind and the report
     for name in schemas:  # the committed files, too, which the README links
         assert _undescribed(json.loads((committed / name).read_text("utf-8")), name) == []

@@ -51,7 +51,11 @@ def _add_missing(data: dict[str, Any], example: dict[str, Any]) -> None:
 
 def test_every_field_is_written_with_its_description() -> None:
     text = bundle_template("v1.1", "my-agent", _release())
-    for dotted, info in _fields(Bundle):
+    fields = list(_fields(Bundle))
+    assert {"format_version", "combination.id", "configuration.temperature"} <= {
+        d for d, _ in fields
+    }
+    for dotted, info in fields:
         key = dotted.rsplit(".", 1)[-1]
         assert f"{key}:" in text, dotted
         first_words = " ".join((info.description or "").split()[:3])

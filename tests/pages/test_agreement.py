@@ -77,11 +77,14 @@ def test_withheld_rows_say_why_in_the_note() -> None:
     page = agreement_page(ctx, VIEW)
     (reason,) = {a.withheld for a in ctx.reports["office"].agreement}
     assert reason is not None
+    rows = 0
     for table in page.tables:
         for row in table.rows:
             assert [_text(c.text) for c in row.cells[2:5]] == ["withheld"] * 3
             assert row.record["withheld"] == reason
+            rows += 1
         assert reason in table.note
+    assert rows == len(ctx.reports["office"].agreement)  # a row per rater and channel
 
 
 def test_without_raters_the_page_says_so() -> None:
@@ -127,16 +130,21 @@ def test_a_rater_that_scores_every_run_alike_has_no_rank_correlation() -> None:
         flat.append(b.__class__(**{**b.__dict__, "raters": raters}))
     ctx = _context(loaded.__class__(**{**loaded.__dict__, "bundles": tuple(flat)}))
     page = agreement_page(ctx, VIEW)
-    for a in ctx.reports["office"].agreement:
+    agreement = ctx.reports["office"].agreement
+    assert len(agreement) == 4  # two second raters on two Judge channels
+    for a in agreement:
         assert a.spearman is not None
         assert a.spearman.value is None
         assert a.mae is not None
         assert a.difference is not None
         assert a.mae.value is not None
         assert a.difference.value == pytest.approx(-a.mae.value)  # the rater never scores more
+    rows = 0
     for table in page.tables:
         for row in table.rows:
             assert _text(row.cells[2].text) == "—"
+            rows += 1
         assert "no rank correlation, since one of the two gives every run the same score" in (
             table.note
         )
+    assert rows == len(agreement)

@@ -50,6 +50,7 @@ def test_a_table_per_value_of_the_axis_with_the_combinations_sharing_it(
 
 def test_no_total_row_or_column(enterprise: VersionContext) -> None:
     page = board_page(enterprise, _board(enterprise))
+    assert len(page.tables) == 3  # a table per backbone
     for table in page.tables:
         words = " ".join(table.columns).lower()
         assert not re.search(r"\b(total|mean|average|overall|sum)\b", words)
@@ -161,7 +162,9 @@ def test_a_whole_domain_aggregated_over_cells_shows_its_mean_over_cells(
             assert last.record[combo] == c.cell_mean.value
             assert last.record[f"{combo}_rank"] is None
             checked += 1
-        assert all(r.record["aggregate"] == "tasks" for r in table.rows[:-1])
+        others = table.rows[:-1]
+        assert others
+        assert all(r.record["aggregate"] == "tasks" for r in others)
     assert checked
 
 

@@ -22,8 +22,10 @@ from generator.pages.text import estimate, spelled
 def test_the_scores_table_has_every_scope_that_shows_the_combination(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
+    cards = 0
     for ctx in [small, *contexts]:
         for combo in ctx.frame.bundles:
+            cards += 1
             page = combination_page(ctx, combo)
             scores = next(t for t in page.tables if t.id == "scores")
             want = [
@@ -43,6 +45,7 @@ def test_the_scores_table_has_every_scope_that_shows_the_combination(
                     assert row.cells[2].text == "—"
             withheld = [s.title for r in ctx.reports.values() for s in r.scopes if s.withheld]
             assert not set(withheld) & {r.cells[0].text for r in scores.rows}
+    assert cards == 12  # p, q, r and s; five combinations in v1.0, three in v1.1
 
 
 def test_a_reliability_chart_per_domain_with_values(small: VersionContext) -> None:
@@ -64,13 +67,14 @@ def test_a_reliability_chart_per_domain_with_values(small: VersionContext) -> No
                 assert f"<br>reliability@{r.k} {estimate(r.value, r.low, r.high)}" in text
     # r is not covered on ERP: no chart there, and the card says why
     page = combination_page(small, "r")
-    assert not any(p.div.endswith("-erp") for p in plots(page.markdown))
+    assert [p.div for p in plots(page.markdown)] == ["rel-r-office"]
     assert "no ERP access" in html.unescape(shown(page))
 
 
 def test_the_card_counts_its_runs_and_carries_its_configuration_record(
     small: VersionContext,
 ) -> None:
+    assert sorted(small.frame.bundles) == ["p", "q", "r", "s"]
     for combo, bundle in small.frame.bundles.items():
         page = combination_page(small, combo)
         loaded = next(b for b in small.loaded.bundles if b.bundle.model.combination.id == combo)
@@ -97,6 +101,7 @@ def test_no_card_for_a_bundle_without_consent(small: VersionContext) -> None:
 def test_the_index_lists_every_combination_and_counts_the_layers(
     contexts: list[VersionContext],
 ) -> None:
+    assert [c.version for c in contexts] == ["v1.0", "v1.1"]
     for ctx in contexts:
         index = combinations_index(ctx)
         (table,) = index.tables
@@ -136,8 +141,10 @@ def _tables_in(html_text: str) -> list[str]:
 def test_the_answer_is_on_top_and_the_detail_one_click_away(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
+    cards = 0
     for ctx in [small, *contexts]:
         for combo, bundle in ctx.frame.bundles.items():
+            cards += 1
             page = combination_page(ctx, combo)
             top, parts = _parts(shown(page))
             card = ctx.cards[bundle.combination.harnesscard]
@@ -169,16 +176,20 @@ def test_the_answer_is_on_top_and_the_detail_one_click_away(
                 assert found is not None
                 assert f" in {domains} domain" in found.group(1)
             assert page.wide  # the scores table gets the width of the table of contents
+    assert cards == 12  # p, q, r and s; five combinations in v1.0, three in v1.1
 
 
 def test_a_link_from_the_card_reaches_the_harnesscard_page(contexts: list[VersionContext]) -> None:
+    cards = 0
     for ctx in contexts:
         for combo, bundle in ctx.frame.bundles.items():
+            cards += 1
             card = ctx.cards[bundle.combination.harnesscard]
             _, parts = _parts(shown(combination_page(ctx, combo)))
             link = re.search(r'href="\.\./(cards/[^"]+)\.html"', parts["harnesscard"])
             assert link is not None
             assert f"{link.group(1)}.md" == card_page(ctx, card).path
+    assert cards == 8  # five combinations in v1.0, three in v1.1
 
 
 def test_a_scope_not_covered_is_named_by_its_titles(contexts: list[VersionContext]) -> None:

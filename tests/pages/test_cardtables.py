@@ -22,6 +22,7 @@ from generator.pages.cardtables import (
 
 
 def test_placed_is_every_scope_that_shows_the_combination(small: VersionContext) -> None:
+    wholes = 0
     for combo in small.frame.bundles:
         got = [(p.domain, p.scope.title) for p in placed(small, combo)]
         want = [
@@ -35,12 +36,15 @@ def test_placed_is_every_scope_that_shows_the_combination(small: VersionContext)
         for p in whole:
             assert (p.scope.scope.subdivision, p.scope.scope.group) == (None, "all")
             assert p.scores.status == "scored"
+            wholes += 1
     # r is not covered on ERP: placed there, but not as a scored whole domain
     assert [p.domain for p in placed(small, "r") if p.whole_domain] == ["office"]
     assert "erp" in {p.domain for p in placed(small, "r")}
+    assert wholes == 7  # p, q and s on both domains, r on office only
 
 
 def test_reliability_points_are_the_whole_domain_s(small: VersionContext) -> None:
+    assert sorted(small.frame.bundles) == ["p", "q", "r", "s"]
     for combo in small.frame.bundles:
         points = reliability_points(small, combo)
         want = [
@@ -55,9 +59,11 @@ def test_reliability_points_are_the_whole_domain_s(small: VersionContext) -> Non
 
 
 def test_efficiency_and_failures_rows_are_the_scores(small: VersionContext) -> None:
+    rows = 0
     for combo in small.frame.bundles:
         domains = [p for p in placed(small, combo) if p.whole_domain]
         for p in domains:
+            rows += 1
             row = EFFICIENCY.row(p)
             assert p.scores.efficiency is not None
             assert row.record == {"domain": p.domain, **p.scores.efficiency.model_dump()}
@@ -66,6 +72,7 @@ def test_efficiency_and_failures_rows_are_the_scores(small: VersionContext) -> N
                 p.scores.failure_types
             )
             assert (failures.cells[1].text == "none") == (not p.scores.failure_types)
+    assert rows == 7  # p, q and s on both domains, r on office only (not covered on ERP)
 
 
 def test_a_table_per_layer_with_every_field_disclosed_or_withheld() -> None:
@@ -86,6 +93,7 @@ def test_a_table_per_layer_with_every_field_disclosed_or_withheld() -> None:
 
 
 def test_layer_rows_say_disclosed_or_withheld(inputs: Inputs) -> None:
+    statuses = set()
     for loaded in inputs.cards.values():
         card = loaded.model
         for name, layer in card.layers.items():
@@ -93,6 +101,8 @@ def test_layer_rows_say_disclosed_or_withheld(inputs: Inputs) -> None:
                 record = LAYER.row(LayerField(name, key, key, field)).record
                 assert record["status"] in ("disclosed", "withheld")
                 assert (record["reason"] is None) == (record["status"] == "disclosed")
+                statuses.add(record["status"])
+    assert statuses == {"disclosed", "withheld"}  # the example's cards have rows of both
 
 
 def test_a_card_shows_each_channel_or_says_it_is_withheld(clawbench: VersionContext) -> None:
@@ -140,4 +150,5 @@ def test_a_release_without_judge_items_has_no_judge_score_on_its_cards(
     plain = replace(ctx, catalog=ctx.catalog.model_copy(update={"tasks": tasks}))
     spec = scores_spec(plain, confidence)
     assert "Judge score" not in [c.header for c in spec.columns]
+    assert spec.fields
     assert not any(f.name.startswith("judge_score") for f in spec.fields)

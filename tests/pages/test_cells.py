@@ -98,8 +98,10 @@ def test_a_combination_link_escapes_its_names_and_climbs_to_the_version() -> Non
 def test_a_combination_is_named_by_its_harness_mode_and_model(
     contexts: list[VersionContext],
 ) -> None:
+    named = 0
     for ctx in contexts:
         for combo, bundle in ctx.frame.bundles.items():
+            named += 1
             c = bundle.combination
             card = ctx.cards[c.harnesscard]
             harness = harness_name(ctx, combo)
@@ -111,6 +113,7 @@ def test_a_combination_is_named_by_its_harness_mode_and_model(
             assert model_name(ctx, combo) == c.model.name
             cell = combo_cell(ctx, combo, 0)
             assert cell.sort == f"{harness} × {c.model.name}"
+    assert named == 8  # five combinations in v1.0, three in v1.1
 
 
 def test_a_combination_cell_carries_its_fingerprint_and_floor(small: VersionContext) -> None:

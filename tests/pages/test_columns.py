@@ -137,6 +137,7 @@ def test_every_declared_field_holds_its_type_in_the_example(inputs: Inputs) -> N
             row = spec.row(item)
             assert len(row.cells) == len(spec.headers)
             types = {f.name: f for f in spec.fields}
+            assert row.record
             for name, value in row.record.items():
                 assert types[name].accepts(value), (name, value, types[name].type)
             checked += 1

@@ -14,6 +14,7 @@ from generator.pages.configuration import config_table, model_shown, shown
 
 
 def test_the_configuration_table_shows_the_bundle_s_settings(small: VersionContext) -> None:
+    assert sorted(small.frame.bundles) == ["p", "q", "r", "s"]
     for bundle in small.frame.bundles.values():
         table = config_table(bundle)
         values = {r.record["setting"]: r.record["value"] for r in table.rows}

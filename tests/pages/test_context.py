@@ -72,6 +72,7 @@ def _cited_run(task: str, index: int, evidence: list[list[str]], valid: bool = T
 
 
 def test_cited_equals_a_literal_walk_on_the_example(inputs: Inputs) -> None:
+    assert len(inputs.releases) == 2  # v1.0 and v1.1
     for loaded in inputs.releases:
         published = _published(loaded)
         want = _cited_literal(loaded, published)

@@ -34,22 +34,29 @@ def test_the_nav_lists_the_views_only_when_declared(
     assert section == view_nav(view_pages(enterprise))[0][SECTION]
     paths = {p.path for p in pages}
     assert all(p.path in paths for p in view_pages(enterprise))
+    assert [c.version for c in contexts] == ["v1.0", "v1.1"]
     for ctx in contexts:  # the Lingee example declares no views
         assert not ctx.release.profile.views
         assert view_pages(ctx) == []
         assert view_nav([]) == []
         _, lingee_nav = version_pages(ctx)
+        assert lingee_nav
         assert not any(SECTION in entry for entry in lingee_nav)
 
 
 def test_downloads_are_named_by_the_view(enterprise: VersionContext) -> None:
     code = enterprise.release.benchmark.code
-    for page, view in zip(view_pages(enterprise), enterprise.release.profile.views, strict=True):
+    views = enterprise.release.profile.views
+    assert len(views) == 5  # the five views the example declares
+    tables = 0
+    for page, view in zip(view_pages(enterprise), views, strict=True):
         for table in page.tables:
+            tables += 1
             assert table.name.startswith(f"{code}-{enterprise.version}-views-{view.id}")
             records = table.to_json()
             assert f'"view": "{view.id}"' in records
             assert table.to_csv().startswith("version,view,")
+    assert tables == 8  # over the five views
 
 
 def test_a_note_explains_the_carried_state_label_its_table_uses(
@@ -135,6 +142,7 @@ def test_the_task_index_shows_only_the_fields_its_tasks_give(
     assert "Interaction" not in table.columns
     assert "Sub-division" not in table.columns
     assert "None" not in table.to_html("index")
+    assert len(table.rows) == len(plain) > 0
     assert all(None not in row.record.values() for row in table.rows)
     full = index_spec(ctx.public_tasks()).table("tasks", "Public tasks", ctx.public_tasks())
     assert "Difficulty" in full.columns

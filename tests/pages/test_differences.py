@@ -18,6 +18,7 @@ def test_the_differences_table_lists_exactly_the_report_s_differences(
     ctx: VersionContext,
 ) -> None:
     stats = ctx.release.statistics
+    shown, absent = 0, 0
     for report in ctx.reports.values():
         tables = _by_caption(ctx, report)
         for scope in report.scopes:
@@ -26,8 +27,10 @@ def test_the_differences_table_lists_exactly_the_report_s_differences(
                 assert (scope.tasks < stats.min_tasks_to_order) == (scope.unordered is not None)
             if scope.withheld or not scope.differences or scope.unordered is not None:
                 assert table is None
+                absent += 1
                 continue
             assert table is not None
+            shown += 1
             got = [
                 (r.record["a"], r.record["b"], r.record["difference"], r.record["significant"])
                 for r in table.rows
@@ -42,6 +45,8 @@ def test_the_differences_table_lists_exactly_the_report_s_differences(
             significant = sum(d.significant for d in judged)
             assert f"{significant} of {len(scope.differences)} pairs" in table.note
             assert table.paged == (len(scope.differences) > DIFFERENCES_INLINE)
+    assert shown > 0  # each version here has scopes with a differences table ...
+    assert absent > 0  # ... and scopes without one
 
 
 def test_a_cost_s_differences_read_in_its_scale_and_direction() -> None:

@@ -80,6 +80,7 @@ def test_one_changed_setting_is_the_one_difference(small: VersionContext) -> Non
 
 
 def test_the_index_counts_each_pair_s_differences(contexts: list[VersionContext]) -> None:
+    assert [c.version for c in contexts] == ["v1.0", "v1.1"]
     for ctx in contexts:
         pages = diff_pages(ctx)
         index = diffs_index(ctx, pages)
@@ -97,8 +98,10 @@ def test_the_index_counts_each_pair_s_differences(contexts: list[VersionContext]
 def test_related_combinations_share_a_harness_or_a_model(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
+    combos = 0
     for ctx in [small, *contexts]:
         for combo, bundle in ctx.frame.bundles.items():
+            combos += 1
             mine = bundle.combination
             want = []
             for other, theirs in sorted(ctx.frame.bundles.items()):
@@ -118,6 +121,7 @@ def test_related_combinations_share_a_harness_or_a_model(
                 if other != combo and shared:
                     want.append((other, " and ".join(shared)))
             assert related(ctx, combo) == want
+    assert combos == 12  # p, q, r and s; five combinations in v1.0, three in v1.1
     assert dict(related(small, "p"))["q"] == "harness and model"
 
 

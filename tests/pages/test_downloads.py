@@ -57,6 +57,7 @@ def test_every_download_is_named_for_its_version_and_its_records_carry_it(
 def test_domain_tables_carry_version_domain_sub_division_and_group(
     contexts: list[VersionContext], pages: dict[str, list[Page]]
 ) -> None:
+    checked = 0
     for ctx in contexts:
         for report in ctx.reports.values():
             # the domain's pages: its headline page and those one click away
@@ -76,6 +77,8 @@ def test_domain_tables_carry_version_domain_sub_division_and_group(
                 assert len(records) == len(scope.combinations)
                 for record in records:
                     assert {k: record[k] for k in want} == want
+                    checked += 1
+    assert checked > 0
 
 
 def test_the_judge_coverage_is_a_number_and_its_reason_a_column_of_its_own(
@@ -113,21 +116,25 @@ def test_the_judge_coverage_is_a_number_and_its_reason_a_column_of_its_own(
 def test_number_fields_of_every_table_hold_numbers_only(
     contexts: list[VersionContext], pages: dict[str, list[Page]]
 ) -> None:
+    names = ("judge_tasks", "valid_tasks", "task_score", "rank")
+    checked = dict.fromkeys(names, 0)
     for ctx in contexts:
         for page in pages[ctx.version]:
             for table in page.tables:
                 if table.prepared is not None:
                     continue
                 records = json.loads(table.to_json())["rows"]
-                for name in ("judge_tasks", "valid_tasks", "task_score", "rank"):
-                    values = [r[name] for r in records if r.get(name) is not None]
-                    assert all(isinstance(v, int | float) for v in values), (table.name, name)
+                for name in names:
+                    for value in (r[name] for r in records if r.get(name) is not None):
+                        assert isinstance(value, int | float), (table.name, name, value)
+                        checked[name] += 1
+    assert all(checked[name] for name in names), checked  # each field is a number somewhere
 
 
 def test_task_tables_carry_the_task_and_its_scope_bulk_written_or_not(
     contexts: list[VersionContext], pages: dict[str, list[Page]]
 ) -> None:
-    checked = 0
+    checked, json_records, csv_records = 0, 0, 0
     for ctx in contexts:
         for page in pages[ctx.version]:
             folder, _, stem = page.path.partition("/")
@@ -141,11 +148,14 @@ def test_task_tables_carry_the_task_and_its_scope_bulk_written_or_not(
                 for record in json.loads(table.to_json())["rows"]:
                     assert list(record)[: len(want)] == ["version", *TASK_FIELDS]
                     assert {k: record[k] for k in want} == want
+                    json_records += 1
                 for record in _records(table.to_csv()):
                     assert record["task"] == task.id
                     assert record["domain"] == task.domain
+                    csv_records += 1
                 checked += table.prepared is not None and bool(table.total)
     assert checked, "bulk-written tables were checked"
+    assert json_records == csv_records > 0  # the two downloads hold the same records
 
 
 def test_described_names_and_leads_with_the_version(contexts: list[VersionContext]) -> None:
@@ -160,11 +170,16 @@ def test_described_names_and_leads_with_the_version(contexts: list[VersionContex
 def test_a_result_card_s_rows_name_their_combination(
     contexts: list[VersionContext], pages: dict[str, list[Page]]
 ) -> None:
+    cards, rows = 0, 0
     for ctx in contexts:
         for combo in ctx.frame.bundles:
+            cards += 1
             (page,) = [p for p in pages[ctx.version] if p.path == f"combinations/{combo}.md"]
             assert page.tables
             for table in page.tables:
                 assert table.name.startswith(download_name(ctx, "combination", combo))
                 for record in json.loads(table.to_json())["rows"]:
                     assert (record["version"], record["combination"]) == (ctx.version, combo)
+                    rows += 1
+    assert cards == 8  # five combinations in v1.0, three in v1.1
+    assert rows > cards

@@ -104,6 +104,7 @@ def test_each_block_s_leader_is_the_report_s(enterprise: VersionContext) -> None
     assert scope is not None
     (found,) = [e for e in scope.effects if e.view == view.id]
     sign = 1.0 if effect_metric(ctx, view).higher else -1.0
+    compared = 0
     for b in blocks:
         ranked = [p for p in b.places if p.scores and p.figure and p.figure.value is not None]
         if not ranked:
@@ -120,6 +121,8 @@ def test_each_block_s_leader_is_the_report_s(enterprise: VersionContext) -> None
             if b.leader.scores.rank == p.scores.rank:
                 assert b.leader.figure is not None
                 assert sign * float(b.leader.figure.value or 0) >= sign * float(p.figure.value)
+            compared += 1
+    assert compared > 0
 
 
 def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext) -> None:
@@ -129,7 +132,7 @@ def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext
     assert scope is not None
     assert len(scope.comparison_groups) > 1
     group = {k: i for i, names in enumerate(scope.comparison_groups) for k in names}
-    apart, kept_apart = 0, 0
+    apart, kept_apart, led = 0, 0, 0
     for within, across in (("method", "backbone"), ("backbone", "method")):
         ctx, view = _view(enterprise, "consulting", within, across)
         _, blocks = effect_blocks(ctx, view)
@@ -145,16 +148,19 @@ def test_nothing_is_compared_across_comparison_groups(enterprise: VersionContext
             lead = group[b.leader.combination]
             mine = {p.combination for p in b.places if p.combination in group}
             assert b.apart == {k for k in mine if group[k] != lead}
+            led += 1
         if any(b.apart for b in blocks):
             kept_apart += 1
             assert "not compared: another comparison group" in shown(effect_page(ctx, view))
     assert apart
     assert kept_apart
+    assert led
 
 
 def test_the_answer_is_each_block_s_largest_difference_for_the_better(
     enterprise: VersionContext,
 ) -> None:
+    answered = 0
     for domain in ("qa", "beer-game"):
         ctx, view = _view(enterprise, domain, "backbone", "method")
         metric = effect_metric(ctx, view)
@@ -170,6 +176,8 @@ def test_the_answer_is_each_block_s_largest_difference_for_the_better(
             assert (d.value >= 0) == metric.higher  # read in favour of the better
             names = {p.combination: p.value for p in b.places}
             assert f"{b.value}: {names[d.a]} − {names[d.b]}" in text
+            answered += 1
+    assert answered == 6  # the blocks with a difference, over both domains
 
 
 def test_a_release_without_places_on_the_axes_says_there_is_nothing_to_compare(
@@ -195,6 +203,7 @@ def test_the_composite_stands_beside_its_channels(clawbench: VersionContext) -> 
     assert scope is not None
     assert blocks
     channels = [c.title for c in clawbench.release.profile.channels]
+    cells = 0
     for block in blocks:
         spec = block_spec(clawbench, view, metric, block, scope.channels_withheld)
         heads = [c.header for c in spec.columns]
@@ -209,4 +218,6 @@ def test_the_composite_stands_beside_its_channels(clawbench: VersionContext) -> 
                         assert "withheld" in column.cell(place).text
                         continue
                     assert f" · {e.tasks}" in column.cell(place).text
+                    cells += 1
         assert heads.index(f"{channels[0]} judge [95%\u00a0CI] · tasks") > 1
+    assert cells > 0

@@ -109,6 +109,7 @@ def ctx(request: pytest.FixtureRequest, small: VersionContext) -> VersionContext
 
 def test_each_chart_holds_every_scored_combination_s_point(ctx: VersionContext) -> None:
     charts, tokenizer, names = _charts(ctx), _tokenizer(ctx), _names(ctx)
+    points = 0
     for domain, report in ctx.reports.items():
         scored = _scored(report)
         for metric, _, log, _ in METRICS:
@@ -127,11 +128,14 @@ def test_each_chart_holds_every_scored_combination_s_point(ctx: VersionContext) 
                 bars = trace["error_y"]
                 assert trace["y"][0] + bars["array"][0] == pytest.approx(c.task_score.high)
                 assert trace["y"][0] - bars["arrayminus"][0] == pytest.approx(c.task_score.low)
+                points += 1
+    assert points > 0
 
 
 def test_score_against_tokens_is_one_chart_per_tokenizer(ctx: VersionContext) -> None:
     """No chart mixes tokenizers: each holds exactly the points of its own."""
     charts, tokenizer, names = _charts(ctx), _tokenizer(ctx), _names(ctx)
+    checked = 0
     for domain, report in ctx.reports.items():
         scored = _scored(report)
         own = {tokenizer[c.combination] for c in scored}
@@ -141,10 +145,13 @@ def test_score_against_tokens_is_one_chart_per_tokenizer(ctx: VersionContext) ->
             points = _points(charts[token_chart_id(domain, t)])
             want = [names[c.combination] for c in scored if tokenizer[c.combination] == t]
             assert sorted(points) == sorted(want)
+            checked += 1
+    assert checked >= len(ctx.reports) == 2  # a chart or more in each of the two domains
 
 
 def test_a_frontier_per_tokenizer_where_two_or_more_are_compared(ctx: VersionContext) -> None:
     charts, tokenizer = _charts(ctx), _tokenizer(ctx)
+    frontiers = 0
     for domain, report in ctx.reports.items():
         scope = report.scopes[0]
         group = {n: i for i, names in enumerate(scope.comparison_groups) for n in names}
@@ -167,6 +174,8 @@ def test_a_frontier_per_tokenizer_where_two_or_more_are_compared(ctx: VersionCon
                 assert "lines" in line["mode"]
                 want = [points[n] for n in _frontier(points)]
                 assert list(zip(line["x"], line["y"], strict=True)) == want
+                frontiers += 1
+    assert frontiers > 0
 
 
 def test_another_tokenizer_gets_its_own_chart(retokenized: VersionContext) -> None:
@@ -209,6 +218,7 @@ def test_hover_text_is_written_in_the_tables_formats(ctx: VersionContext) -> Non
     charts, tokenizer, names = _charts(ctx), _tokenizer(ctx), _names(ctx)
     units = {"total_tokens": (kilo, "tokens"), "duration_s": (one_decimal, "s")}
     units["turns"] = (one_decimal, "turns")
+    points, frontiers = 0, 0
     for domain, report in ctx.reports.items():
         for c in _scored(report):
             assert c.task_score is not None
@@ -220,6 +230,7 @@ def test_hover_text_is_written_in_the_tables_formats(ctx: VersionContext) -> Non
                 )
                 plot = charts[div]
                 trace = _points(plot)[names[c.combination]]
+                points += 1
                 assert trace["hovertemplate"] == "%{text}<extra></extra>"
                 (text,) = trace["text"]
                 head, _, rest = text.partition("</b><br>")
@@ -235,6 +246,9 @@ def test_hover_text_is_written_in_the_tables_formats(ctx: VersionContext) -> Non
                     assert f"Pareto frontier: {frontier_text(c.pareto, c)}" in lines
                 for line in _frontiers(plot):
                     assert line["hoverinfo"] == "skip"
+                    frontiers += 1
+    assert points > 0
+    assert frontiers > 0
 
 
 def test_the_table_beside_the_charts_holds_their_data(ctx: VersionContext) -> None:
@@ -242,6 +256,8 @@ def test_the_table_beside_the_charts_holds_their_data(ctx: VersionContext) -> No
     tables = {t.id: t for t in page.tables}
     text = shown(page)
     names = _names(ctx)
+    assert len(ctx.reports) == 2
+    reliability_cells = 0
     for domain, report in ctx.reports.items():
         scored = _scored(report)
         table = tables[f"{domain}-efficiency"]
@@ -254,6 +270,7 @@ def test_the_table_beside_the_charts_holds_their_data(ctx: VersionContext) -> No
             assert row.record["pareto"] == c.pareto
             for r in c.reliability:
                 assert row.record[f"reliability_at_{r.k}"] == r.value
+                reliability_cells += 1
         assert f'href="#table-{domain}-efficiency"' in text
         reliability = _charts(ctx).get(f"{domain}-reliability")
         curves = [c for c in scored if any(r.value is not None for r in c.reliability)]
@@ -261,6 +278,7 @@ def test_the_table_beside_the_charts_holds_their_data(ctx: VersionContext) -> No
         if reliability is not None:
             drawn = [_plain(t["name"]) for t in reliability.traces]
             assert drawn == [names[c.combination] for c in curves]
+    assert reliability_cells > 0
 
 
 def _domain_blocks(markdown: str) -> dict[str, str]:
@@ -277,6 +295,7 @@ def test_each_domain_answers_on_top_and_keeps_its_charts_one_click_away(
     tokenizer = _tokenizer(ctx)
     titles = {k: b.combination.title for k, b in ctx.frame.bundles.items()}
     assert set(blocks) == {r.domain_title for r in ctx.reports.values()}
+    frontier_lines = 0
     for report in ctx.reports.values():
         block = blocks[report.domain_title]
         scored = _scored(report)
@@ -293,6 +312,7 @@ def test_each_domain_answers_on_top_and_keeps_its_charts_one_click_away(
             )
             mine = [c for c in scored if tokenizer[c.combination] == tok and c.pareto is not None]
             on = [titles[c.combination] for c in mine if c.pareto]
+            frontier_lines += 1
             if len(mine) < 2:
                 assert "none" in line
             else:
@@ -304,6 +324,7 @@ def test_each_domain_answers_on_top_and_keeps_its_charts_one_click_away(
         assert charts
         assert all(d.startswith(f"{report.domain}-") for d in charts)
         assert "<!--lg-html:" in rest  # the data table, placed by the renderer
+    assert frontier_lines >= len(ctx.reports) == 2  # a line per tokenizer in each domain
 
 
 def test_a_count_some_runs_leave_out_says_the_runs_it_rests_on() -> None:

@@ -44,6 +44,7 @@ def test_the_coverage_table_has_a_row_per_figure_in_reading_order() -> None:
     assert [c.text for c in by_name["power: d"].cells] == ["power: d", "—", "0.951 ± 0.012"]
     measured = coverage["settings"][1]["figures"]["power: d"]
     assert {k: by_name["power: d"].record[f"T=5: {k}"] for k in measured} == measured
+    assert set(measured) == set(MEASURED) == {"rate", "mc_se", "hits", "trials"}
     assert all(by_name["power: d"].record[f"T=20: {k}"] is None for k in MEASURED)
     versioned = coverage_table(coverage, "v9.9")
     header, first = versioned.to_csv().splitlines()[:2]

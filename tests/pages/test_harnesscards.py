@@ -51,14 +51,17 @@ def test_a_card_with_withheld_fields_is_less_than_complete() -> None:
 def test_the_card_page_links_its_users_and_exports_the_card(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
+    pages, links = 0, 0
     for ctx in [small, *contexts]:
         for card in {b.combination.harnesscard for b in ctx.frame.bundles.values()}:
+            pages += 1
             page = card_page(ctx, ctx.cards[card])
             users = sorted(
                 c for c, b in ctx.frame.bundles.items() if b.combination.harnesscard == card
             )
             for combo in ctx.frame.bundles:
                 assert (f"(../combinations/{combo}.md)" in page.markdown) == (combo in users)
+                links += combo in users
             export = json.loads(page.extra_files[f"{card}.harnesscard.json"])
             assert HarnessCard.model_validate(export) == ctx.cards[card]
             assert [t.id for t in page.tables] == [
@@ -67,3 +70,5 @@ def test_the_card_page_links_its_users_and_exports_the_card(
             ]
             assert page.path == f"cards/{card}.md"
     assert "(../combinations/hidden.md)" not in card_page(small, CARD).markdown
+    assert pages >= 3  # a card page or more in each version
+    assert links == 12  # each of the 12 combinations is linked from its card's page

@@ -58,6 +58,7 @@ def test_coverage_counts_each_combination_s_runs(small: VersionContext) -> None:
 
 
 def test_components_and_factors_are_the_release_s(contexts: list[VersionContext]) -> None:
+    assert [c.version for c in contexts] == ["v1.0", "v1.1"]
     for ctx in contexts:
         tables = _tables(ctx)
         comp = ctx.release.components
@@ -71,6 +72,7 @@ def test_components_and_factors_are_the_release_s(contexts: list[VersionContext]
 
 
 def test_the_home_page_lists_the_domains_and_its_tables(contexts: list[VersionContext]) -> None:
+    assert [c.version for c in contexts] == ["v1.0", "v1.1"]
     for ctx in contexts:
         page = home_page(ctx)
         assert page.path == "index.md"

@@ -46,14 +46,18 @@ def _name(ctx: VersionContext, combo: str) -> str:
 def test_the_headline_is_the_all_tasks_scope(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
-    for _, report in _reports(contexts, small):
+    reports = _reports(contexts, small)
+    assert len(reports) == 6  # two domains in each of three versions
+    for _, report in reports:
         assert headline(report) == _all_tasks(report)
 
 
 def test_a_row_per_scored_combination_with_the_report_s_figures(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
-    for ctx, report in _reports(contexts, small):
+    reports = _reports(contexts, small)
+    assert len(reports) == 6  # two domains in each of three versions
+    for ctx, report in reports:
         scope = _all_tasks(report)
         scored = {c.combination: c for c in _scored(scope)}
         most = max(c.task_score.tasks for c in scored.values() if c.task_score)
@@ -132,7 +136,7 @@ def test_the_reading_s_letters_follow_the_significance_of_every_pair(
     """Every combination the sentence names carries its letters, best first; two share a
     letter exactly when their paired difference is not significant; a sentence that orders
     nothing is written only when no pair is significant."""
-    seen = 0
+    seen, pairs = 0, 0
     for ctx, report in _reports(contexts, small):
         for scope in report.scopes:
             rows = standings(ctx, scope)
@@ -148,8 +152,10 @@ def test_the_reading_s_letters_follow_the_significance_of_every_pair(
             for x, y in itertools.combinations(rows, 2):
                 share = bool(set(x.scores.letters or "") & set(y.scores.letters or ""))
                 assert share == (not significant[frozenset((x.combination, y.combination))])
+                pairs += 1
             seen += 1
     assert seen, "some scope of the examples orders a pair"
+    assert pairs >= seen
 
 
 def _ranked(scope: ScopeResult, ranks: dict[str, tuple[int, int]]) -> ScopeResult:
@@ -187,6 +193,7 @@ def test_the_chart_draws_each_score_with_its_interval_best_on_top(
     contexts: list[VersionContext], which: int
 ) -> None:
     ctx = contexts[which]
+    assert len(ctx.release.domains) == 2
     for d in ctx.release.domains:
         report = ctx.reports[d.id]
         table = leaderboard_table(ctx, report)
@@ -260,6 +267,7 @@ def test_a_lower_is_better_chart_reads_best_at_the_right_like_the_others(
     """The axis of a metric where lower is better runs from high to low (and says so): the
     best score is at the right and on top on every leaderboard chart."""
     checked = {True: 0, False: 0}
+    intervals = 0
     for ctx in (*contexts, enterprise):
         for d in ctx.release.domains:
             higher = ctx.release.outcome(d.id).higher
@@ -274,8 +282,10 @@ def test_a_lower_is_better_chart_reads_best_at_the_right_like_the_others(
                     *(trace["error_x"][k][0] for k in ("array", "arrayminus")),
                 )
                 assert min(lo, hi) <= x - down <= x + up <= max(lo, hi), (d.id, x)
+                intervals += 1
             if not higher:
                 assert "lower is better" in plot[0].layout["xaxis"]["title"]["text"]
             checked[higher] += 1
     assert checked[True], checked
     assert checked[False], checked
+    assert intervals > sum(checked.values())  # each chart draws two intervals or more

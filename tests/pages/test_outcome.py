@@ -111,7 +111,9 @@ def test_channels_stand_beside_the_score_that_combines_them() -> None:
     card_headers = [col.header for col in scores_spec(ctx, 0.95).columns]
     assert "Text judge · tasks" in card_headers
     plain = context(False)
-    assert not any(
-        "judge [" in col.header for col in leaderboard_spec(plain, 0.95, "office").columns
-    )
-    assert not any(col.header.endswith("judge · tasks") for col in scores_spec(plain, 0.95).columns)
+    plain_headers = [col.header for col in leaderboard_spec(plain, 0.95, "office").columns]
+    assert len(plain_headers) == len(headers) - 2  # the two channels' columns
+    assert not any("judge [" in h for h in plain_headers)
+    plain_card = [col.header for col in scores_spec(plain, 0.95).columns]
+    assert len(plain_card) == len(card_headers) - 2
+    assert not any(h.endswith("judge · tasks") for h in plain_card)

@@ -22,12 +22,13 @@ def _made(pages: list[Page]) -> dict[str, tuple[dict[str, str], dict[str, str], 
 
 @pytest.mark.parametrize("parts", [2, 3])
 def test_parts_together_are_the_whole_version(inputs: Inputs, parts: int) -> None:
+    assert len(inputs.releases) == 2  # v1.0 and v1.1
     for loaded in inputs.releases:
         ctx = version_context(score_version(loaded), inputs.cards)
         whole, nav = version_pages(ctx)
         split = [version_pages(ctx, part, parts) for part in range(parts)]
         assert split[0][1] == nav
-        assert all(later_nav == [] for _, later_nav in split[1:])
+        assert [later_nav for _, later_nav in split[1:]] == [[]] * (parts - 1)
         paths = [p.path for pages, _ in split for p in pages]
         assert len(paths) == len(set(paths)), "no page is rendered by two parts"
         assert _made([p for pages, _ in split for p in pages]) == _made(whole)
@@ -52,8 +53,11 @@ def test_domain_pages_come_after_the_page_a_search_is_for(inputs: Inputs) -> Non
     pages, _ = version_pages(ctx)
     domains = tuple(f"{d.id}/" for d in ctx.release.domains)  # a domain's pages, in layers
     assert RESULT_PAGES_BOOST < 1
+    boosted = 0
     for page in pages:
         if page.path.startswith(domains):
             assert page.search_boost == RESULT_PAGES_BOOST
+            boosted += 1
         else:
             assert page.search_boost >= 1, page.path
+    assert 0 < boosted < len(pages)

@@ -26,6 +26,7 @@ def test_resources_per_combination_tokens_within_a_tokenizer(
     assert sorted(r["combination"] for r in records) == sorted(scores)
     tokenizers = [r["tokenizer"] for r in records]
     assert tokenizers == sorted(tokenizers)  # grouped by tokenizer
+    assert view.metrics == ("model_calls", "total_tokens")
     for r in records:
         c = scores[r["combination"]]
         assert r["tokenizer"] == infos[c.combination].tokenizer

@@ -21,8 +21,10 @@ from generator.score.rounding import fixed
 def test_the_scoring_table_has_every_item_of_its_kind(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
+    tasks = 0
     for ctx in [small, *contexts]:
         for task in ctx.public_tasks():
+            tasks += 1
             table = scoring_table(task)
             items: list[RuleItem | JudgeItem] = [
                 *task.scoring.rule_items,
@@ -37,6 +39,7 @@ def test_the_scoring_table_has_every_item_of_its_kind(
                 else:
                     assert row.record["kind"] == ("fatal rule item" if item.fatal else "rule item")
                     assert "max_level" not in row.record
+    assert tasks == 48  # the public tasks: six in the small version, 20 in v1.0, 22 in v1.1
 
 
 def test_composition_counts_the_items_and_states_the_formula(small: VersionContext) -> None:
@@ -59,8 +62,10 @@ def test_composition_counts_the_items_and_states_the_formula(small: VersionConte
 def test_the_results_table_is_the_task_s_rows_of_the_report(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
+    tasks = 0
     for ctx in [small, *contexts]:
         for task in ctx.public_tasks():
+            tasks += 1
             rows = [r for rep in ctx.reports.values() for r in rep.tasks if r.task == task.id]
             table = results_table(ctx, task)
             assert [r.record for r in table.rows] == [
@@ -71,12 +76,15 @@ def test_the_results_table_is_the_task_s_rows_of_the_report(
                     assert row.cells[1].text == fixed(r.score, 3)
                 else:
                     assert row.cells[1].text == r.status.replace("-", " ")
+    assert tasks == 48  # the public tasks: six in the small version, 20 in v1.0, 22 in v1.1
 
 
 def test_metadata_names_each_factor_by_its_title(contexts: list[VersionContext]) -> None:
     ctx = contexts[0]
     difficulties = {d.id: d.title for d in ctx.release.enumerations.difficulty_tiers}
-    for task in ctx.public_tasks():
+    tasks = ctx.public_tasks()
+    assert len(tasks) == 20  # v1.0's public tasks
+    for task in tasks:
         entries = {r.record["field"]: r.record["value"] for r in metadata_table(ctx, task).rows}
         domain = next(d for d in ctx.release.domains if d.id == task.domain)
         assert entries["Domain"] == domain.title

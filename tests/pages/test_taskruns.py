@@ -31,7 +31,9 @@ def test_the_runs_table_holds_every_published_run_of_the_task(small: VersionCont
     runs = _published(small)
     assert "hidden" in small_runs()
     assert "hidden" not in runs
-    for task in small.public_tasks():
+    tasks = small.public_tasks()
+    assert [t.id for t in tasks] == ["e1", "e2", "t1", "t2", "t3", "t4"]
+    for task in tasks:
         table = runs_table(task, bulk)
         records = json.loads(table.to_json())["rows"]
         want = sorted(
@@ -87,7 +89,9 @@ def test_each_verdict_counts_the_valid_runs_that_pass_it(small: VersionContext) 
 def test_efficiency_is_the_mean_over_valid_runs(small: VersionContext) -> None:
     bulk = task_tables(small)
     runs = _published(small)
-    for task in small.public_tasks():
+    tasks = small.public_tasks()
+    assert [t.id for t in tasks] == ["e1", "e2", "t1", "t2", "t3", "t4"]
+    for task in tasks:
         table = efficiency_table(task, bulk)
         assert table.rows
         for row in table.rows:
@@ -104,7 +108,9 @@ def test_efficiency_is_the_mean_over_valid_runs(small: VersionContext) -> None:
 def test_cited_evidence_is_listed_where_valid_runs_cite_some(
     contexts: list[VersionContext], small: VersionContext
 ) -> None:
-    assert all(cited_table(t, task_tables(small)) is None for t in small.public_tasks())
+    tasks = small.public_tasks()
+    assert [t.id for t in tasks] == ["e1", "e2", "t1", "t2", "t3", "t4"]
+    assert all(cited_table(t, task_tables(small)) is None for t in tasks)
     ctx = contexts[0]
     bulk = task_tables(ctx)
     listed = 0
@@ -124,9 +130,11 @@ def test_cited_evidence_is_listed_where_valid_runs_cite_some(
 def test_tables_of_some_tasks_are_those_of_all(contexts: list[VersionContext]) -> None:
     ctx = contexts[0]
     whole = task_tables(ctx)
-    some = [t.id for t in ctx.public_tasks()[::3]]
+    tasks = ctx.public_tasks()
+    some = [t.id for t in tasks[::3]]
     part = task_tables(ctx, some)
-    for task in ctx.public_tasks():
+    assert 1 < len(some) < len(tasks)
+    for task in tasks:
         if task.id not in some:
             assert task.id not in part.run_files
             continue

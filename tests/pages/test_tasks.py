@@ -43,13 +43,17 @@ def test_the_index_lists_the_public_tasks_and_no_held_out_one(
 def test_a_task_page_shows_its_tables_and_nothing_of_held_out_tasks(small: VersionContext) -> None:
     bulk = task_tables(small)
     held_out = {t.id: t.title for t in small.catalog.tasks if t.group == "held-out"}
-    for task in small.public_tasks():
+    assert held_out
+    tasks = small.public_tasks()
+    assert [t.id for t in tasks] == ["e1", "e2", "t1", "t2", "t3", "t4"]
+    for task in tasks:
         page = task_page(small, task, False, bulk)
         ids = [t.id for t in page.tables]
         assert ids[:6] == ["metadata", "scoring", "results", "reconstruction", "runs", "efficiency"]
         assert set(ids[6:]) <= {"cited", "evidence"}
         assert (page.path, page.title) == (task_entry(task, False).path, task.title)
         text = shown(page)
+        assert len(page.tables) >= 6
         for t in page.tables:
             assert t.to_html(page.stem) in text
         assert not [h for h in held_out if f">{h}<" in text or f"/{h}." in text]
@@ -121,6 +125,8 @@ def test_the_answer_is_on_top_and_every_other_table_one_click_away(
 ) -> None:
     ctx = contexts[0]
     bulk = task_tables(ctx)
+    assert len(ctx.release.deep_dives) == 6  # v1.0's deep dives
+    assert [k for k, _ in CARD_PARTS] == ["input_assets", "checkpoints", "underspecification"]
     for task_id in ctx.release.deep_dives:
         task = ctx.tasks[task_id]
         page = task_page(ctx, task, deep, bulk)
@@ -157,6 +163,7 @@ def test_a_deep_dive_keeps_the_six_parts_in_order_and_the_analysts_text_open(
 ) -> None:
     ctx = contexts[0]
     bulk = task_tables(ctx)
+    assert len(ctx.release.deep_dives) == 6  # v1.0's deep dives
     for task_id in ctx.release.deep_dives:
         dive = ctx.deep_dives[task_id]
         page = task_page(ctx, ctx.tasks[task_id], True, bulk)

@@ -118,8 +118,12 @@ def test_few_held_out_targets_leave_cells_withheld_and_the_public_tasks_shown() 
     ctx = _context(groups=groups)
     page, result = _page(ctx)
     assert len(page.tables) == 2
-    for row in page.tables[0].rows:
-        assert all(cell.text.startswith("withheld") for cell in row.cells[1:])
+    rows = page.tables[0].rows
+    assert rows
+    for row in rows:
+        changes = row.cells[1:]
+        assert changes
+        assert all(cell.text.startswith("withheld") for cell in changes)
     assert {t.task for t in result.tasks} == set(PUBLIC_TARGETS)
     assert "marked withheld is not shown" in shown(page)
 

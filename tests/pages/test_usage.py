@@ -23,6 +23,8 @@ def minimal(repo_root: Path) -> VersionContext:
 
 
 def test_a_count_is_a_column_where_declared_or_given(ctx: VersionContext) -> None:
+    assert [name for name, _, _ in USAGE_COUNTS] == ["total_tokens", "duration_s", "turns"]
+    assert len(ctx.reports) == 2
     for report in ctx.reports.values():
         scope = report.scopes[0]
         scored = [c for c in scope.combinations if c.status == "scored"]

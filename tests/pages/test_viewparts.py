@@ -18,6 +18,7 @@ from generator.pages.viewparts import (
 
 
 def test_a_view_shows_the_group_that_publishes_more(enterprise: VersionContext) -> None:
+    assert len(enterprise.reports) == 4  # the example's four domains
     for report in enterprise.reports.values():
         whole = [s for s in report.scopes if s.scope.subdivision is None and not s.scope.facets]
         chosen = shown_scope(enterprise, report.domain, {})
@@ -34,6 +35,7 @@ def test_a_view_shows_the_group_that_publishes_more(enterprise: VersionContext) 
 
 def test_axis_values_are_every_value_once_in_order(enterprise: VersionContext) -> None:
     infos = list(combinations(enterprise).values())
+    assert [a.id for a in enterprise.release.profile.axes] == ["method", "backbone"]
     for axis in enterprise.release.profile.axes:
         values = axis_values(infos, axis.id)
         assert sorted(set(values)) == sorted({c.axes[axis.id] for c in infos})
@@ -63,6 +65,7 @@ def test_a_view_of_the_composite_says_where_its_channels_stand(clawbench: Versio
     domain = clawbench.release.domains[0].id
     outcome = clawbench.release.outcome(domain)
     said = channels_note(clawbench, domain, outcome)
+    assert [c.id for c in clawbench.release.profile.channels] == ["text", "visual"]
     for channel in clawbench.release.profile.channels:
         assert channel.title in said
     assert "leaderboard" in said

@@ -147,6 +147,7 @@ def test_columns_equal_the_oracle_for_any_records(
     tasks, records = case
     out = outcomes_on_columns(tasks, records)
     by_id = {t.id: t for t in tasks}
+    assert records  # tasks_and_records() draws one to twelve
     for k, record in enumerate(records):
         if record.status != "valid":
             assert np.isnan([out.rule[k], out.judge[k], out.score[k], out.overall[k]]).all()

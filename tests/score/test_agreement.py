@@ -148,7 +148,9 @@ def test_runs_without_a_valid_judge_result_and_unpublished_bundles_are_left_out(
     shown = loaded_bundle(with_raters(bundle("a"), rater()), records, lines)
     hidden = loaded_bundle(with_raters(bundle("b", consent=False), rater()), records, lines)
     loaded = loaded_version(rated_release(), catalog(tasks), [shown, hidden])
-    for a in _agreement(loaded):
+    found = _agreement(loaded)
+    assert len(found) == 2  # the humans on each of the two Judge channels; b is unpublished
+    for a in found:
         assert a.runs == len(records) - 2 == len(_oracle(loaded, "humans", a.channel))
 
 
@@ -196,7 +198,9 @@ def test_too_few_rated_tasks_give_no_interval(tasks: int) -> None:
     assert loaded.release is not None
     needed = max(3, loaded.release.model.statistics.min_tasks_to_resample)
     assert tasks < needed
-    for a in _agreement(loaded):
+    found = _agreement(loaded)
+    assert len(found) == 4  # two second raters on two Judge channels
+    for a in found:
         assert a.interval_note is not None
         assert f"{tasks} task(s) rated" in a.interval_note
         for f in (a.spearman, a.mae, a.difference):

@@ -70,9 +70,12 @@ def test_a_change_is_better_or_worse_only_where_its_interval_excludes_0(
 
 def test_the_report_reads_each_change_s_verdict_off_its_interval() -> None:
     (result,) = score_version(experiment_version()).reports["office"].experiments
-    for c in (*result.cells, *result.level_means, *result.tasks):
+    changes = (*result.cells, *result.level_means, *result.tasks)
+    assert len(changes) > len(result.cells) > 0
+    for c in changes:
         assert c.verdict == verdict(c.low, c.high, result.higher)
     assert len({c.verdict for c in result.cells}) > 1  # some said, some not
     data = json.loads(result.model_dump_json())
     withheld = [c for c in data["cells"] if c.get("verdict") is None]
+    assert withheld
     assert all("verdict" not in c for c in withheld)  # absent, not null

@@ -68,6 +68,7 @@ def test_a_count_left_out_by_some_runs_is_a_mean_over_those_that_record_it() -> 
 
 def test_a_count_no_run_records_is_none_and_no_coverage() -> None:
     office = _office(lambda _, r: r.model_copy(update={"turns": None}))
+    assert sorted(office) == ["p", "q"]
     for c in office.values():
         assert _efficiency(c).turns is None
         assert _efficiency(c).recorded == {}

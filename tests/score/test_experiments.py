@@ -57,6 +57,7 @@ def test_each_cell_is_the_mean_paired_change_over_the_targets() -> None:
 
 def test_a_level_s_mean_averages_its_consumers_on_the_same_tasks() -> None:
     result = _result()
+    assert [m.level for m in result.level_means] == LEVELS
     for mean in result.level_means:
         mine = [_change(mean.level, c, TARGETS) for c in CONSUMERS]
         assert mean.value == pytest.approx(sum(mine) / len(mine))
@@ -102,6 +103,7 @@ def test_a_public_only_experiment_over_few_targets_takes_the_run_noise() -> None
     result = measured.result
     assert result.tasks_withheld is None
     assert result.held_out_targets == 0
+    assert len(result.cells) == len(LEVELS) * len(CONSUMERS) == 4
     for c in result.cells:
         assert c.interval == "runs"  # two tasks: fewer than min_tasks_to_resample
         assert c.value == pytest.approx(_change(c.level, str(c.consumer), PUBLIC_TARGETS))
@@ -112,11 +114,14 @@ def test_treatments_are_on_no_board_and_in_their_experiment_only() -> None:
     scored = score_version(experiment_version())
     treatments = {treatment_id(level, c) for level in LEVELS for c in CONSUMERS}
     assert not treatments & set(scored.frame.bundles)
+    scopes = 0
     for report in scored.reports.values():
         assert not treatments & {c.id for c in report.combinations}
         assert not treatments & {row.combination for row in report.tasks}
         for scope in report.scopes:
             assert not treatments & {c.combination for c in scope.combinations}
+            scopes += 1
+    assert scopes > len(scored.reports) == 2
     (result,) = scored.reports["office"].experiments
     assert {c.treatment for c in result.cells} == treatments
     assert scored.reports["erp"].experiments == []
@@ -150,6 +155,7 @@ def test_an_interval_over_tasks_is_as_wide_as_the_tasks_spread() -> None:
 
     result = _result()
     confidence = experiment_release().statistics.confidence
+    assert len(result.cells) == len(LEVELS) * len(CONSUMERS) == 4
     for c in result.cells:
         treated = treatment_id(c.level, str(c.consumer))
         gaps = [task_mean(treated, t) - task_mean(str(c.consumer), t) for t in TARGETS]

@@ -41,7 +41,9 @@ def test_the_gate_admits_every_change_over_enough_held_out_targets() -> None:
     assert len(HELD_TARGETS) >= experiment_release().groups.min_held_out_aggregate
     (before,) = experiment_results(experiment_version())["office"]
     assert result == before.result
-    assert all(c.value is not None for c in (*result.cells, *result.level_means))
+    values = [c.value for c in (*result.cells, *result.level_means)]
+    assert len(values) == 4 + 2  # two levels on two consumers, and each level's mean
+    assert None not in values
 
 
 @pytest.mark.parametrize(("held", "withheld"), [(2, True), (5, False)])

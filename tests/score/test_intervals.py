@@ -292,6 +292,7 @@ def test_agreeing_runs_of_one_task_are_not_a_certainty() -> None:
     assert c.task_score.high == 1.0
     assert c.task_score.low is not None
     assert c.task_score.low < 0.6
+    assert [r.k for r in c.reliability] == [1, 3]
     assert all(r.low is not None and r.low < 1.0 and r.interval == "runs" for r in c.reliability)
 
 

@@ -138,6 +138,7 @@ def _spread_runs(draw: st.DrawFn) -> VersionFrame:
 @given(_spread_runs())
 def test_breakdowns_equal_the_per_task_computation_for_any_bundles(frame: VersionFrame) -> None:
     found = item_breakdowns(frame)
+    assert list(frame.tasks.index) == ["t", "u"]
     for tid in frame.tasks.index:
         expected = _one_task(frame, tid)
         if expected.empty:

@@ -116,6 +116,8 @@ def routes(tmp_path_factory: pytest.TempPathFactory) -> Release:
 
 def test_the_reviewed_routes_expose_no_small_group(routes: Release) -> None:
     result = search(routes, "general", COMBO)
+    assert set(result.ranks) == set(routes.tasks("general"))  # every task's runs were edited
+    assert result.reports > len(result.ranks)  # and the reports rebuilt on each edit
     assert not result.exposures, _explain(result.exposures)
     assert (result.withheld, result.shown) == (0, 0)  # no edit changed what is withheld
 
@@ -125,7 +127,10 @@ def test_what_is_withheld_reveals_no_zeroed_run() -> None:
     runs. A gate whose model followed them published the rule score for this combination
     alone, and with reliability@3 that exposed four tasks. Now no edit of a held-out run
     changes what is withheld, and nothing small is exposed."""
-    result = search(load(REPO, "v1.1"), "enterprise", "deepseek-harness-standard")
+    release = load(REPO, "v1.1")
+    result = search(release, "enterprise", "deepseek-harness-standard")
+    assert set(result.ranks) == set(release.tasks("enterprise"))  # every task's runs edited
+    assert result.reports > len(result.ranks)
     assert not result.exposures, _explain(result.exposures)
     assert (result.withheld, result.shown) == (0, 0)
 

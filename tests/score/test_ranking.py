@@ -53,6 +53,7 @@ def test_ranges_follow_a_consistent_order(values: list[float], half: float) -> N
         for i, j in itertools.combinations(range(len(values)), 2)
     ]
     ranks = rank_ranges(names, diffs)
+    assert len(diffs) == len(values) * (len(values) - 1) // 2  # two values or more: a pair
     for d in diffs:
         (best_a, worst_a), (best_b, worst_b) = ranks[d.a], ranks[d.b]
         if d.significant:
@@ -81,7 +82,9 @@ def test_past_52_letters_every_name_is_spaced() -> None:
     assert marks[names[0]] == "a"
     assert marks[names[26]] == "A"
     assert marks[names[52]] == "a2"
-    for a, b in itertools.combinations(names[:5] + names[50:], 2):
+    pairs = list(itertools.combinations(names[:5] + names[50:], 2))
+    assert len(pairs) == 105  # 15 names
+    for a, b in pairs:
         assert not _shares(a, b, marks)
 
 
@@ -104,6 +107,7 @@ def test_letters_are_shared_exactly_by_pairs_not_significantly_different(
     assert set(marks) == set(names)
     assert all(marks.values())
     assert "a" in marks[names[0]]
+    assert len(diffs) == n * (n - 1) // 2
     for d in diffs:
         assert _shares(d.a, d.b, marks) == (not d.significant), (d, marks)
 

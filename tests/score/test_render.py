@@ -14,6 +14,7 @@ def test_every_format_has_a_renderer() -> None:
 
 
 def test_each_renderer_writes_text_ending_in_a_newline(small_report: Report) -> None:
+    assert sorted(RENDERERS) == ["csv", "json", "markdown"]
     for render in RENDERERS.values():
         text = render(small_report)
         assert text.endswith("\n")

@@ -21,6 +21,7 @@ def test_csv_has_fixed_columns_and_one_row_per_figure(small_report: Report) -> N
     assert list(rows[0]) == CSV_COLUMNS
     shown = {s.title for s in report.scopes}
     assert {r["scope"] for r in rows if r["section"] == "scope"} == shown
+    scores = 0
     for s in report.scopes:
         for c in s.combinations:
             if c.task_score is None:
@@ -34,9 +35,11 @@ def test_csv_has_fixed_columns_and_one_row_per_figure(small_report: Report) -> N
             )
             assert c.task_score.value is not None
             assert float(row["value"]) == pytest.approx(c.task_score.value, abs=10**-DECIMALS)
+            scores += 1
         assert len(
             [r for r in rows if r["scope"] == s.title and r["metric"] == "difference"]
         ) == len(s.differences)
+    assert scores == 6  # p and q in each of the three scopes not withheld
     tasks = [r for r in rows if r["section"] == "task"]
     assert len(tasks) == 3 * len(report.tasks)  # score, rule, judge of each task row
     assert not [r for r in rows if r["task"].startswith("h")]  # held-out tasks never get a row
@@ -55,8 +58,10 @@ def test_a_withheld_scope_is_one_row_without_value(small_report: Report) -> None
 
 def test_each_combination_s_rows_are_its_metric_rows(small_report: Report) -> None:
     rows = list(csv.DictReader(io.StringIO(to_csv(small_report))))
+    combinations = 0
     for s in small_report.scopes:
         for c in s.combinations:
+            combinations += 1
             mine = [
                 r["metric"]
                 for r in rows
@@ -70,6 +75,7 @@ def test_each_combination_s_rows_are_its_metric_rows(small_report: Report) -> No
             assert [m for m in expected if m.startswith("reliability@")] == [
                 f"reliability@{r.k}" for r in c.reliability
             ]
+    assert combinations == 6  # p and q in each of the three scopes not withheld
 
 
 def test_a_profile_s_figures_are_rows_of_their_own() -> None:
@@ -88,6 +94,8 @@ def test_a_profile_s_figures_are_rows_of_their_own() -> None:
     report = build_report(inputs.releases[0], "consulting")
     rows = list(csv_module.DictReader(io.StringIO(to_csv(report))))
     scope = report.scopes[0]
+    assert len(scope.combinations) == 10  # 4 methods × 3 backbones, two cells not evaluated
+    dimensions, measures = 0, 0
     for c in scope.combinations:
         mine = {
             r["metric"]: r
@@ -98,10 +106,14 @@ def test_a_profile_s_figures_are_rows_of_their_own() -> None:
         assert float(mine["overall"]["value"]) == pytest.approx(c.overall.value, abs=1e-6)
         for d, e in c.dimensions.items():
             assert float(mine[f"dimension:{d}"]["low"]) == pytest.approx(e.low, abs=1e-6)
+            dimensions += 1
         for m, e in c.measures.items():
             assert float(mine[f"measure:{m}"]["value"]) == pytest.approx(e.value, abs=1e-6)
+            measures += 1
         if c.reliability_note:
             assert mine["reliability"]["note"] == c.reliability_note
+    assert dimensions > 0
+    assert measures > 0
 
 
 def test_a_count_some_runs_leave_out_gives_the_runs_it_rests_on() -> None:

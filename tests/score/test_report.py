@@ -5,6 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +58,18 @@ def inputs() -> Inputs:
     return loaded
 
 
+_REPORT_JSON = """
+import sys
+from pathlib import Path
+from generator.load import load_inputs
+from generator.score.render import to_json
+from generator.score.report import build_report
+inputs, _ = load_inputs(Path.cwd())
+(v10,) = [r for r in inputs.releases if r.folder == "v1.0"]
+sys.stdout.write(to_json(build_report(v10, "general")))
+"""
+
+
 @pytest.fixture(scope="module")
 def reports(inputs: Inputs) -> dict[tuple[str, str], Report]:
     return {
@@ -65,6 +80,7 @@ def reports(inputs: Inputs) -> dict[tuple[str, str], Report]:
 
 
 def test_section_5_2_figures_come_out_of_the_engine(reports: dict[tuple[str, str], Report]) -> None:
+    checked = 0
     for (domain, task), figures in SECTION_5_2.items():
         rows = {r.combination: r for r in reports[("v1.0", domain)].tasks if r.task == task}
         for combo, reported in figures.items():
@@ -72,6 +88,8 @@ def test_section_5_2_figures_come_out_of_the_engine(reports: dict[tuple[str, str
             assert score is not None
             digits = len(str(reported).split(".")[1])
             assert round(score, digits) == reported, (task, combo, score)
+            checked += 1
+    assert checked == sum(len(figures) for figures in SECTION_5_2.values())
 
 
 def _held_out_ids(inputs: Inputs, version: str) -> set[str]:
@@ -83,6 +101,7 @@ def _held_out_ids(inputs: Inputs, version: str) -> set[str]:
 def test_no_held_out_task_leaves_the_engine(
     inputs: Inputs, reports: dict[tuple[str, str], Report]
 ) -> None:
+    assert len(reports) == 4  # two domains in each of two versions
     for (version, _), report in reports.items():
         held = _held_out_ids(inputs, version)
         assert held
@@ -96,6 +115,17 @@ def test_json_is_stable_and_matches_its_schema(
     v10 = next(r for r in inputs.releases if r.folder == "v1.0")
     again = build_report(v10, "general")
     assert to_json(again) == to_json(reports[("v1.0", "general")])
+    # and in two other processes, which salt str hashes differently (set order, hash())
+    for seed in ("1", "2"):
+        elsewhere = subprocess.run(
+            [sys.executable, "-c", _REPORT_JSON],
+            capture_output=True,
+            check=True,
+            cwd=REPO,
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)},
+            text=True,
+        ).stdout
+        assert elsewhere == to_json(again), seed
     schema = json.loads((REPO / "site_src/schemas/report.v1.schema.json").read_text())
     for report in reports.values():
         jsonschema.validate(json.loads(to_json(report)), schema)
@@ -112,6 +142,7 @@ def test_csv_has_fixed_columns_and_every_scope(reports: dict[tuple[str, str], Re
 
 
 def test_every_scope_is_one_version_and_one_domain(reports: dict[tuple[str, str], Report]) -> None:
+    assert len(reports) == 4  # two domains in each of two versions
     for (version, domain), report in reports.items():
         assert {(s.scope.version, s.scope.domain) for s in report.scopes} == {(version, domain)}
 

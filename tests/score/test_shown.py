@@ -81,9 +81,11 @@ def test_every_figure_lies_within_one_task_set() -> None:
     assert e is not None
     assert e.tasks == len(full)
     assert e.value == pytest.approx(_mean(runs["d"], full))
+    assert len(report.scopes) == 12
     for s in report.scopes:  # no scope pools the sets: each lies within one
         assert s.tasks <= (len(full) if s.scope.task_set == "full" else len(lite))
         if s.scope.task_set is None and not s.withheld:
+            assert s.combinations
             assert all(
                 c.task_score is None or c.task_score.tasks <= len(lite) for c in s.combinations
             )
@@ -99,4 +101,6 @@ def test_a_set_whose_own_held_out_tasks_are_few_is_withheld() -> None:
     assert by_key[("full", "public")].withheld is None
     assert by_key[(None, "held-out")].withheld is None
     shown, _, _ = _report(6)
-    assert all(s.withheld is None for s in shown.scopes if s.scope.whole or s.scope.task_set)
+    whole_or_set = [s for s in shown.scopes if s.scope.whole or s.scope.task_set]
+    assert len(whole_or_set) == 6
+    assert all(s.withheld is None for s in whole_or_set)

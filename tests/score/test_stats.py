@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from math import sqrt
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import generator
 from generator.score.stats import (
     multiplicities,
     percentile_interval,
@@ -17,6 +22,8 @@ from generator.score.stats import (
     wilson,
     z_value,
 )
+
+REPO = Path(generator.__file__).resolve().parent.parent
 
 
 def test_wilson_matches_the_formula() -> None:
@@ -37,7 +44,9 @@ def test_wilson_edges() -> None:
     low, high = wilson(20, 20, 0.95)
     assert high == 1.0
     assert low == pytest.approx(0.8389, abs=1e-4)
-    assert all(np.isnan(wilson(0, 0, 0.95)))
+    low, high = wilson(0, 0, 0.95)
+    assert np.isnan(low)
+    assert np.isnan(high)
 
 
 def test_z_value() -> None:
@@ -48,13 +57,37 @@ def test_z_value() -> None:
 def test_percentile_interval_ignores_missing_replicates() -> None:
     reps = np.array([np.nan, *np.arange(101.0)])
     assert percentile_interval(reps, 0.9) == pytest.approx((5.0, 95.0))
-    assert all(np.isnan(percentile_interval(np.array([np.nan]), 0.95)))
+    low, high = percentile_interval(np.array([np.nan]), 0.95)
+    assert np.isnan(low)
+    assert np.isnan(high)
+
+
+_SEED_AND_HASH = (
+    "from generator.score.stats import seed_for; "
+    "print(seed_for(0, 'v1.0/general/*/all', 'lingee'), hash('v1.0/general/*/all'))"
+)
+
+
+def _seed_and_hash_in_a_process(hash_seed: str) -> tuple[int, int]:
+    """seed_for and Python's hash() of one key, computed in a fresh interpreter."""
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(REPO)}
+    out = subprocess.run(
+        [sys.executable, "-c", _SEED_AND_HASH],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=REPO,
+    ).stdout.split()
+    seed, salted = (int(v) for v in out)
+    return seed, salted
 
 
 def test_seed_for_is_stable_across_processes() -> None:
-    assert seed_for(0, "v1.0/general/*/all", "lingee") == seed_for(
-        0, "v1.0/general/*/all", "lingee"
-    )
+    one = _seed_and_hash_in_a_process("1")
+    two = _seed_and_hash_in_a_process("2")
+    assert one[1] != two[1]  # the two processes salt hash() differently ...
+    assert one[0] == two[0] == seed_for(0, "v1.0/general/*/all", "lingee")  # ... seed_for not
     assert seed_for(0, "a") != seed_for(1, "a")
     # sha256-based, so the value is fixed forever (Python's hash() is salted per process)
     assert seed_for("x") == int.from_bytes(
@@ -70,6 +103,7 @@ def test_percentile_intervals_equal_the_interval_of_each_row() -> None:
     rows[9] = np.nan
     rows[11, :1990] = np.inf
     got = percentile_intervals(rows, 0.95)
+    assert len(got) == len(rows) == 40
     for row, (low, high) in zip(rows, got, strict=True):
         want = percentile_interval(row, 0.95)
         assert np.array_equal([low, high], want, equal_nan=True)  # bit for bit

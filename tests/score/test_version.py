@@ -43,6 +43,7 @@ def test_every_domain_is_reported_in_release_order(
 def test_only_bundles_with_consent_are_scored(scored: ScoredVersion) -> None:
     assert sorted(scored.frame.bundles) == ["p", "q"]  # §7.2
     assert set(scored.scored["combination"]) == {"p", "q"}
+    assert sorted(scored.reports) == ["erp", "office"]
     for report in scored.reports.values():
         assert [c.id for c in report.combinations] == ["p", "q"]
 

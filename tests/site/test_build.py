@@ -45,17 +45,21 @@ def _digest(folder: Path) -> dict[str, str]:
 
 
 def test_every_combination_task_and_deep_dive_has_a_page(inputs: Inputs, site: Path) -> None:
+    combinations, tasks, dives = 0, 0, 0
     for version in inputs.releases:
         assert version.release is not None
         assert version.catalog is not None
         root = site / version.folder
         for bundle in version.bundles:
             assert (root / "combinations" / f"{bundle.bundle.model.combination.id}.html").is_file()
+            combinations += 1
         for task in version.catalog.model.tasks:
             page = root / "tasks" / f"{task.id}.html"
             assert page.is_file() == (task.group == "public"), task.id
+            tasks += 1
         for task_id in version.release.model.deep_dives:
             assert (root / "deep-dives" / f"{task_id}.html").is_file()
+            dives += 1
         for page in (
             "index",
             "general/index",
@@ -66,6 +70,8 @@ def test_every_combination_task_and_deep_dive_has_a_page(inputs: Inputs, site: P
             "publishing",
         ):
             assert (root / f"{page}.html").is_file(), page
+    # five and three combinations, 34 tasks and six deep dives in each of v1.0 and v1.1
+    assert (combinations, tasks, dives) == (8, 68, 12)
 
 
 def _texts(task: Task) -> set[str]:
@@ -79,6 +85,7 @@ def _texts(task: Task) -> set[str]:
 
 def test_held_out_tasks_appear_nowhere(inputs: Inputs, site: Path) -> None:
     """No held-out id, title or card text in any file: pages, downloads, search index, sitemap."""
+    assert len(inputs.releases) == 2  # v1.0 and v1.1
     for version in inputs.releases:
         assert version.catalog is not None
         tasks = version.catalog.model.tasks
@@ -100,6 +107,7 @@ def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
     """Every published scope's scores, on the domain page that holds them (its headline,
     group or sub-division page) and in that table's download, equal the report's; a
     withheld scope says why on one of the domain's pages."""
+    withheld, scores = 0, 0
     for version in inputs.releases:
         for domain in ("general", "enterprise"):
             report = build_report(version, domain)
@@ -108,6 +116,7 @@ def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
             for scope in report.scopes:
                 if scope.withheld:
                     assert html.unescape(scope.withheld) in every
+                    withheld += 1
                     continue
                 stem = page_stem(scope)
                 page = html.unescape((folder / f"{stem}.html").read_text(encoding="utf-8"))
@@ -126,6 +135,9 @@ def test_page_numbers_equal_the_report(inputs: Inputs, site: Path) -> None:
                     assert float(row["task_score"]) == round(c.task_score.value, 6)
                     shown = shown_estimate(c.task_score)
                     assert shown in page, (scope.title, c.combination, shown)
+                    scores += 1
+    assert withheld > 0
+    assert scores > 0
 
 
 def test_every_table_has_its_downloads(site: Path) -> None:
@@ -142,7 +154,9 @@ def test_every_table_has_its_downloads(site: Path) -> None:
 
 
 def test_pages_load_nothing_from_another_host(site: Path) -> None:
-    for page in site.rglob("*.html"):
+    pages = sorted(site.rglob("*.html"))
+    assert site / "v1.0" / "index.html" in pages
+    for page in pages:
         text = page.read_text("utf-8")
         loads = re.findall(r'<(?:script|link|img|iframe)[^>]+(?:src|href)="([^"]+)"', text)
         external = [u for u in loads if re.match(r"^(https?:)?//", u)]

@@ -76,7 +76,9 @@ def test_zensical_pages_carry_the_tables_charts_and_navigation(
     charts = [rel for rel, page in _pages(site).items() if _CHART.search(page)]
     assert with_tables, "the example must show tables"
     assert charts, "the example must show charts"
-    for version in sorted(p.name for p in site.glob("v*") if p.is_dir()):
+    versions = sorted(p.name for p in site.glob("v*") if p.is_dir())
+    assert versions == ["v1.0", "v1.1"]
+    for version in versions:
         assert (zensical / version / "search.json").is_file()
 
 

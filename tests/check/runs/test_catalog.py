@@ -41,19 +41,23 @@ def test_each_task_declares_its_scoring(small: Any) -> None:
 
 def test_each_item_with_its_kind_levels_and_evidence(small: Any) -> None:
     items = catalog_items(small.catalog)
+    rules, judges = 0, 0
     for task in small.catalog.tasks:
         for rule in task.scoring.rule_items:
             k = _key(items, task.id, rule.id)
             assert items.items.kind[k] == (FATAL if rule.fatal else RULE)
             assert (items.items.max_level[k], items.items.pass_level[k]) == (1, 1)
             assert not items.designates[k]
+            rules += 1
         for judge in task.scoring.judge_items:
             k = _key(items, task.id, judge.id)
             assert items.items.kind[k] == JUDGE
             assert items.items.max_level[k] == judge.max_level
             assert items.items.pass_level[k] == judge.passing_level
             assert items.designates[k] == bool(judge.evidence)
+            judges += 1
     assert items.designates.sum() == 1  # J1 of t2
+    assert (rules, judges) == (8, 2)
 
 
 def test_module_items_and_ranks_within_a_task(small: Any) -> None:
@@ -71,6 +75,7 @@ def test_module_items_and_ranks_within_a_task(small: Any) -> None:
 
 
 def test_module_items_are_the_items_each_task_declares_in_each_module(inputs: Inputs) -> None:
+    assert len(inputs.releases) == 2  # v1.0 and v1.1
     for version in inputs.releases:
         assert version.catalog is not None
         catalog = version.catalog.model

@@ -179,6 +179,7 @@ def test_items_passed_in_give_the_problems_of_items_built_here(example_v1: Any) 
     bundle whose records name failed modules and repeat items."""
     release, catalog, bundles, records_by_bundle = example_v1
     items = catalog_items(catalog)
+    assert len(bundles) == 5  # v1.0's five bundles
     for name, loaded in sorted(bundles.items()):
         records = list(records_by_bundle[name])
         records[0] = records[0].model_copy(
