@@ -52,6 +52,7 @@ def test_every_link_of_the_readme_resolves() -> None:
 
 
 def test_the_readme_names_every_exit_code() -> None:
+    assert [code for code, _ in EXIT_CODES] == [0, 1, 2, 3]
     for code, _ in EXIT_CODES:
         assert f"`{code}`" in TEXT
 

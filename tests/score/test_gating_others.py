@@ -8,6 +8,7 @@ from experimenttools import HELD_TARGETS, PUBLIC_TARGETS, experiment_release, ex
 from rated import rated_version
 
 from generator.score.agreement import agreement
+from generator.score.changes import with_verdicts
 from generator.score.experiments import experiment_results
 from generator.score.frame import build_frame
 from generator.score.version import score_version
@@ -40,7 +41,7 @@ def test_the_gate_admits_every_change_over_enough_held_out_targets() -> None:
     (result,) = scored.reports["office"].experiments
     assert len(HELD_TARGETS) >= experiment_release().groups.min_held_out_aggregate
     (before,) = experiment_results(experiment_version())["office"]
-    assert result == before.result
+    assert result == with_verdicts(before.result)  # the verdicts follow the gate
     values = [c.value for c in (*result.cells, *result.level_means)]
     assert len(values) == 4 + 2  # two levels on two consumers, and each level's mean
     assert None not in values
