@@ -99,12 +99,11 @@ def front_of(data: ScatterData, group: str) -> list[Point]:
 
 def _axis_title(metric: Metric) -> str:
     """An axis title short enough for a phone: the metric, its display scale or unit, and,
-    where lower is better, that the better end is the lower one (an axis runs up and right
-    for every metric: a reader compares positions across charts)."""
+    where lower is better, ↓ (the site's mark for it: the words did not fit at 390 px)."""
     shown = scale_label(metric.scale, metric.bounds.high, metric.bounds.low)
     unit = shown or metric.unit or metric.currency
     title = f"{metric.title} ({unit})" if unit else metric.title
-    return title if metric.higher else f"{title}, lower is better"
+    return title if metric.higher else f"{title} ↓"
 
 
 def _scaled(metric: Metric, value: float | None) -> float:
