@@ -198,6 +198,16 @@ def judged(r: Record, top: Mapping[tuple[str, str], int], rng: random.Random) ->
     r["judge"] = [{"id": i, "level": rng.randrange(top[r["task"], i] + 1)} for i in items]
 
 
+def _judge(top: Mapping[tuple[str, str], int]) -> Edit:
+    """The edit :func:`judged` makes, as an :data:`Edit`."""
+
+    def edit(r: Record, rng: random.Random) -> bool:
+        judged(r, top, rng)
+        return True
+
+    return edit
+
+
 def _fail(passing: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
     """The run made a failure by one of: a rule item failed, a fatal item failed, delivery
     failed while the verdicts stay (a zeroed run), a Judge level under its pass level; then
@@ -260,7 +270,7 @@ def kinds(release: Release) -> dict[str, Edit]:
             top[task.id, item.id] = item.max_level
             passing[task.id, item.id] = item.passing_level
     return {
-        "judge": lambda r, rng: (judged(r, top, rng), True)[1],
+        "judge": _judge(top),
         "succeed": _succeed(top),
         "fail": _fail(passing, types),
         "rule": _flip("rules"),
