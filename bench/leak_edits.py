@@ -8,7 +8,7 @@ import random
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,9 @@ if str(ROOT) not in sys.path:
 from generator.build import load_checked  # noqa: E402
 from generator.load.records import columns_from_records  # noqa: E402
 from generator.load.tree import LoadedBundle, LoadedRelease  # noqa: E402
-from generator.models.runs import RunRecord  # noqa: E402
-from generator.score.report import build_report, published_frame  # noqa: E402
+from generator.models.runs import RatedRun, RunRecord  # noqa: E402
+from generator.score.frame import build_frame  # noqa: E402
+from generator.score.report import build_report  # noqa: E402
 from generator.score.runs import score_runs  # noqa: E402
 
 Record = dict[str, Any]
@@ -82,6 +83,10 @@ class Release:
     minimum: int
     held_out: dict[str, str]  # held-out task → its domain
     combos: list[str]  # the published (baseline) combinations
+    #: Second raters' verdicts (as JSON objects) by ``folder/rater`` (:func:`rater_key`).
+    raters: dict[str, list[Record]] = field(default_factory=dict)
+    #: Treatment bundles (a ``condition``): their runs enter an experiment's figures only.
+    treatments: frozenset[str] = frozenset()
 
     def edited(self, change: Callable[[dict[str, list[Record]]], None]) -> Release:
         """This release with its records edited by ``change`` (a new base)."""
@@ -90,13 +95,21 @@ class Release:
         return replace(self, records=records, version=self.with_records(records))
 
     def with_records(self, changed: Mapping[str, list[Record]]) -> LoadedRelease:
+        """The version with the run records (by folder) and raters' verdicts (by
+        :func:`rater_key`) of ``changed`` in place of its own."""
         bundles = []
         for b in self.version.bundles:
             if b.folder in changed:
                 records = [RunRecord.model_validate(r) for r in changed[b.folder]]
                 columns = columns_from_records(records, list(range(2, len(records) + 2)))
                 b = replace(b, runs=columns)
-            bundles.append(b)
+            raters = tuple(
+                replace(r, runs=tuple(RatedRun.model_validate(v) for v in changed[key]))
+                if (key := rater_key(b.folder, r.rater.id)) in changed
+                else r
+                for r in b.raters
+            )
+            bundles.append(replace(b, raters=raters))
         return replace(self.version, bundles=tuple(bundles))
 
     def consistent(self, combo: str, records: list[Record], types: Sequence[str]) -> None:
@@ -105,7 +118,8 @@ class Release:
         that passed every item may still leave a Judge level under its pass level, and one
         that failed a Judge item may leave it at its pass level. A failure without a type
         takes the first of ``types``."""
-        runs = score_runs(published_frame(self.with_records({combo: records})))
+        version = self.with_records({combo: records})
+        runs = score_runs(build_frame(version, consented_only=False, treatments=True))
         mine = runs[runs["combination"] == combo]
         succeeded = {
             (str(t), int(n)): bool(s)
@@ -136,7 +150,19 @@ def load(root: Path, version: str) -> Release:
     held = {t.id: t.domain for t in loaded.catalog.model.tasks if t.group == "held-out"}
     combos = [b.folder for b in loaded.bundles if _baseline(b)]
     minimum = loaded.release.model.groups.min_held_out_aggregate
-    return Release(loaded, records, minimum, held, combos)
+    raters = {
+        rater_key(b.folder, r.rater.id): [v.model_dump(mode="json") for v in r.runs]
+        for b in loaded.bundles
+        for r in b.raters
+    }
+    treatments = frozenset(b.folder for b in loaded.bundles if b.bundle.model.condition)
+    return Release(loaded, records, minimum, held, combos, raters, treatments)
+
+
+def rater_key(folder: str, rater: str) -> str:
+    """The key of a bundle's rater's verdicts among a release's records (a folder name has
+    no ``/``)."""
+    return f"{folder}/{rater}"
 
 
 def _baseline(b: LoadedBundle) -> bool:
@@ -208,6 +234,20 @@ def _judge(top: Mapping[tuple[str, str], int]) -> Edit:
     return edit
 
 
+def _rated(top: Mapping[tuple[str, str], int]) -> Edit:
+    """A second rater's verdict (``task``, ``run``, ``judge`` levels): each level moved one
+    step, within 0..its item's top, with probability 1/2."""
+
+    def edit(r: Record, rng: random.Random) -> bool:
+        for item in r["judge"]:
+            if rng.random() < 0.5:
+                level, most = item["level"], top[r["task"], item["id"]]
+                item["level"] = level - 1 if level >= most else level + 1
+        return True
+
+    return edit
+
+
 def _fail(passing: Mapping[tuple[str, str], int], types: Sequence[str]) -> Edit:
     """The run made a failure by one of: a rule item failed, a fatal item failed, delivery
     failed while the verdicts stay (a zeroed run), a Judge level under its pass level; then
@@ -271,6 +311,7 @@ def kinds(release: Release) -> dict[str, Edit]:
             passing[task.id, item.id] = item.passing_level
     return {
         "judge": _judge(top),
+        "rated": _rated(top),
         "succeed": _succeed(top),
         "fail": _fail(passing, types),
         "rule": _flip("rules"),

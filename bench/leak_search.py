@@ -134,7 +134,7 @@ class Search:
         if not self.targets.get(task):
             self.targets[task] = self.rng.sample(range(len(runs) + 1), len(runs) + 1)
         target = self.targets[task].pop()
-        free = sorted(k for k in self.kinds if k not in ("succeed", "fail"))
+        free = sorted(k for k in self.kinds if k not in ("succeed", "fail", "rated"))
         for r in runs:
             for kind in self.rng.sample(free, 3):
                 self.kinds[kind](r, self.rng)
@@ -146,7 +146,28 @@ class Search:
                 self.failed[task] = failed + 1
                 r["failure_type"] = self.types[failed % len(self.types)]
         self.release.consistent(self.combo, records, self.types)
-        return {self.combo: records}
+        return {self.combo: records, **self.unpublished(task)}
+
+    def unpublished(self, task: str) -> dict[str, list[Record]]:
+        """``task``'s runs in every treatment bundle and its second raters' verdicts in every
+        bundle, edited densely: values that enter only an experiment's or the agreement's
+        figures, pooled over bundles, and that a reader knows no better than this
+        combination's own. Held fixed, they made false sets (the first codex-gpt-5.5 search
+        kept three: a skill-transfer cell over two targets was, with its treatment known,
+        a figure of the baseline's two tasks; the agreement's mean difference, with the
+        raters' verdicts known, one of the Judge's)."""
+        out = {}
+        for folder in sorted(self.release.treatments):
+            if self.ran(task, folder):
+                out[folder] = self._dense(folder, task)
+        for key, verdicts in sorted(self.release.raters.items()):
+            if any(v["task"] == task for v in verdicts):
+                edited = json.loads(json.dumps(verdicts))
+                for v in edited:
+                    if v["task"] == task:
+                        self.kinds["rated"](v, self.rng)
+                out[key] = edited
+        return out
 
     def delta(self, changed: Mapping[str, list[Record]]) -> dict[str, float] | None:
         """The change of every number published in the base; None when the move withheld
@@ -241,19 +262,14 @@ class Search:
         random item a run, so a direction can stay unmet (the ClawBench-shaped example's
         first search kept three false sets for a rule item of a fourth task its moves never
         flipped on a failed run); a dense edit meets every direction of the task at once.
-
-        A task is edited in every bundle that ran it, not only this combination's: a figure
-        pooled over combinations (a second rater's agreement, an experiment's level means, a
-        paired difference) rests on the other bundles' runs of the task too, which a reader
-        knows no better than this one's — held fixed, they made false sets (the first
-        codex-gpt-5.5 search kept three). Such an edit joins ``M`` on the numbers this
-        combination's runs move only: the other bundles' own numbers would enter ``M`` with
-        the few refuting edits as their only columns, each a new false set (six rounds did
-        not end them)."""
+        Other ordinary bundles' runs are held fixed, as in every move: a reader who knew
+        them exactly would know no less (their own figures are published beside these);
+        editing them made the search chase each bundle's own figures (six rounds did not
+        end). Such an edit joins ``M`` on the numbers the span moved only."""
         before = sum(c * self.base.get(p, 0.0) for p, c in exposure.combination.items())
         rows = {p for d in self.deltas for p in d}
         for task in self.release.tasks(self.domain):
-            if task in exposure.tasks or not self.ran(task, every=True):
+            if task in exposure.tasks or not self.editable(task):
                 continue
             for _ in range(tries):
                 d = self.delta(self.dense(task))
@@ -267,24 +283,24 @@ class Search:
                     return task
         return None
 
-    def ran(self, task: str, every: bool = False) -> bool:
-        """Whether this combination (``every``: any bundle) has a valid run of ``task``
-        (else no edit moves it)."""
-        bundles = self.release.records.values() if every else [self.release.records[self.combo]]
-        return any(r["task"] == task and r.get("status") == "valid" for rs in bundles for r in rs)
+    def editable(self, task: str) -> bool:
+        """Whether any edit of :meth:`dense` applies to ``task``."""
+        rated = any(v["task"] == task for vs in self.release.raters.values() for v in vs)
+        return rated or any(self.ran(task, f) for f in {self.combo, *self.release.treatments})
+
+    def ran(self, task: str, folder: str | None = None) -> bool:
+        """Whether this combination (or the bundle ``folder``) has a valid run of ``task``."""
+        runs = self.release.records[folder or self.combo]
+        return any(r["task"] == task and r.get("status") == "valid" for r in runs)
 
     def dense(self, task: str) -> dict[str, list[Record]]:
-        """In every bundle that ran ``task``: every item of every valid run of it flipped,
-        its delivery flipped, a Judge verdict given where none was, every Judge level shifted
-        and every measure raised, each with probability 1/2 (success follows the engine)."""
-        out = {}
-        for combo, runs in self.release.records.items():
-            if any(r["task"] == task and r.get("status") == "valid" for r in runs):
-                out[combo] = self._dense(combo, task)
-        return out
+        """Every item of every valid run of ``task`` flipped, its delivery flipped, a Judge
+        verdict given where none was, every Judge level shifted and every measure raised,
+        each with probability 1/2 (success follows the engine); with :meth:`unpublished`."""
+        return {self.combo: self._dense(self.combo, task), **self.unpublished(task)}
 
     def _dense(self, combo: str, task: str) -> list[Record]:
-        records = json.loads(json.dumps(self.release.records[combo]))
+        records: list[Record] = json.loads(json.dumps(self.release.records[combo]))
         for r in records:
             if r["task"] != task or r.get("status") != "valid":
                 continue
@@ -386,9 +402,11 @@ def search(
     with memoized_gate():
         s = Search(release, domain, combo, random.Random(seed), only=only)
         ranks = {t: s.span(t) for t in release.tasks(domain)}
-        for _ in range(ROUNDS):  # a set an outside edit refutes: its edits join M, again
+        for round_ in range(ROUNDS):  # a set an outside edit refutes: its edits join M, again
             found = s.exposures()
-            if not any(s.refuted(e) for e in found if e.confirmed):
+            refuted = {str(sorted(e.tasks)): s.refuted(e) for e in found if e.confirmed}
+            print(f"{domain}/{combo} round {round_}: {refuted}", file=sys.stderr, flush=True)
+            if not any(refuted.values()):
                 break
         else:
             raise RuntimeError(f"{domain}/{combo}: sets still refuted after {ROUNDS} rounds")

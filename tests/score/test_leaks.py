@@ -153,27 +153,32 @@ def test_without_the_gate_the_search_finds_the_rule_judge_route(routes: Release)
     assert any(e.tasks <= judged for e in result.confirmed), _explain(result.confirmed)
 
 
-def test_refutation_edits_a_task_in_every_bundle_that_ran_it() -> None:
-    """A figure pooled over combinations rests on every bundle's runs of a task: a dense
-    edit reaches all of them, and gives a run its Judge never scored a verdict (whether a
-    held-out run was judged is held-out data: fixed, it made a task's reliability a
-    constant and the figure's other tasks a false set)."""
+def test_an_edit_reaches_treatments_and_raters_but_no_other_ordinary_bundle() -> None:
+    """A figure pooled over bundles (an experiment's changes, the raters' agreement) rests
+    on values a reader knows no better than this combination's: a treatment's runs and a
+    second rater's verdicts of the task. A move and a dense edit reach every one of them
+    and leave the other ordinary bundles, whose figures are published, as they are; a dense
+    edit gives a run its Judge never scored a verdict (whether a held-out run was judged is
+    held-out data: fixed, it made a task's reliability a constant and the figure's other
+    tasks a false set)."""
     import random
 
     from leak_search import Search
 
-    release = load(REPO, "v1.1")
-    domain = "enterprise"
-    s = Search(release, domain, release.combos[0], random.Random(0))
-    task = release.tasks(domain)[0]
-    ran = {
-        c
-        for c, rs in release.records.items()
-        if any(r["task"] == task and r.get("status") == "valid" for r in rs)
-    }
-    assert len(ran) > 1
-    assert set(s.dense(task)) == ran
-    record = next(r for r in release.records[s.combo] if r["task"] == task)
+    release = load(REPO / "examples" / "enterpriseclawbench", "v1.0")
+    domain, combo, task = "workplace", "codex-gpt-5.5", "careers-page"
+    s = Search(release, domain, combo, random.Random(0))
+    treated = {f for f in release.treatments if s.ran(task, f)}
+    rated = {k for k, vs in release.raters.items() if any(v["task"] == task for v in vs)}
+    assert treated, "the example has treatments of the task"
+    assert rated, "the example has raters of the task"
+    for changed in (s.dense(task), s.move(task)):
+        assert set(changed) == {combo} | treated | rated
+        for key in rated:
+            before = [v for v in release.raters[key] if v["task"] == task]
+            after = [v for v in changed[key] if v["task"] == task]
+            assert before != after, f"{key}: the rater's verdicts of {task} were edited"
+    record = next(r for r in release.records[combo] if r["task"] == task)
     unjudged = {**record, "delivery": False, "judge_valid": False, "judge": []}
     s.kinds["judge"](unjudged, random.Random(0))
     assert unjudged["judge_valid"] is True
