@@ -18,8 +18,8 @@ from generator.load.source import Source
 from generator.models import Bundle, HarnessCard, RunRecord
 from generator.models.views import View
 from generator.pages import VersionContext, version_context
-from generator.pages.render import Page
-from generator.pages.text import decimals
+from generator.pages.blocks.render import Page
+from generator.pages.blocks.text import decimals
 from generator.score.declared import decided
 from generator.score.results import Estimate, Rate, Reliability
 from generator.score.rounding import fixed

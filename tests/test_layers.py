@@ -168,3 +168,43 @@ def test_the_check_finds_a_page_that_ranks(tmp_path: Path) -> None:
     other = tmp_path / "other.py"
     other.write_text("from generator.score import aggregate, results\n", encoding="utf-8")
     assert _deciders_imported(other) == {"generator.score.aggregate"}
+
+
+# ------------------------------------------------------------------ pages as a reader navigates
+
+#: The parts of ``pages/`` every page part may use: the version's context and the building
+#: blocks (text, cells, tables, charts, downloads). A part of the site (home, domain,
+#: efficiency, views, combination, task, methodology) uses no other part's modules, so
+#: what a page shows is found in its own folder.
+SHARED_PAGE_PARTS = frozenset({"context", "blocks"})
+
+
+def _page_parts(path: Path) -> set[str]:
+    """The parts of ``generator.pages`` a module imports (``context``, ``blocks``, ...)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[:2] == ["generator", "pages"] and len(parts) > 2:
+                out.add(parts[2])
+    return out
+
+
+PAGE_PART_MODULES = [p for p in PAGES if len(p.relative_to(PACKAGE / "pages").parts) > 1]
+
+
+@pytest.mark.parametrize("path", PAGE_PART_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_page_part_uses_only_its_own_modules_and_the_blocks(path: Path) -> None:
+    mine = path.relative_to(PACKAGE / "pages").parts[0]
+    allowed = SHARED_PAGE_PARTS | {mine}
+    assert _page_parts(path) <= allowed, f"{path.relative_to(PACKAGE)}: {_page_parts(path)}"
+
+
+def test_the_page_parts_check_can_fail(tmp_path: Path) -> None:
+    module = tmp_path / "bad.py"
+    module.write_text("from generator.pages.efficiency.charts import domain_charts\n")
+    assert _page_parts(module) == {"efficiency"}
+    assert len(PAGE_PART_MODULES) > 40

@@ -13,7 +13,7 @@ markup. These rules refuse what would still mislead a reader or break a file for
   site loads nothing from another host, and a link that leaves it is written as text.
 
 :func:`markdown_parser` is the one Markdown configuration: validation reads authored text
-with it, and the pages render with it (:mod:`generator.pages.text`).
+with it, and the pages render with it (:mod:`generator.pages.blocks.text`).
 """
 
 from __future__ import annotations

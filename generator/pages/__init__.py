@@ -2,68 +2,51 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
 from generator.models import Task
-from generator.pages.cards import combination_page, combinations_index
-from generator.pages.contamination import contamination_page
+from generator.pages.blocks.render import RESULT_PAGES_BOOST, Page
+from generator.pages.combination.card import combination_page, combinations_index
+from generator.pages.combination.config_diffs import diff_pages, diffs_index
+from generator.pages.combination.harnesscard import card_page
 from generator.pages.context import VersionContext, cited_evidence, version_context
-from generator.pages.declared import view_nav, view_pages
-from generator.pages.diffs import diff_pages, diffs_index
-from generator.pages.domains import domain_pages
-from generator.pages.efficiency import efficiency_page
-from generator.pages.guide import methodology_page, publishing_page
-from generator.pages.harnesscards import card_page
-from generator.pages.home import home_page
-from generator.pages.render import RESULT_PAGES_BOOST, Page
-from generator.pages.tasks import TaskTables, index_page, task_entry, task_page, task_tables
+from generator.pages.domain.pages import domain_pages
+from generator.pages.efficiency.page import efficiency_page
+from generator.pages.home.contamination import contamination_page
+from generator.pages.home.page import home_page
+from generator.pages.methodology.guide import methodology_page, publishing_page
+from generator.pages.task.pages import TaskTables, index_page, task_entry, task_page, task_tables
+from generator.pages.views.declared import view_nav, view_pages
 
 NavItem = tuple[str, "str | list[NavItem]"]
 #: Pages listed under a nav section; a longer section shows its index page only.
 NAV_CHILDREN = 40
 
 
-#: When the pages are split in parts (:func:`version_pages`), the share of the task pages
-#: that go with every other page. Measured at reference scale (bench/run.py's release, one
-#: version, CPU seconds of ``version_pages`` per part, 2026-12-01): a task page costs about
-#: 7.5 ms (1,120 public tasks: 8.2 s), every other page together about 0.3 s once the
-#: templates are compiled, which each part pays (the worker forks before the parent
-#: renders). So an even cut balances two parts: 0.5 gave parts of 4.4 s and 4.3 s, 0.3 left
-#: the second at 5.7 s against 3.8 s; the 0.4 this replaced (tuned when every other page
-#: cost a fifth of the task pages) leaves the second part about 0.6 s longer.
-FIRST_PART_TASKS = 0.5
-
-
-def task_parts(tasks: Sequence[Task], parts: int) -> list[list[Task]]:
-    """``tasks`` cut into ``parts`` consecutive runs: the first part (which also has every
-    other page) gets :data:`FIRST_PART_TASKS` of them, the others equal shares."""
-    if parts == 1:
-        return [list(tasks)]
-    first = round(len(tasks) * FIRST_PART_TASKS)
-    rest = len(tasks) - first
-    cuts = [0, first, *(first + rest * i // (parts - 1) for i in range(1, parts))]
-    return [list(tasks[a:b]) for a, b in itertools.pairwise(cuts)]
-
-
 def version_pages(
-    ctx: VersionContext, part: int = 0, parts: int = 1, bulk: TaskTables | None = None
+    ctx: VersionContext,
+    share: Sequence[Task] | None = None,
+    rest: bool = True,
+    bulk: TaskTables | None = None,
 ) -> tuple[list[Page], list[dict[str, object]]]:
     """The pages of one version and its navigation, in reading order.
 
-    Split in ``parts`` (rendered in separate processes), part ``part``: part 0 has every
-    page but the task pages of the other parts (:func:`task_parts`), and the navigation;
-    the other parts have their task pages only. ``bulk``: the version's task tables, if
-    made already (:func:`task_tables`); else those of the part's tasks are made."""
+    ``share``: the public tasks whose pages to make (default: all of them); ``rest``: every
+    other page too, and the navigation (else only the task pages, and no navigation) — how
+    :mod:`generator.site.parts` splits the pages between processes. ``bulk``: the version's
+    task tables, if made already (:func:`task_tables`); else those of the pages' tasks are
+    made."""
     public = ctx.public_tasks()
-    share = task_parts(public, parts)[part]
     if bulk is None:
-        ids = [t.id for t in share] + (list(ctx.release.deep_dives) if part == 0 else [])
-        bulk = task_tables(ctx, None if parts == 1 else ids)
+        ids = None
+        if share is not None:
+            ids = [t.id for t in share] + (list(ctx.release.deep_dives) if rest else [])
+        bulk = task_tables(ctx, ids)
+    share = public if share is None else share
     tasks = [task_page(ctx, t, False, bulk) for t in share]
     tasks = _outside_nav(tasks, len(public))
-    if part > 0:
+    if not rest:
         return tasks, []
     home = home_page(ctx)
     layers = [domain_pages(ctx, ctx.reports[d.id]) for d in ctx.release.domains]
@@ -143,7 +126,6 @@ __all__ = [
     "Page",
     "VersionContext",
     "cited_evidence",
-    "task_parts",
     "version_context",
     "version_pages",
 ]

@@ -1,5 +1,12 @@
 """Which end of a metric is best (§4.2): descending when higher is better, ascending when
-lower is (cost, duration, tokens) — the one rule behind every best-first order."""
+lower is (cost, duration, tokens) — the one rule behind every best-first order.
+
+How a lower-is-better metric reaches the site: the report orders each scope and view best
+first by this rule and says so (``ScopeResult.best_first``, :mod:`generator.score.declared`);
+every table sorts and every leaderboard lists in the report's order; the leaderboard chart
+puts best at the right whichever the direction (its axis reversed where lower is better,
+:mod:`generator.pages.home.leaderboard`), and a scatter's axis of such a metric ends in ↓
+(:mod:`generator.pages.views.scatter_points`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,11 @@
 """reliability@k of a task (§4.2(3)): the chance that k of its runs drawn without
-replacement all succeed."""
+replacement all succeed.
+
+Where it goes from here: :mod:`generator.score.figures` averages it over a scope's tasks
+(a task's value counting like n / k binary trials), and :mod:`generator.score.intervals`
+gives that mean its interval — Wilson's at the effective sample size of the task-clustered
+variance, or the run-noise interval over too few tasks; the privacy gate
+(:mod:`generator.score.gate`) decides whether a held-out one is published."""
 
 from __future__ import annotations
 

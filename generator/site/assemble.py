@@ -1,7 +1,7 @@
 """The generator's own pass over the pages the engine wrote: finished blocks and navigation in.
 
 Tables and charts are finished HTML before the engine sees a page. The Markdown carries each
-as ``<!--lg-html:BASE64-->`` (:func:`generator.pages.render.opaque`): an HTML comment that
+as ``<!--lg-html:BASE64-->`` (:func:`generator.pages.blocks.render.opaque`): an HTML comment that
 Python-Markdown and the search index pass over in one step instead of parsing every cell of a
 large table. :func:`write_sources` lifts the comments of a page into a side file beside the
 docs folder, leaving ``<!--lg-block:N-->``, so the engine reads a few bytes per table. After
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from generator.errors import GeneratorError
 from generator.pages import Page
-from generator.pages.render import lift_blocks
+from generator.pages.blocks.render import lift_blocks
 
 _INLINE = re.compile(r"<!--lg-html:([A-Za-z0-9+/=]+)-->")
 _LIFTED = re.compile(r"<!--lg-block:(\d+)-->")

@@ -25,14 +25,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from generator.errors import GeneratorError
 from generator.load import Inputs, LoadedRelease
-from generator.pages import (
-    Page,
-    VersionContext,
-    task_parts,
-    version_pages,
-)
+from generator.pages import Page, VersionContext
 from generator.site import assemble, cache, engines, forked
 from generator.site.forked import Send
+from generator.site.parts import part_pages, task_parts
 
 SITE_SRC = engines.SITE_SRC
 
@@ -72,7 +68,7 @@ def _environment(epoch: int) -> Iterator[None]:
                 os.environ[key] = value
 
 
-#: The parts a version's pages are rendered in (:func:`generator.pages.version_pages`):
+#: The parts a version's pages are rendered in (:mod:`generator.site.parts`):
 #: this process renders part 0, a forked worker part 1 (see :mod:`forked`) meanwhile, each
 #: making the task tables of its own tasks. Measured at reference scale (bench/run.py's
 #: release, 2026-12-01): one process renders the version's pages in 11.1 s of CPU, two parts
@@ -89,7 +85,7 @@ def _write_downloads(pages: list[Page], folder: Path) -> None:
 def _render_part(ctx: VersionContext, part: int, docs: Path, downloads: Path, send: Send) -> None:
     """A worker's part of the pages: write their sources, send which of them render a shared
     navigation (the engine may start), then write their downloads while the engine runs."""
-    pages, _ = version_pages(ctx, part, PARTS)
+    pages, _ = part_pages(ctx, part, PARTS)
     assemble.write_sources(pages, docs, _write)
     send(assemble.nav_sources(pages))
     _write_downloads(pages, downloads)
@@ -303,7 +299,7 @@ def _build_version(
             for n in range(1, PARTS)
             if shares[n]
         ]
-        pages, nav = version_pages(ctx, 0, PARTS)
+        pages, nav = part_pages(ctx, 0, PARTS)
         assemble.write_sources(pages, docs, _write)
         shutil.copytree(SITE_SRC / "assets", docs / "assets")
         nav_sources = assemble.nav_sources(pages)

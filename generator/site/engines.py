@@ -25,7 +25,7 @@ import yaml
 
 from generator.errors import GeneratorError
 from generator.load import LoadedRelease
-from generator.pages.text import escape_html
+from generator.pages.blocks.text import escape_html
 
 REPO = Path(__file__).resolve().parents[2]
 SITE_SRC = REPO / "site_src"

@@ -9,7 +9,7 @@ from types import ModuleType
 import pytest
 from synthetic import script
 
-from generator.pages.guide import coverage_table, measured_coverage
+from generator.pages.methodology.guide import coverage_table, measured_coverage
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "coverage.py"
 

@@ -14,7 +14,7 @@ from synthetic import make_release
 from generator.build import build_site
 from generator.check import check_inputs
 from generator.load import load_inputs
-from generator.pages.tasks import RUNS_INLINE
+from generator.pages.task.pages import RUNS_INLINE
 
 
 @pytest.fixture(scope="module")

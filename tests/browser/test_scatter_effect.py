@@ -18,7 +18,7 @@ from serve import local_only, serve, too_tall
 
 from generator.build import build_site
 from generator.load import load_inputs
-from generator.pages.viewparts import NOT_EVALUATED
+from generator.pages.views.parts import NOT_EVALUATED
 
 #: The views added to the copy's release, at the end of its profile's views.
 VIEWS = """

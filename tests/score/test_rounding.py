@@ -6,7 +6,7 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.pages.text import estimate, score
+from generator.pages.blocks.text import estimate, score
 from generator.score.rounding import fixed, fixed_exact
 
 

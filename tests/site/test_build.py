@@ -16,16 +16,16 @@ from typing import Any
 import pytest
 from pagetools import shown_estimate
 
-from generator import pages
 from generator.build import build_site
 from generator.disclosure.fingerprint import fingerprint
 from generator.load import Inputs, load_inputs
 from generator.models import Task
 from generator.pages import Page
-from generator.pages.domains import page_stem
+from generator.pages.domain.pages import page_stem
 from generator.score.report import build_report
 from generator.site import build as site_build
 from generator.site import engines, forked
+from generator.site import parts as site_parts
 
 pytestmark = pytest.mark.slow  # builds the example site again and again
 
@@ -209,7 +209,7 @@ def test_a_part_without_task_pages_forks_no_worker(
 ) -> None:
     """Three parts with every task page in the first: the two empty parts fork nothing
     (the downloads' writer forks, once per version), and the site is the same."""
-    monkeypatch.setattr(pages, "FIRST_PART_TASKS", 1.0)
+    monkeypatch.setattr(site_parts, "FIRST_PART_TASKS", 1.0)
     monkeypatch.setattr(site_build, "PARTS", 3)
     started: list[object] = []
     start = forked.start

@@ -1,0 +1,1 @@
+"""The release home: what the release is, its leaderboards, and the contamination monitor."""
