@@ -22,7 +22,7 @@ from generator.pages.blocks.render import Page
 from generator.pages.blocks.text import decimals
 from generator.score.declared import decided
 from generator.score.results import Estimate, Rate, Reliability
-from generator.score.rounding import fixed
+from generator.score.rounding import DECIMALS, fixed
 from generator.score.version import score_version
 
 CARD = HarnessCard.model_validate(
@@ -176,6 +176,11 @@ class Plot(NamedTuple):
     layout: dict[str, Any]
 
 
+def drawn(value: float) -> float:
+    """A number as a chart carries it: to the downloads' decimals."""
+    return round(value, DECIMALS)
+
+
 def plots(html: str) -> list[Plot]:
     """Every chart of a page (or of one chart's HTML), read from its ``Plotly.newPlot`` call."""
     decoder = json.JSONDecoder()
@@ -198,6 +203,7 @@ __all__ = [
     "INCOMPLETE",
     "TASKS",
     "Plot",
+    "drawn",
     "plots",
     "row_texts",
     "shown",

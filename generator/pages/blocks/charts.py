@@ -9,7 +9,7 @@ colours follow the page's scheme through ``lg-charts.js``.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from generator.pages.blocks.render import opaque
 from generator.pages.blocks.text import attr, escape_html
+from generator.score.rounding import DECIMALS
 
 # Distinct hues, colour-blind safe (Okabe–Ito without its black and yellow, which vanish on
 # the dark and the light scheme), each paired with its own marker shape.
@@ -106,14 +107,21 @@ def _hover(lines: tuple[str, ...]) -> str:
     return "<br>".join([f"<b>{_broken(first)}</b>", *map(_plain, rest)])
 
 
+def _data(values: Iterable[float]) -> list[float]:
+    """A chart's numbers to the downloads' decimals (:data:`DECIMALS`): the data itself, and
+    no float noise below it in the page (two computations of one figure that differ in
+    their last binary digits draw the same bytes)."""
+    return [round(v, DECIMALS) for v in values]
+
+
 def _error_y(s: Series) -> dict[str, object] | None:
     if s.low is None or s.high is None:
         return None
     return {
         "type": "data",
         "symmetric": False,
-        "array": [h - y for h, y in zip(s.high, s.y, strict=True)],
-        "arrayminus": [y - lo for lo, y in zip(s.low, s.y, strict=True)],
+        "array": _data(h - y for h, y in zip(s.high, s.y, strict=True)),
+        "arrayminus": _data(y - lo for lo, y in zip(s.low, s.y, strict=True)),
         "thickness": 1.2,
         "width": 4,
         "color": s.color,
@@ -127,8 +135,8 @@ def _error_x(s: Series) -> dict[str, object]:
     bars = {
         "type": "data",
         "symmetric": False,
-        "array": [h - x for h, x in zip(s.x_high, s.x, strict=True)],
-        "arrayminus": [x - lo for lo, x in zip(s.x_low, s.x, strict=True)],
+        "array": _data(h - x for h, x in zip(s.x_high, s.x, strict=True)),
+        "arrayminus": _data(x - lo for lo, x in zip(s.x_low, s.x, strict=True)),
         "thickness": 1.2,
         "width": 4,
         "color": s.color,
@@ -144,8 +152,8 @@ def _trace(s: Series) -> go.Scatter:
             "hovertemplate": "%{text}<extra></extra>",
         }
     return go.Scatter(
-        x=list(s.x),
-        y=list(s.y),
+        x=_data(s.x),
+        y=_data(s.y),
         name=_broken(s.name),
         mode=s.mode,
         error_y=_error_y(s),

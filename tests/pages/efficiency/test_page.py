@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from edit import replace
-from pagetools import Plot, plots, shown, shown_estimate, small_version
+from pagetools import Plot, drawn, plots, shown, shown_estimate, small_version
 
 from generator.load import load_inputs
 from generator.pages import VersionContext, version_context
@@ -123,11 +123,11 @@ def test_each_chart_holds_every_scored_combination_s_point(ctx: VersionContext) 
                 assert plot.layout["xaxis"]["type"] == ("log" if log else "linear")
                 assert c.task_score is not None
                 trace = _points(plot)[names[c.combination]]
-                assert trace["x"] == [getattr(c.efficiency, metric)]
-                assert trace["y"] == [c.task_score.value]
+                assert trace["x"] == [drawn(getattr(c.efficiency, metric))]
+                assert trace["y"] == [drawn(c.task_score.value)]
                 bars = trace["error_y"]
-                assert trace["y"][0] + bars["array"][0] == pytest.approx(c.task_score.high)
-                assert trace["y"][0] - bars["arrayminus"][0] == pytest.approx(c.task_score.low)
+                assert trace["y"][0] + bars["array"][0] == pytest.approx(c.task_score.high, abs=2e-6)
+                assert trace["y"][0] - bars["arrayminus"][0] == pytest.approx(c.task_score.low, abs=2e-6)
                 points += 1
     assert points > 0
 
@@ -172,7 +172,7 @@ def test_a_frontier_per_tokenizer_where_two_or_more_are_compared(ctx: VersionCon
             assert len(lines) == len(sets)
             for line, points in zip(lines, [sets[g] for g in sorted(sets)], strict=True):
                 assert "lines" in line["mode"]
-                want = [points[n] for n in _frontier(points)]
+                want = [tuple(map(drawn, points[n])) for n in _frontier(points)]
                 assert list(zip(line["x"], line["y"], strict=True)) == want
                 frontiers += 1
     assert frontiers > 0

@@ -5,13 +5,15 @@ on both, the chart draws both intervals and the frontier, its axis logarithmic w
 
 from __future__ import annotations
 
-from pagetools import declaring, plots, shown
+import pytest
+from pagetools import declaring, drawn, plots, shown
 
 from generator.models.views import Scatter
 from generator.pages import VersionContext
 from generator.pages.views.parts import shown_scope
 from generator.pages.views.scatter import scatter_page
 from generator.pages.views.scatter_points import Point, front_of, scatter_data
+from generator.score.rounding import DECIMALS
 
 
 def _declared(ctx: VersionContext, x: str, **more: object) -> tuple[VersionContext, Scatter]:
@@ -120,9 +122,10 @@ def test_the_chart_draws_every_point_with_both_intervals_and_the_frontier(
     assert len(points) == len(data.points)
     for trace, p in zip(points, data.points, strict=True):
         scale = data.x.scale or 1.0
-        assert trace["x"] == [float(p.x.value or 0) / scale]
+        assert trace["x"] == [drawn(float(p.x.value or 0) / scale)]
         assert p.x.high is not None
-        assert trace["x"][0] + trace["error_x"]["array"][0] == float(p.x.high) / scale
+        high = trace["x"][0] + trace["error_x"]["array"][0]
+        assert high == pytest.approx(float(p.x.high) / scale, abs=2 * 10.0**-DECIMALS)
     lines = [t for t in plot.traces if t["mode"] == "lines+markers"]
     groups = {p.group for p in data.points}
     fronts = [front_of(data, g) for g in groups]
