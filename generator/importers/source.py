@@ -9,8 +9,10 @@ is written "not recorded": nothing is invented on the way.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from generator.models.base import ID_PATTERN
@@ -148,3 +150,13 @@ def seconds_between(start: str | None, end: str | None) -> float | None:
     finish = dt.datetime.fromisoformat(end.replace("Z", "+00:00"))
     seconds = (finish - begin).total_seconds()
     return round(seconds, 3) if seconds >= 0 else None
+
+
+def read_json(path: Path) -> Any:
+    """A JSON file's data; a :class:`SourceError` naming its line when it is not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"{path}:{exc.lineno}", f"not JSON: {exc.msg}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SourceError(str(path), f"cannot be read: {exc}") from None
