@@ -51,7 +51,7 @@ def test_the_sites_accuracy_is_inspects(
     epoch counts in neither."""
     folder, logs = inspect_logs
     result = _import(tmp_path / "root", folder)
-    assert result.exit_code == 2 or result.exit_code == 1
+    assert result.exit_code == 1
     assert "name the one to import with --scorer" in result.output  # match and closeness
     result = _import(tmp_path / "root", folder, "--scorer", "match")
     assert result.exit_code == 0, result.output
@@ -74,7 +74,8 @@ def test_a_numeric_scorer_is_a_measured_metric(
     result = _import(tmp_path / "root", folder, "--scorer", "closeness")
     assert result.exit_code == 0, result.output
     release = (tmp_path / "root/results/v1.0/release.yaml").read_text(encoding="utf-8")
-    assert "outcome: closeness" in release and "measured: true" in release
+    assert "outcome: closeness" in release
+    assert "measured: true" in release
     rows = _published(tmp_path / "root", tmp_path)
     for log in logs:
         model = str(log.eval.model).split("/")[1]
@@ -95,17 +96,19 @@ def test_an_error_is_an_incomplete_run_and_reimport_writes_the_same_bytes(
     assert again.exit_code == 0
     assert {p: p.read_bytes() for p in files} == before
     assert "written" not in again.output.replace("unchanged", "")
-    (bundle,) = [p for p in root.glob("results/v1.0/bundles/*alpha*/runs.jsonl")]
+    (bundle,) = list(root.glob("results/v1.0/bundles/*alpha*/runs.jsonl"))
     runs = [json.loads(line) for line in bundle.read_text(encoding="utf-8").splitlines()[1:]]
     assert len(runs) == QUESTIONS * EPOCHS
     (lost,) = [r for r in runs if r["status"] == "incomplete"]
     assert (lost["task"], lost["run"], lost["cause"]) == (*FAILING, "error")
-    assert "rules" not in lost and "the sandbox went away" in lost["note"]
+    assert "rules" not in lost
+    assert "the sandbox went away" in lost["note"]
     assert all(
         r["input_tokens"] >= 20 and r["output_tokens"] == 2 for r in runs if r["status"] == "valid"
     )
     text = (root / "results/v1.0/bundles").joinpath(bundle.parent.name, "bundle.yaml").read_text()
-    assert "evaluation: incomplete" in text and "temperature: not recorded" in text
+    assert "evaluation: incomplete" in text
+    assert "temperature: not recorded" in text
 
 
 def test_a_cancelled_evaluations_missing_samples_are_incomplete(
@@ -113,7 +116,7 @@ def test_a_cancelled_evaluations_missing_samples_are_incomplete(
 ) -> None:
     """A log Inspect wrote for a cancelled evaluation lacks samples: each lacking epoch is an
     incomplete run, cause 'cancelled', not a 0."""
-    folder, logs = inspect_logs
+    _folder, logs = inspect_logs
     log = read_eval_log(logs[0].location)
     log.samples = [s for s in log.samples if s.id != "q5"]
     log.status = "cancelled"
