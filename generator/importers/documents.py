@@ -303,7 +303,7 @@ def run_record(run: ImportedRun, outcome_kind: str, metric: str) -> dict[str, An
         value = getattr(run, count)
         if value is not None:
             record[count] = value
-    if run.status == "valid" and run.failure_type is not None:
+    if outcome_kind == "pass-fail" and run.status == "valid" and run.failure_type is not None:
         record["failure_type"] = run.failure_type
     if run.note:
         record["note"] = run.note
