@@ -178,15 +178,29 @@ def _folders(sources: Sequence[Path]) -> list[Path]:
 
 def read_terminal_bench(sources: Sequence[Path], scorer: str | None) -> Imported:
     """What the Terminal-Bench runs and Harbor jobs under ``sources`` record."""
-    bundles, datasets = [], []
+    bundles: list[ImportedBundle] = []
+    datasets: list[dict[str, str | None]] = []
     outcome = OUTCOME
     for folder in _folders(sources):
         if (folder / "results.json").is_file():
             bundle, dataset = tb_run(folder)
+            if bundles and outcome != OUTCOME:
+                raise SourceError(
+                    str(folder),
+                    "scores pass/fail, the other sources do not; "
+                    "import sources of one outcome together",
+                )
             bundles += [bundle]
         else:
-            found, dataset, outcome = harbor_trials(folder, scorer)
+            found, dataset, read = harbor_trials(folder, scorer)
+            if bundles and read != outcome:
+                raise SourceError(
+                    str(folder),
+                    f"scores in {read.title}, the other sources in {outcome.title}; "
+                    "import sources of one outcome together",
+                )
             bundles += found
+            outcome = read
         datasets.append(dataset)
     tasks = sorted({r.task for b in bundles for r in b.runs})
     names = sorted({str(d["name"]) for d in datasets if d.get("name")})

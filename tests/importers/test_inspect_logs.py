@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +158,11 @@ def test_a_folder_lists_its_logs_and_the_harness_is_the_plan(
     shutil.copy(log_files([folder])[0].removeprefix("file://"), tmp_path / "copy.eval")
     with pytest.raises(SourceError, match="a second log of arith"):
         read_inspect([folder, tmp_path / "copy.eval"], "match")
+
+
+def test_without_inspect_installed_the_extra_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "inspect_ai.log", None)  # import fails as if absent
+    with pytest.raises(SourceError, match=r"pip install -e '\.\[inspect\]'"):
+        read_inspect([tmp_path], None)
