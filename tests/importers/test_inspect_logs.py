@@ -57,7 +57,7 @@ def test_the_sites_accuracy_is_inspects(
     result = _import(tmp_path / "root", folder, "--scorer", "match")
     assert result.exit_code == 0, result.output
     rows = _published(tmp_path / "root", tmp_path)
-    assert len(rows) == 2
+    assert len(rows) == len(logs) == 2
     for log in logs:
         model = str(log.eval.model).split("/")[1]
         assert rows[model]["task_score"] == pytest.approx(
@@ -78,6 +78,7 @@ def test_a_numeric_scorer_is_a_measured_metric(
     assert "outcome: closeness" in release
     assert "measured: true" in release
     rows = _published(tmp_path / "root", tmp_path)
+    assert len(rows) == len(logs) == 2
     for log in logs:
         model = str(log.eval.model).split("/")[1]
         assert rows[model]["task_score"] == pytest.approx(
