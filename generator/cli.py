@@ -30,6 +30,7 @@ from generator.errors import (
     github_data,
     sort_problems,
 )
+from generator.importers.command import import_command
 from generator.load import Inputs
 from generator.load.yamlfile import read_valid
 from generator.models import Release
@@ -382,6 +383,7 @@ def _unpublished(inputs: Inputs) -> str:
 
 
 cli.add_command(init)
+cli.add_command(import_command)
 
 
 def main() -> None:

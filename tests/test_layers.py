@@ -24,6 +24,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"disclosure"}),
     frozenset({"load"}),
     frozenset({"check"}),
+    frozenset({"importers"}),  # other tools' result files → input files: models and load only
     frozenset({"score"}),
     frozenset({"pages"}),
     frozenset({"site"}),
