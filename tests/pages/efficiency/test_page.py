@@ -125,9 +125,11 @@ def test_each_chart_holds_every_scored_combination_s_point(ctx: VersionContext) 
                 trace = _points(plot)[names[c.combination]]
                 assert trace["x"] == [drawn(getattr(c.efficiency, metric))]
                 assert trace["y"] == [drawn(c.task_score.value)]
-                bars = trace["error_y"]
-                assert trace["y"][0] + bars["array"][0] == pytest.approx(c.task_score.high, abs=2e-6)
-                assert trace["y"][0] - bars["arrayminus"][0] == pytest.approx(c.task_score.low, abs=2e-6)
+                bars, near = trace["error_y"], 2e-6  # each end drawn to six decimals
+                high = trace["y"][0] + bars["array"][0]
+                low = trace["y"][0] - bars["arrayminus"][0]
+                assert high == pytest.approx(c.task_score.high, abs=near)
+                assert low == pytest.approx(c.task_score.low, abs=near)
                 points += 1
     assert points > 0
 
