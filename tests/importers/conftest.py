@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,10 @@ def inspect_logs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[A
         # pytest turns warnings into errors; inside Inspect they would fail its scoring
         # (its event loop also leaves anyio streams to the garbage collector, which warns)
         warnings.simplefilter("ignore")
-        logs = run_eval(folder)
+        # In a thread of its own: Inspect runs its event loop with asyncio.run, which refuses
+        # to start in a thread whose loop runs already (pytest-playwright's, when a browser
+        # test ran before in this process)
+        with ThreadPoolExecutor(1) as pool:
+            logs = pool.submit(run_eval, folder).result()
         gc.collect()
     return folder, logs
