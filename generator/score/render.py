@@ -1,7 +1,8 @@
 """Text forms of a :class:`~generator.score.results.Report`, by format name: JSON (stable,
 documented by its schema, :mod:`generator.score.render_json`), CSV (one long table,
 :mod:`generator.score.render_csv`) and Markdown (readable tables,
-:mod:`generator.score.render_markdown`)."""
+:mod:`generator.score.render_markdown`); the last two are tables of typed cells
+(:mod:`generator.score.tables`) written by one writer each."""
 
 from __future__ import annotations
 

@@ -8,10 +8,7 @@ differences), the public tasks, the contamination signal and the raters' agreeme
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterator
-from typing import Any
 
 from generator.score.results import (
     EFFICIENCY_COUNTS,
@@ -21,7 +18,7 @@ from generator.score.results import (
     Report,
     ScopeResult,
 )
-from generator.score.rounding import DECIMALS
+from generator.score.tables import Cell, Fig, Table, bare, csv_text
 
 CSV_COLUMNS = [
     "section",
@@ -41,20 +38,11 @@ CSV_COLUMNS = [
 
 RUNS_BASIS = "interval over run noise only (too few tasks to resample)"
 
-#: (metric, value, low, high, n, note) of one figure.
-MetricRow = tuple[str, Any, Any, Any, Any, str]
+#: (metric, figure, n, note) of one figure: a :class:`Fig` fills value, low and high.
+MetricRow = tuple[str, Fig | Cell, Cell, str]
 #: What the rerun-only standard error is, where a row gives it.
 RERUN_NOTE = "standard error over reruns of these tasks, not over another draw of tasks"
-
-
-def _num(value: float | int | None) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(round(value, DECIMALS))
-    return str(value)
+Row = tuple[Cell, ...]
 
 
 def _basis(note: str, interval: str) -> str:
@@ -64,129 +52,114 @@ def _basis(note: str, interval: str) -> str:
     return f"{note}; {RUNS_BASIS}" if note else RUNS_BASIS
 
 
-def _row(**cells: Any) -> list[Any]:
-    """A row of :data:`CSV_COLUMNS`, the cells not given left empty."""
-    return [cells.get(column, "") for column in CSV_COLUMNS]
+def _row(figure: Fig | Cell = None, **cells: Cell) -> Row:
+    """A row of :data:`CSV_COLUMNS`: ``figure`` in value, low and high, the cells not given
+    left empty."""
+    if isinstance(figure, Fig):
+        cells |= {"value": figure.value, "low": figure.low, "high": figure.high}
+    else:
+        cells["value"] = figure
+    return tuple(cells.get(column) for column in CSV_COLUMNS)
 
 
 def to_csv(report: Report) -> str:
     """One long table: a row per (section, scope, combination, metric)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for s in report.scopes:
-        writer.writerows(_scope_rows(s))
-    writer.writerows(_task_rows(report))
-    writer.writerows(_contamination_rows(report))
-    writer.writerows(_experiment_rows(report))
-    writer.writerows(_agreement_rows(report))
-    return out.getvalue()
+    rows = [
+        *(row for s in report.scopes for row in _scope_rows(s)),
+        *_task_rows(report),
+        *_contamination_rows(report),
+        *_experiment_rows(report),
+        *_agreement_rows(report),
+    ]
+    return csv_text(Table(tuple(CSV_COLUMNS), tuple(rows)))
 
 
-def _scope_rows(s: ScopeResult) -> Iterator[list[Any]]:
+def _scope_rows(s: ScopeResult) -> Iterator[Row]:
     """A withheld scope's one row, or every combination's figures and every difference."""
     base = {
         "section": "scope",
         "scope": s.title,
-        "subdivision": s.scope.cut or "",
+        "subdivision": s.scope.cut,
         "group": s.scope.group,
     }
     if s.withheld:
         yield _row(**base, metric="withheld", n=s.tasks, note=s.withheld)
         return
     for c in s.combinations:
-        for metric, value, low, high, n, note in metric_rows(c):
-            yield _row(
-                **base,
-                combination=c.combination,
-                metric=metric,
-                value=_num(value),
-                low=_num(low),
-                high=_num(high),
-                n=_num(n),
-                note=note,
-            )
+        for metric, figure, n, note in metric_rows(c):
+            yield _row(figure, **base, combination=c.combination, metric=metric, n=n, note=note)
     for d in s.differences:
-        reading = "significant" if d.significant else "inside the noise"
+        reading = _basis("significant" if d.significant else "inside the noise", d.interval)
         yield _row(
+            bare(d),
             **base,
             combination=d.a,
             other=d.b,
             metric="difference",
-            value=_num(d.value),
-            low=_num(d.low),
-            high=_num(d.high),
             n=d.tasks,
-            note=_basis(reading, d.interval),
+            note=reading,
         )
 
 
-def _task_rows(report: Report) -> Iterator[list[Any]]:
+def _task_rows(report: Report) -> Iterator[Row]:
     """Score, rule and Judge of each public task and combination."""
     for t in report.tasks:
         for metric, value in (("score", t.score), ("rule", t.rule), ("judge", t.judge)):
             yield _row(
+                value,
                 section="task",
                 subdivision=t.subdivision,
                 group="public",
                 combination=t.combination,
                 task=t.task,
                 metric=metric,
-                value=_num(value),
                 n=t.valid_runs,
                 note=t.status,
             )
 
 
-def _contamination_rows(report: Report) -> Iterator[list[Any]]:
+def _contamination_rows(report: Report) -> Iterator[Row]:
     """Public, held-out and their gap, per combination."""
     for row in report.contamination:
         for metric, e in (("public", row.public), ("held_out", row.held_out), ("gap", row.gap)):
             yield _row(
+                bare(e),
                 section="contamination",
                 scope=report.domain_title,
                 combination=row.combination,
                 metric=metric,
-                value=_num(e.value),
-                low=_num(e.low),
-                high=_num(e.high),
                 n=e.tasks,
             )
 
 
-def _experiment_rows(report: Report) -> Iterator[list[Any]]:
+def _experiment_rows(report: Report) -> Iterator[Row]:
     """Each experiment's changes (treatment − baseline): per level and consumer (the
     consumer in ``other``), per level (no consumer), then per public target task."""
     for e in report.experiments:
+        base = {"section": "experiment", "scope": e.id}
         for c in (*e.cells, *e.level_means):
             yield _row(
-                section="experiment",
-                scope=e.id,
-                combination=c.treatment or "",
-                other=c.consumer or "",
+                bare(c),
+                **base,
+                combination=c.treatment,
+                other=c.consumer,
                 metric=f"change:{c.level}",
-                value=_num(c.value),
-                low=_num(c.low),
-                high=_num(c.high),
                 n=c.tasks,
                 note=c.withheld or _basis("", c.interval),
             )
         for t in e.tasks:
             yield _row(
-                section="experiment",
-                scope=e.id,
+                bare(t),
+                **base,
                 other=t.consumer,
                 task=t.task,
                 metric=f"change:{t.level}",
-                value=_num(t.value),
-                low=_num(t.low),
-                high=_num(t.high),
                 n=1,
                 note=RUNS_BASIS,
             )
 
 
-def _agreement_rows(report: Report) -> Iterator[list[Any]]:
+def _agreement_rows(report: Report) -> Iterator[Row]:
     """Each second rater against the Judge per channel: ρ, MAE and the mean difference
     (``other``: the rater; ``n``: runs compared), or one row saying why withheld."""
     for a in report.agreement:
@@ -198,28 +171,19 @@ def _agreement_rows(report: Report) -> Iterator[list[Any]]:
         figures = (("spearman", a.spearman), ("mae", a.mae), ("difference", a.difference))
         for metric, f in figures:
             assert f is not None
-            yield _row(
-                **base,
-                other=a.rater,
-                metric=metric,
-                value=_num(f.value),
-                low=_num(f.low),
-                high=_num(f.high),
-                n=a.runs,
-                note=note,
-            )
+            yield _row(bare(f), **base, other=a.rater, metric=metric, n=a.runs, note=note)
 
 
 def metric_rows(c: CombinationScores) -> list[MetricRow]:
-    """(metric, value, low, high, n, note) of one combination in one scope: its status when
+    """(metric, figure, n, note) of one combination in one scope: its status when
     not scored; else the channels, reliability@k, efficiency, failure types, business views,
     coverage and its standing (rank range, Pareto frontier)."""
     if c.status != "scored":
-        return [("status", None, None, None, None, f"{c.status}: {c.note or ''}".strip())]
+        return [("status", None, None, f"{c.status}: {c.note or ''}".strip())]
     return [
         *_estimate("task_score", c.task_score),
         *(
-            [("task_score_rerun_se", c.rerun_se, None, None, None, RERUN_NOTE)]
+            [("task_score_rerun_se", c.rerun_se, None, RERUN_NOTE)]
             if c.rerun_se is not None
             else []
         ),
@@ -231,8 +195,8 @@ def metric_rows(c: CombinationScores) -> list[MetricRow]:
         *_efficiency_rows(c),
         *_business_rows(c),
         *_coverage_rows(c),
-        ("rank", c.rank, c.rank, c.rank_worst, None, RANK_NOTE),
-        ("pareto", c.pareto, None, None, None, "within its tokenizer"),
+        ("rank", Fig(c.rank, c.rank, c.rank_worst), None, RANK_NOTE),
+        ("pareto", c.pareto, None, "within its tokenizer"),
     ]
 
 
@@ -242,14 +206,14 @@ RANK_NOTE = "best to worst rank the significant paired differences allow"
 def _estimate(name: str, e: Estimate | None, note: str = "") -> list[MetricRow]:
     if e is None:
         return []
-    return [(name, e.value, e.low, e.high, e.tasks, _basis(note, e.interval))]
+    return [(name, bare(e), e.tasks, _basis(note, e.interval))]
 
 
 def _rate(name: str, r: Rate | None) -> list[MetricRow]:
     if r is None:
         return []
     note = _basis(f"{r.successes} of {r.trials}", r.interval)
-    return [(name, r.value, r.low, r.high, r.trials, note)]
+    return [(name, bare(r), r.trials, note)]
 
 
 def _declared_rows(c: CombinationScores) -> list[MetricRow]:
@@ -268,17 +232,10 @@ def _declared_rows(c: CombinationScores) -> list[MetricRow]:
 
 def _reliability_rows(c: CombinationScores) -> list[MetricRow]:
     if c.reliability_note:
-        return [("reliability", None, None, None, None, c.reliability_note)]
+        return [("reliability", None, None, c.reliability_note)]
     note = f"{c.reliability_excluded} task(s) excluded"
     return [
-        (
-            f"reliability@{r.k}",
-            r.value,
-            r.low,
-            r.high,
-            c.reliability_tasks,
-            _basis(note, r.interval),
-        )
+        (f"reliability@{r.k}", bare(r), c.reliability_tasks, _basis(note, r.interval))
         for r in c.reliability
     ]
 
@@ -296,9 +253,9 @@ def _efficiency_rows(c: CombinationScores) -> list[MetricRow]:
                 if runs == 0
                 else "mean per task, over the runs recording it"
             )
-            rows.append((name, getattr(eff, name), None, None, runs, note))
+            rows.append((name, getattr(eff, name), runs, note))
     for name, count in c.failure_types.items():
-        rows.append((f"failure_type:{name}", count, None, None, None, ""))
+        rows.append((f"failure_type:{name}", count, None, ""))
     return rows
 
 
@@ -331,6 +288,6 @@ def _coverage_rows(c: CombinationScores) -> list[MetricRow]:
         f"with valid runs, {cov.incomplete_runs} incomplete run(s)"
     )
     return [
-        ("coverage", cov.valid_runs, None, None, cov.expected_runs, note),
-        *(("not_covered", None, None, None, None, n) for n in cov.not_covered),
+        ("coverage", cov.valid_runs, cov.expected_runs, note),
+        *(("not_covered", None, None, n) for n in cov.not_covered),
     ]

@@ -8,18 +8,26 @@ raters, their agreement with the Judge.
 
 from __future__ import annotations
 
-from generator.score.agreement_results import AgreementFigure
 from generator.score.changes import Change, ExperimentResult
-from generator.score.results import (
-    CombinationScores,
-    Estimate,
-    Rate,
-    Reliability,
-    Report,
-    ScopeResult,
+from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
+from generator.score.tables import (
+    Cell,
+    Fig,
+    Table,
+    bare,
+    fig,
+    head,
+    markdown_cell,
+    markdown_table,
 )
-from generator.score.rounding import fixed
 
+#: The business views, in their columns' order.
+BUSINESS_VIEWS = (
+    "risk_weighted_score",
+    "key_process_success",
+    "fatal_error_rate",
+    "boundary_correctness",
+)
 #: The legend under each scope's table of combinations.
 LEGEND = [
     "Rank: best to worst rank the significant paired differences allow "
@@ -29,25 +37,8 @@ LEGEND = [
 ]
 
 
-def _f(value: float | None, digits: int = 3) -> str:
-    return "—" if value is None else fixed(value, digits)
-
-
-def _ci(e: Estimate | Rate | Reliability | None, digits: int = 3) -> str:
-    if e is None or e.value is None:
-        return "—"
-    mark = "†" if e.interval == "runs" else ""
-    return f"{_f(e.value, digits)} [{_f(e.low, digits)}, {_f(e.high, digits)}]{mark}"
-
-
-def _int(value: float | None) -> str:
-    return "—" if value is None else f"{value:,.0f}"
-
-
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    """A Markdown table: its header, the rule under it, a line per row."""
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    return lines + ["| " + " | ".join(cells) + " |" for cells in rows]
+def _table(head: tuple[str, ...], rows: list[list[Cell]]) -> list[str]:
+    return markdown_table(Table(head, tuple(tuple(r) for r in rows)))
 
 
 def to_markdown(report: Report) -> str:
@@ -88,89 +79,68 @@ def _experiment(e: ExperimentResult) -> list[str]:
             return "not evaluated"
         if c.value is None:
             return f"withheld: {c.withheld}"
-        mark = " †" if c.interval == "runs" else ""
-        return f"{_f(c.value)} [{_f(c.low)}, {_f(c.high)}]{mark}, {c.tasks} tasks"
+        return f"{markdown_cell(Fig(c.value, c.low, c.high, c.interval))}, {c.tasks} tasks"
 
-    head = [e.factor, *e.consumers.values(), "mean over consumers"]
-    rows = [
+    columns = (e.factor, *e.consumers.values(), "mean over consumers")
+    rows: list[list[Cell]] = [
         [title, *(shown(cells.get((level, c))) for c in (*e.consumers, None))]
         for level, title in e.levels.items()
     ]
-    return _table(head, rows)
+    return _table(columns, rows)
 
 
 def _combinations(report: Report) -> list[str]:
-    head = ["id", "title", "HarnessCard", "mode", "model", "evaluation"]
-    rows = [
-        [c.id, c.title, c.harnesscard, c.harness_mode or "—", c.model, c.evaluation]
+    rows: list[list[Cell]] = [
+        [c.id, c.title, c.harnesscard, c.harness_mode or None, c.model, c.evaluation]
         for c in report.combinations
     ]
-    return _table(head, rows)
+    return _table(head("id | title | HarnessCard | mode | model | evaluation"), rows)
 
 
 def _public_tasks(report: Report) -> list[str]:
-    head = ["task", "combination", "score", "rule", "Judge", "valid runs"]
-    rows = [
+    rows: list[list[Cell]] = [
         [
             t.task,
             t.combination,
-            _f(t.score) if t.status == "scored" else t.status.replace("-", " "),
-            _f(t.rule),
-            _f(t.judge),
-            str(t.valid_runs),
+            t.score if t.status == "scored" else t.status.replace("-", " "),
+            t.rule,
+            t.judge,
+            t.valid_runs,
         ]
         for t in report.tasks
     ]
-    return _table(head, rows)
+    return _table(head("task | combination | score | rule | Judge | valid runs"), rows)
 
 
 def _contamination(report: Report) -> list[str]:
     if not report.contamination:
         return [f"*Not available: {report.contamination_note}*"]
-    head = ["combination", "public [CI]", "held-out [CI]", "gap [CI]"]
-    rows = [
-        [row.combination, _ci(row.public), _ci(row.held_out), _ci(row.gap)]
+    rows: list[list[Cell]] = [
+        [row.combination, fig(row.public), fig(row.held_out), fig(row.gap)]
         for row in report.contamination
     ]
-    return _table(head, rows)
+    return _table(head("combination | public [CI] | held-out [CI] | gap [CI]"), rows)
 
 
 def _agreement(report: Report) -> list[str]:
     """Each second rater against the Judge per channel, over the runs both rated."""
-    head = [
-        "channel",
-        "rater",
-        "kind",
-        "ρ [CI]",
-        "MAE [CI]",
-        "mean difference [CI]",
-        "runs",
-        "tasks",
-    ]
-    rows = []
+    rows: list[list[Cell]] = []
     for a in report.agreement:
         shown = [a.channel_title, a.title, a.kind]
-        counts = [str(a.runs), str(a.tasks)]
+        counts = [a.runs, a.tasks]
         if a.withheld:
-            rows.append([*shown, a.withheld, "—", "—", *counts])
+            rows.append([*shown, a.withheld, None, None, *counts])
             continue
-        figures = [_pair(a.spearman), _pair(a.mae), _pair(a.difference)]
-        rows.append([*shown, *figures, *counts])
+        rows.append([*shown, bare(a.spearman), bare(a.mae), bare(a.difference), *counts])
     notes = [
         f"*{a.title}, {a.channel_title}: {a.interval_note}*"
         for a in report.agreement
         if a.interval_note
     ]
-    return _table(head, rows) + (["", *notes] if notes else [])
-
-
-def _pair(figure: AgreementFigure | None) -> str:
-    """A figure and its interval, as ``_ci`` writes an estimate."""
-    if figure is None or figure.value is None:
-        return "—"
-    if figure.low is None or figure.high is None:
-        return _f(figure.value)
-    return f"{_f(figure.value)} [{_f(figure.low)}, {_f(figure.high)}]"
+    columns = head(
+        "channel | rater | kind | ρ [CI] | MAE [CI] | mean difference [CI] | runs | tasks"
+    )
+    return _table(columns, rows) + (["", *notes] if notes else [])
 
 
 def scope_markdown(s: ScopeResult, ks: list[int]) -> list[str]:
@@ -199,71 +169,50 @@ def scope_markdown(s: ScopeResult, ks: list[int]) -> list[str]:
 
 def _scope_combinations(s: ScopeResult, ks: list[int]) -> list[str]:
     """A row per combination, best rank first."""
-    head = [
-        "rank",
-        "combination",
-        "Task Score [CI]",
-        "rule",
-        "Judge (tasks)",
-        "success [CI]",
+    columns = (
+        *head("rank | combination | Task Score [CI] | rule | Judge (tasks) | success [CI]"),
         *[f"rel@{k}" for k in ks],
-        "total tokens",
-        "duration s",
-        "turns",
-        "coverage",
-    ]
+        *head("total tokens | duration s | turns | coverage"),
+    )
     ranked = sorted(s.combinations, key=lambda c: (c.rank or 10**6, c.combination))
-    return _table(head, [_combination_cells(c, ks, len(head)) for c in ranked])
+    return _table(columns, [_combination_cells(c, ks, len(columns)) for c in ranked])
 
 
-def _combination_cells(c: CombinationScores, ks: list[int], width: int) -> list[str]:
+def _combination_cells(c: CombinationScores, ks: list[int], width: int) -> list[Cell]:
     """A combination's cells: its figures when scored, else its status and note."""
     if c.status != "scored":
-        return ["—", c.combination, c.status.replace("-", " "), *["—"] * (width - 4), c.note or ""]
+        return [None, c.combination, c.status.replace("-", " "), *[None] * (width - 4), c.note]
     eff, cov = c.efficiency, c.coverage
     covtext = (
         "complete"
         if cov is not None and cov.complete
-        else (f"incomplete: {cov.valid_runs}/{cov.expected_runs} runs" if cov else "—")
+        else (f"incomplete: {cov.valid_runs}/{cov.expected_runs} runs" if cov else None)
     )
-    rels = {r.k: _ci(r) for r in c.reliability}
+    rels = {r.k: fig(r) for r in c.reliability}
     return [
-        c.rank_text or "—",
+        c.rank_text or None,
         c.combination + (" ◆" if c.pareto else ""),
-        _ci(c.task_score),
-        _ci(c.rule_score),
-        f"{_ci(c.judge_score)} ({c.judge_coverage})",
-        _ci(c.success_rate),
-        *[rels.get(k, "—") for k in ks],
-        _int(eff.total_tokens if eff else None),
-        _f(eff.duration_s if eff else None, 1),
-        _f(eff.turns if eff else None, 1),
+        fig(c.task_score),
+        fig(c.rule_score),
+        f"{markdown_cell(fig(c.judge_score))} ({c.judge_coverage})",
+        fig(c.success_rate),
+        *[rels.get(k) for k in ks],
+        None if eff is None or eff.total_tokens is None else f"{eff.total_tokens:,.0f}",
+        Fig(eff.duration_s, digits=1) if eff else None,
+        Fig(eff.turns, digits=1) if eff else None,
         covtext,
     ]
 
 
 def _business_views(views: list[CombinationScores]) -> list[str]:
-    head = [
-        "combination",
-        "risk-weighted [CI]",
-        "key-process success",
-        "fatal-error rate",
-        "boundary correctness",
+    columns = head(
+        "combination | risk-weighted [CI] | key-process success | fatal-error rate | "
+        "boundary correctness"
+    )
+    rows: list[list[Cell]] = [
+        [c.combination, *(fig(getattr(c.business, v)) for v in BUSINESS_VIEWS)] for c in views
     ]
-    rows = []
-    for c in views:
-        b = c.business
-        assert b is not None
-        rows.append(
-            [
-                c.combination,
-                _ci(b.risk_weighted_score),
-                _ci(b.key_process_success),
-                _ci(b.fatal_error_rate),
-                _ci(b.boundary_correctness),
-            ]
-        )
-    return _table(head, rows)
+    return _table(columns, rows)
 
 
 def _declared(combos: list[CombinationScores]) -> list[str]:
@@ -277,39 +226,42 @@ def _declared(combos: list[CombinationScores]) -> list[str]:
     shown = [n for n in names if any(getattr(c, n) is not None for c in combos)]
     if not (shown or dims or channels or classes or measures):
         return []
-    head = ["combination", *(f"{n.replace('_', ' ')} [CI]" for n in shown)]
-    head += [f"{d} [CI]" for d in dims] + [f"{ch} channel [CI] (tasks)" for ch in channels]
-    head += [f"{r} passed [CI]" for r in classes]
-    head += [f"{m} [CI]" for m in measures]
-    rows = [
+    columns = (
+        "combination",
+        *(f"{n.replace('_', ' ')} [CI]" for n in shown),
+        *(f"{d} [CI]" for d in dims),
+        *(f"{ch} channel [CI] (tasks)" for ch in channels),
+        *(f"{r} passed [CI]" for r in classes),
+        *(f"{m} [CI]" for m in measures),
+    )
+    rows: list[list[Cell]] = [
         [
             c.combination,
-            *(_ci(getattr(c, n)) for n in shown),
-            *(_ci(c.dimensions.get(d)) for d in dims),
+            *(fig(getattr(c, n)) for n in shown),
+            *(fig(c.dimensions.get(d)) for d in dims),
             *(_judged_on(c.channels.get(ch)) for ch in channels),
-            *(_ci(c.rule_classes.get(r)) for r in classes),
-            *(_ci(c.measures.get(m)) for m in measures),
+            *(fig(c.rule_classes.get(r)) for r in classes),
+            *(fig(c.measures.get(m)) for m in measures),
         ]
         for c in combos
         if c.status == "scored"
     ]
-    return _table(head, rows)
+    return _table(columns, rows)
 
 
-def _judged_on(e: Estimate | None) -> str:
+def _judged_on(e: Estimate | None) -> Cell:
     """A channel's score with its interval and the tasks it judged (its coverage)."""
-    return _ci(e) if e is None else f"{_ci(e)} ({e.tasks})"
+    return None if e is None else f"{markdown_cell(fig(e))} ({e.tasks})"
 
 
 def _differences(s: ScopeResult) -> list[str]:
-    head = ["a − b", "difference [CI]", "tasks", "reading"]
-    rows = [
+    rows: list[list[Cell]] = [
         [
             f"{d.a} − {d.b}",
-            f"{_f(d.value)} [{_f(d.low)}, {_f(d.high)}]",
-            str(d.tasks),
+            bare(d),
+            d.tasks,
             "significant" if d.significant else "inside the noise: no difference",
         ]
         for d in s.differences
     ]
-    return _table(head, rows)
+    return _table(head("a − b | difference [CI] | tasks | reading"), rows)

@@ -1,4 +1,5 @@
-"""One rounding rule for every figure a reader sees (pages, the Markdown report).
+"""One rounding rule for every figure a reader sees (pages, the Markdown report), and one
+way of writing a figure with its interval (:func:`with_interval`, :func:`interval_mark`).
 
 Two computations of one number can differ in their last binary digits: a Task Score summed
 over task means and a success rate of 197 / 400 are both 0.4925, stored as 0.49250000000000005
@@ -48,6 +49,34 @@ def fixed_exact(value: float, digits: int, grouped: bool = False) -> str:
     if shown == 0:
         shown = abs(shown)  # no "-0.000"
     return f"{shown:,.{digits}f}" if grouped else f"{shown:.{digits}f}"
+
+
+def with_interval(
+    value: float, low: float | None, high: float | None, digits: int, space: str = " "
+) -> str:
+    """A figure and its interval, each to ``digits`` decimals: ``0.84 [0.72, 0.93]``, with
+    ``space`` before the bracket and after the comma (a page's is non-breaking); the figure
+    alone when it has no interval."""
+    if low is None or high is None:
+        return fixed(value, digits)
+    return f"{fixed(value, digits)}{space}[{fixed(low, digits)},{space}{fixed(high, digits)}]"
+
+
+#: After an estimate whose interval covers run noise only: too few tasks to resample.
+RUNS = "†"
+#: After an estimate that has no interval: why (a measure's run noise needs two runs of a task).
+NO_INTERVAL = " (no interval: too few valid runs to show their noise)"
+
+
+def interval_mark(
+    value: float | None, low: float | None, high: float | None, basis: str, space: str = ""
+) -> str:
+    """What follows an estimate: why it has no interval when it has none, never a bare number
+    that reads as exact; else :data:`RUNS` (after ``space``) when its interval covers run noise
+    only."""
+    if value is not None and (low is None or high is None):
+        return NO_INTERVAL
+    return space + RUNS if basis == "runs" else ""
 
 
 _INF = float("inf")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.pages.blocks.text import estimate, score
-from generator.score.rounding import fixed, fixed_exact
+from generator.score.rounding import NO_INTERVAL, fixed, fixed_exact, interval_mark, with_interval
 
 
 def test_two_computations_of_one_number_round_alike() -> None:
@@ -52,3 +53,38 @@ def test_no_negative_zero_and_non_finite_as_written() -> None:
 def test_the_fast_path_is_the_rule(value: float, digits: int, grouped: bool) -> None:
     """Formatting away from a half gives the exact rule's answer; near one it defers."""
     assert fixed(value, digits, grouped) == fixed_exact(value, digits, grouped)
+
+
+finite = st.floats(-1e6, 1e6, allow_nan=False)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(finite, finite, finite, st.integers(0, 4), st.sampled_from([" ", "\u00a0"]))
+def test_a_figure_and_its_interval_read_back_as_each_figure_shown(
+    value: float, low: float, high: float, digits: int, space: str
+) -> None:
+    """``value [low, high]`` with ``space`` twice, each figure by the one rule."""
+    text = with_interval(value, low, high, digits, space)
+    figure, rest = text.split(space + "[")
+    assert figure == fixed(value, digits)
+    assert rest == f"{fixed(low, digits)},{space}{fixed(high, digits)}]"
+
+
+def test_a_figure_without_both_ends_is_shown_alone() -> None:
+    assert with_interval(0.25, None, 0.5, 2) == with_interval(0.25, 0.1, None, 2) == "0.25"
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "basis", "mark"),
+    [
+        (0.5, 0.4, 0.6, "tasks", ""),
+        (0.5, 0.4, 0.6, "runs", "~†"),
+        (0.5, None, None, "runs", NO_INTERVAL),
+        (0.5, None, None, "tasks", NO_INTERVAL),
+        (None, None, None, "tasks", ""),
+    ],
+)
+def test_an_estimate_is_marked_by_its_interval_s_basis_or_its_absence(
+    value: float | None, low: float | None, high: float | None, basis: str, mark: str
+) -> None:
+    assert interval_mark(value, low, high, basis, "~") == mark

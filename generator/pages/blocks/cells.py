@@ -25,6 +25,8 @@ from generator.score.results import (
     Rate,
     Reliability,
 )
+from generator.score.rounding import RUNS
+from generator.score.rounding import interval_mark as mark
 
 VIEWS = ("risk_weighted_score", "key_process_success", "fatal_error_rate", "boundary_correctness")
 
@@ -62,17 +64,13 @@ def estimate_text(e: Estimate | Rate | Reliability) -> str:
 
 
 # Beside an interval over too few tasks to resample: it covers run-to-run noise only.
-RUNS_MARK = NBSP + "†"
-#: Beside a figure that has no interval: why (a measure's run noise needs two runs of a task).
-NO_INTERVAL = " (no interval: too few valid runs to show their noise)"
+RUNS_MARK = NBSP + RUNS
 
 
 def interval_mark(e: Estimate | Rate | Reliability) -> str:
-    """What follows a figure: † when its interval covers run noise only, and why it has
-    none when it has none — never a bare number that reads as exact."""
-    if e.value is not None and (e.low is None or e.high is None):
-        return NO_INTERVAL
-    return RUNS_MARK if e.interval == "runs" else ""
+    """What follows a figure on a page (:func:`generator.score.rounding.interval_mark`, the
+    † after a non-breaking space)."""
+    return mark(e.value, e.low, e.high, e.interval, NBSP)
 
 
 def runs_note(minimum: int) -> str:

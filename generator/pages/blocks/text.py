@@ -11,7 +11,7 @@ import html
 import math
 
 from generator.models.freetext import REFUSED_CHARACTERS, markdown_parser
-from generator.score.rounding import fixed
+from generator.score.rounding import fixed, with_interval
 
 # Characters that Python-Markdown would read as syntax mid-line, written as entities instead.
 _MD_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|~<>\"'&"}
@@ -88,12 +88,7 @@ def decimals(low: float | None, high: float | None, least: int = 2, most: int = 
 def estimate(value: float | None, low: float | None = None, high: float | None = None) -> str:
     """A figure with its interval, to the precision the interval supports, on one line:
     ``0.84 [0.72, 0.93]``."""
-    if value is None:
-        return "—"
-    d = decimals(low, high)
-    if low is None or high is None:
-        return fixed(value, d)
-    return f"{fixed(value, d)}{NBSP}[{fixed(low, d)},{NBSP}{fixed(high, d)}]"
+    return "—" if value is None else with_interval(value, low, high, decimals(low, high), NBSP)
 
 
 def kilo(value: float | None) -> str:

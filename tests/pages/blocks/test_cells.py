@@ -11,7 +11,6 @@ from pagetools import small_version
 from generator.pages import VersionContext
 from generator.pages.blocks.cells import (
     FEWER_MARK,
-    NO_INTERVAL,
     RUNS_MARK,
     combination_link,
     combo_cell,
@@ -35,6 +34,7 @@ from generator.pages.blocks.cells import (
 )
 from generator.pages.blocks.text import NBSP, decimals, render_markdown
 from generator.score.results import CombinationScores, Coverage, Estimate, Rate, Reliability
+from generator.score.rounding import NO_INTERVAL
 
 TASKS = Estimate(value=0.4321, low=0.3012, high=0.5987, tasks=9)
 RUNS = Estimate(value=0.75, low=0.5, high=0.875, tasks=2, interval="runs")
