@@ -3,8 +3,9 @@
 ``HYPOTHESIS_PROFILE=full`` draws each test's full budget; ``ci`` (what ``.ci/run`` sets)
 half of it, so that the whole suite stays within CI's time (the suite took 14 min at the
 full budget on CI's two cores, its limit is 15); the default ``dev`` profile, for the fast
-local loop, a fifth. ``bench/valid_builds.py`` draws many more whole releases than any. A test states its full budget once,
-``@settings(max_examples=examples(300))``; a test without one draws the profile's default.
+local loop, a fifth. ``bench/valid_builds.py`` draws many more whole releases than any. A
+test states its full budget once, ``@settings(max_examples=examples(300))``; a test without
+one draws the profile's default.
 """
 
 from __future__ import annotations
