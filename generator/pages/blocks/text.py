@@ -66,12 +66,6 @@ def score(value: float | None) -> str:
     return "—" if value is None or missing(value) else fixed(value, 3)
 
 
-def interval(low: float | None, high: float | None) -> str:
-    if low is None or high is None:
-        return ""
-    return f"[{fixed(low, 3)}, {fixed(high, 3)}]"
-
-
 #: A non-breaking space: a figure and its interval stay on one line.
 NBSP = "\u00a0"
 

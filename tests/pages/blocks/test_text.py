@@ -17,7 +17,6 @@ from generator.pages.blocks.text import (
     escape,
     escape_html,
     estimate,
-    interval,
     kilo,
     one_decimal,
     render_markdown,
@@ -162,9 +161,6 @@ def test_larger_counts_are_written_in_figures(n: int) -> None:
 def test_numbers_show_at_their_precision(value: float) -> None:
     assert abs(float(score(value)) - value) <= 0.0005
     assert len(score(value).split(".")[1]) == 3
-    low, high = (float(x) for x in interval(value / 2, value)[1:-1].split(", "))
-    assert abs(low - value / 2) <= 0.0005
-    assert abs(high - value) <= 0.0005
     big = value * 1e6
     assert abs(float(count(big).replace(",", "")) - big) <= 0.5
     assert abs(float(one_decimal(big).replace(",", "")) - big) <= 0.05
@@ -172,7 +168,6 @@ def test_numbers_show_at_their_precision(value: float) -> None:
 
 def test_a_missing_number_shows_a_dash_and_no_interval() -> None:
     assert score(None) == count(None) == one_decimal(None) == "—"
-    assert interval(None, 0.5) == interval(0.5, None) == ""
 
 
 @pytest.mark.parametrize(
