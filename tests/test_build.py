@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +99,26 @@ def test_a_runs_file_linked_outside_the_root_is_refused_fresh_and_over_a_cached_
         said = [str(p) for p in refused.value.problems]
         assert f"{rel}: is a symbolic link that leads outside the input root" in said[0], said
     assert _files(out) == before
+
+
+def _threads_after_a_product(env: dict[str, str]) -> int:
+    """The threads of a fresh process that imported the generator, then numpy, and
+    multiplied two matrices (OpenBLAS starts its threads when it loads)."""
+    code = (
+        "import os, generator, numpy as np; np.ones((300, 300)) @ np.ones((300, 300)); "
+        "print(len(os.listdir('/proc/self/task')))"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=clean | env, capture_output=True, text=True, check=True
+    )
+    return int(done.stdout)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="threads counted in /proc")
+def test_the_engine_runs_one_blas_thread_unless_told_otherwise() -> None:
+    """BLAS threads only spin on the engine's small matrices (generator/__init__.py has the
+    figures): one thread by default, and a caller's own setting is kept."""
+    assert _threads_after_a_product({}) == 1
+    if (os.cpu_count() or 1) > 1:
+        assert _threads_after_a_product({"OPENBLAS_NUM_THREADS": "2"}) == 2
