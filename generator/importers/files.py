@@ -158,6 +158,22 @@ def _consent(options: Options, previous: Path, last_day: dt.date) -> dict[str, A
     return {"granted": granted, "by": by, "date": (day or dt.date.today()).isoformat()}
 
 
+def _runs_agree(bundles: list[ImportedBundle]) -> list[Problem]:
+    """A new release prescribes one number of runs per task: the bundles must agree on it."""
+    if len({b.runs_per_task for b in bundles}) < 2:
+        return []
+    ran = ", ".join(f"{b.combination}: {b.runs_per_task}" for b in bundles)
+    return [
+        Problem(
+            "SOURCE",
+            None,
+            "",
+            f"the combinations ran different numbers of runs per task ({ran}); a release "
+            "prescribes one: import those of each number into a version of its own",
+        )
+    ]
+
+
 def plan(imported: Imported, options: Options) -> list[tuple[str, str | None]]:
     """Every file of the import by its path under the root, with its text (``None``: an
     existing file that is kept); :class:`InvalidInput` with every problem found."""
@@ -202,6 +218,7 @@ def plan(imported: Imported, options: Options) -> list[tuple[str, str | None]]:
         problems += _release_fits(found, imported, release_rel, _source(root, release_rel))
         files.append((release_rel, None))
     else:
+        problems += _runs_agree(bundles)
         freeze = options.freeze_date or min(b.first_day for b in bundles)
         code = options.code or code_of(imported.benchmark)
         data = documents.release(imported, version, code, freeze)

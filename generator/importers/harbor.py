@@ -21,9 +21,12 @@ from generator.importers.source import (
     SourceError,
     as_id,
     day_of,
+    distinct_ids,
     read_json,
     seconds_between,
 )
+
+STAMPS = ("started_at", "finished_at")
 
 
 def _trial_files(folder: Path) -> list[Path]:
@@ -40,6 +43,16 @@ def _load(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("task_name"), str):
         raise SourceError(str(path), "expected a Harbor trial result with a task_name")
     return data
+
+
+def _part(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    """The object at ``key`` (empty when absent); a :class:`SourceError` when it is none."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise SourceError(where, f"{key}: {value!r} is not an object; expected Harbor's {key}")
+    return value
 
 
 def _rewards(trial: dict[str, Any]) -> dict[str, float] | None:
@@ -68,12 +81,16 @@ def _reward_key(trials: list[dict[str, Any]], scorer: str | None, where: str) ->
 
 def _run(trial: dict[str, Any], run: int, key: str, binary: bool, where: str) -> ImportedRun:
     task = as_id(trial["task_name"], "task_name", where)
-    usage = trial.get("agent_result") or {}
-    execution = trial.get("agent_execution") or {}
+    usage = _part(trial, "agent_result", where)
+    execution = _part(trial, "agent_execution", where)
     counts: dict[str, Any] = {
         "input_tokens": usage.get("n_input_tokens"),
         "output_tokens": usage.get("n_output_tokens"),
-        "duration_s": seconds_between(execution.get("started_at"), execution.get("finished_at")),
+        "duration_s": seconds_between(
+            execution.get("started_at"),
+            execution.get("finished_at"),
+            f"{where}: agent_execution.started_at",
+        ),
     }
     exception = trial.get("exception_info") or {}
     kind = str(exception.get("exception_type") or "") if isinstance(exception, dict) else ""
@@ -110,13 +127,13 @@ def harbor_trials(
     )
     groups: dict[tuple[str, str, str, str], list[tuple[Path, dict[str, Any]]]] = {}
     for path, trial in trials:
-        agent = trial.get("agent_info") or {}
-        model = agent.get("model_info") or {}
+        info = _part(trial, "agent_info", str(path))
+        model_info = _part(info, "model_info", f"{path}: agent_info")
         ident = (
-            str(agent.get("name") or "not recorded"),
-            str(agent.get("version") or ""),
-            str(model.get("name") or "not recorded"),
-            str(model.get("provider") or ""),
+            str(info.get("name") or "not recorded"),
+            str(info.get("version") or ""),
+            str(model_info.get("name") or "not recorded"),
+            str(model_info.get("provider") or ""),
         )
         groups.setdefault(ident, []).append((path, trial))
     bundles = []
@@ -124,12 +141,13 @@ def harbor_trials(
         by_task: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
         for member in members:
             by_task.setdefault(member[1]["task_name"], []).append(member)
+        distinct_ids(by_task, "task_name", str(folder))
         runs = []
         for _, group in sorted(by_task.items()):
             ordered = sorted(group, key=lambda m: (str(m[1].get("started_at")), str(m[0])))
             runs += [_run(t, n, key, binary, str(p)) for n, (p, t) in enumerate(ordered, 1)]
-        stamps = [t.get(k) for _, t in members for k in ("started_at", "finished_at")]
-        days = sorted(d for d in (day_of(s) for s in stamps if isinstance(s, str)) if d)
+        stamps = [(t.get(k), f"{p}: {k}") for p, t in members for k in STAMPS]
+        days = sorted(d for d in (day_of(s, where) for s, where in stamps) if d)
         if not days:
             raise SourceError(str(folder), "no trial records when it ran (started_at)")
         bundles.append(

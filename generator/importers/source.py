@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -132,22 +133,54 @@ def as_id(text: str, what: str, where: str) -> str:
     return out
 
 
-def day_of(stamp: str | None) -> dt.date | None:
+def distinct_ids(names: Iterable[str], what: str, where: str) -> None:
+    """A :class:`SourceError` when two of the names make the same id (``a/b`` and ``a-b``):
+    their runs would be taken for one task's."""
+    made: dict[str, str] = {}
+    for name in sorted(set(names)):
+        ident = as_id(name, what, where)
+        first = made.setdefault(ident, name)
+        if first != name:
+            raise SourceError(
+                where,
+                f"{what} {first!r} and {name!r} both make the id {ident!r}; expected "
+                "names that differ in their letters, digits, '.', '_' or '-'",
+            )
+
+
+def moment(stamp: Any, where: str) -> dt.datetime | None:
+    """An ISO 8601 time stamp as a time, ``None`` when there is none; a
+    :class:`SourceError` at ``where`` when it is no time stamp."""
+    if stamp is None or stamp == "":
+        return None
+    if isinstance(stamp, str):
+        try:
+            return dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        except ValueError:
+            pass
+    raise SourceError(where, f"{stamp!r} is not an ISO 8601 time stamp")
+
+
+def day_of(stamp: Any, where: str = "time stamp") -> dt.date | None:
     """The UTC day of an ISO 8601 time stamp, or ``None`` when there is none."""
-    if not stamp:
+    found = moment(stamp, where)
+    if found is None:
         return None
-    moment = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(dt.UTC)
-    return moment.date()
+    if found.tzinfo is not None:
+        found = found.astimezone(dt.UTC)
+    return found.date()
 
 
-def seconds_between(start: str | None, end: str | None) -> float | None:
+def seconds_between(start: Any, end: Any, where: str = "time stamps") -> float | None:
     """Seconds from one ISO 8601 time stamp to another (to the millisecond), or ``None``."""
-    if not start or not end:
+    begin, finish = moment(start, where), moment(end, where)
+    if begin is None or finish is None:
         return None
-    begin = dt.datetime.fromisoformat(start.replace("Z", "+00:00"))
-    finish = dt.datetime.fromisoformat(end.replace("Z", "+00:00"))
+    if (begin.tzinfo is None) != (finish.tzinfo is None):
+        raise SourceError(
+            where,
+            f"{start!r} and {end!r}: one has a time zone and one not; expected both or neither",
+        )
     seconds = (finish - begin).total_seconds()
     return round(seconds, 3) if seconds >= 0 else None
 
@@ -160,3 +193,5 @@ def read_json(path: Path) -> Any:
         raise SourceError(f"{path}:{exc.lineno}", f"not JSON: {exc.msg}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SourceError(str(path), f"cannot be read: {exc}") from None
+    except (RecursionError, ValueError) as exc:  # nested too deep; a number too long
+        raise SourceError(str(path), f"not JSON this import can read: {exc}") from None

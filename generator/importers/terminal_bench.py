@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from generator.importers.source import (
     SourceError,
     as_id,
     day_of,
+    distinct_ids,
     read_json,
     seconds_between,
 )
@@ -56,6 +58,8 @@ def _trials(path: Path) -> list[dict[str, Any]]:
             str(path), "expected Terminal-Bench's results: an object with a 'results' list"
         )
     trials: list[dict[str, Any]] = data["results"]
+    if not trials:
+        raise SourceError(str(path), "its 'results' list holds no trial; expected one at least")
     for i, trial in enumerate(trials):
         if not isinstance(trial, dict) or not isinstance(trial.get("task_id"), str):
             raise SourceError(f"{path}: results[{i}]", "expected a trial with a task_id")
@@ -80,7 +84,9 @@ def run_of_trial(trial: dict[str, Any], run: int, where: str) -> ImportedRun:
     counts: dict[str, Any] = {
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
-        "duration_s": seconds_between(trial.get("agent_started_at"), trial.get("agent_ended_at")),
+        "duration_s": seconds_between(
+            trial.get("agent_started_at"), trial.get("agent_ended_at"), f"{where}: agent_started_at"
+        ),
     }
     if resolved is None or mode in HARNESS_MODES:
         cause = as_id(mode, "failure_mode", where) if mode not in NO_MODE else "no-verdict"
@@ -102,11 +108,13 @@ def _runs(trials: list[dict[str, Any]], where: str) -> tuple[list[ImportedRun], 
     by_task: dict[str, list[dict[str, Any]]] = {}
     for trial in trials:
         by_task.setdefault(trial["task_id"], []).append(trial)
+    distinct_ids(by_task, "task_id", where)
     runs, most = [], 1
     for task, group in sorted(by_task.items()):
-        attempts = [_attempt(t.get("trial_name")) for t in group]
-        if all(a is not None for a in attempts) and len(set(attempts)) == len(group):
-            numbered = [(a[0], t) for a, t in zip(attempts, group, strict=True) if a]
+        attempts = [_attempt(_field(t, "trial_name", str, where)) for t in group]
+        firsts = [a[0] for a in attempts if a is not None and 1 <= a[0] <= a[1]]
+        if len(firsts) == len(group) == len(set(firsts)):
+            numbered = list(zip(firsts, group, strict=True))
             most = max(most, *(a[1] for a in attempts if a))
         else:
             ordered = sorted(
@@ -115,6 +123,7 @@ def _runs(trials: list[dict[str, Any]], where: str) -> tuple[list[ImportedRun], 
             numbered = list(enumerate(ordered, 1))
         most = max(most, len(group))
         runs += [run_of_trial(t, n, f"{where}: {task} trial {n}") for n, t in numbered]
+    most = max(most, *(r.run for r in runs))
     return runs, most
 
 
@@ -130,15 +139,21 @@ def tb_run(folder: Path) -> tuple[ImportedBundle, dict[str, str | None]]:
             "agent and model that ran, which the import needs",
         )
     meta = read_json(meta_path)
+    if not isinstance(meta, dict):
+        raise SourceError(str(meta_path), "expected Terminal-Bench's run metadata: an object")
     agent = _field(meta, "agent_name", str, str(meta_path))
     model = _field(meta, "model_name", str, str(meta_path))
     if not agent or not model:
         raise SourceError(str(meta_path), "expected agent_name and model_name")
     runs, most = _runs(trials, str(results))
-    attempts = _field(meta, "n_attempts", int, str(meta_path)) or most
-    stamps = [t.get(k) for t in trials for k in ("trial_started_at", "trial_ended_at")]
-    stamps += [meta.get("start_time"), meta.get("end_time")]
-    days = sorted(d for d in (day_of(s) for s in stamps if isinstance(s, str)) if d)
+    attempts = max(_field(meta, "n_attempts", int, str(meta_path)) or 1, most)
+    stamps = [
+        (t.get(k), f"{results}: results[{i}].{k}")
+        for i, t in enumerate(trials)
+        for k in ("trial_started_at", "trial_ended_at")
+    ]
+    stamps += [(meta.get(k), f"{meta_path}: {k}") for k in ("start_time", "end_time")]
+    days = sorted(d for d in (day_of(s, where) for s, where in stamps) if d)
     if not days:
         raise SourceError(str(results), "no trial records when it ran (trial_started_at)")
     provider, _, name = model.partition("/")
@@ -176,6 +191,34 @@ def _folders(sources: Sequence[Path]) -> list[Path]:
     return sorted(dict.fromkeys(found))
 
 
+def merged(bundles: list[ImportedBundle]) -> list[ImportedBundle]:
+    """The bundles of one agent and model from several run folders or jobs as one, in the
+    order of their folders: the runs of each later one follow those of the earlier (a
+    leaderboard submission is several runs of one attempt each)."""
+    out: dict[tuple[str | None, ...], ImportedBundle] = {}
+    for bundle in bundles:
+        key = (
+            bundle.combination,
+            bundle.harness,
+            bundle.harness_version,
+            bundle.model,
+            bundle.model_provider,
+        )
+        first = out.get(key)
+        if first is None:
+            out[key] = bundle
+            continue
+        later = tuple(replace(r, run=r.run + first.runs_per_task) for r in bundle.runs)
+        out[key] = replace(
+            first,
+            runs=first.runs + later,
+            runs_per_task=first.runs_per_task + bundle.runs_per_task,
+            first_day=min(first.first_day, bundle.first_day),
+            last_day=max(first.last_day, bundle.last_day),
+        )
+    return list(out.values())
+
+
 def read_terminal_bench(sources: Sequence[Path], scorer: str | None) -> Imported:
     """What the Terminal-Bench runs and Harbor jobs under ``sources`` record."""
     bundles: list[ImportedBundle] = []
@@ -202,6 +245,7 @@ def read_terminal_bench(sources: Sequence[Path], scorer: str | None) -> Imported
             bundles += found
             outcome = read
         datasets.append(dataset)
+    bundles = merged(bundles)
     tasks = sorted({r.task for b in bundles for r in b.runs})
     names = sorted({str(d["name"]) for d in datasets if d.get("name")})
     versions = sorted({str(d["version"]) for d in datasets if d.get("version")})

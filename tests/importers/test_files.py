@@ -95,3 +95,19 @@ def test_one_combination_may_be_renamed() -> None:
     files = dict(plan(imported(models=1), _options(root, combination="mine")))
     assert "results/v1/bundles/mine/bundle.yaml" in files
     assert code_of("Terminal-Bench 2.0") == "terminal-bench-2-0"
+
+
+def test_a_new_release_refuses_combinations_of_different_runs_per_task(tmp_path: Path) -> None:
+    """The release prescribes one number of runs per task; a bundle of another number would
+    be written and then refused by validate."""
+    source = imported()
+    first, second = source.bundles
+    uneven = replace(
+        source, bundles=(first, replace(second, runs_per_task=first.runs_per_task + 1))
+    )
+    with pytest.raises(InvalidInput) as caught:
+        plan(uneven, _options(tmp_path))
+    (problem,) = caught.value.problems
+    assert "ran different numbers of runs per task" in problem.message
+    assert f"{second.combination}: {first.runs_per_task + 1}" in problem.message
+    assert not any(tmp_path.iterdir())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -45,3 +46,25 @@ def test_a_reward_other_than_1_or_0_is_a_number(tmp_path: Path) -> None:
     (bundle,), _, outcome = harbor_trials(job, "reward")
     assert (outcome.kind, outcome.metric) == ("measure", "reward")
     assert sorted(r.value for r in bundle.runs if r.value is not None) == [0.0, 0.5, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"agent_result": [1]}, "agent_result: [1] is not an object"),
+        ({"agent_execution": "x"}, "agent_execution: 'x' is not an object"),
+        ({"agent_info": "x"}, "agent_info: 'x' is not an object"),
+        ({"started_at": "garbage"}, "started_at: 'garbage' is not an ISO 8601 time stamp"),
+        ({"task_name": "fix/git"}, "task_name 'fix-git' and 'fix/git' both make the id"),
+    ],
+)
+def test_a_hostile_trial_is_named(tmp_path: Path, change: dict[str, object], said: str) -> None:
+    job = tmp_path / "job"
+    shutil.copytree(JOB, job)
+    path = next(job.glob("hello-world__*/result.json"))
+    trial = json.loads(path.read_text(encoding="utf-8"))
+    trial.update(change)
+    path.write_text(json.dumps(trial), encoding="utf-8")
+    with pytest.raises(SourceError, match=re.escape(said)) as caught:
+        harbor_trials(job, None)
+    assert caught.value.where.startswith(str(job))

@@ -34,3 +34,18 @@ def test_bad_json_is_named_with_its_line(tmp_path: Path) -> None:
         read_json(path)
     assert caught.value.where == f"{path}:3"
     assert "not JSON" in caught.value.message
+
+
+def test_hostile_json_and_time_stamps_are_named(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    with pytest.raises(SourceError, match="not JSON this import can read") as caught:
+        read_json(deep)
+    assert caught.value.where == str(deep)
+    for stamp in ("yesterday", 12345, ["2026-01-01"]):
+        with pytest.raises(SourceError, match="is not an ISO 8601 time stamp") as caught:
+            day_of(stamp, "results.json: results[0].trial_started_at")
+        assert caught.value.where == "results.json: results[0].trial_started_at"
+    with pytest.raises(SourceError, match="one has a time zone and one not"):
+        seconds_between("2026-01-01T00:00:00", "2026-01-01T00:00:05+00:00", "results.json")
+    assert seconds_between("2026-01-01T00:00:00Z", "2026-01-01T00:00:05+00:00") == 5.0

@@ -76,3 +76,91 @@ def test_a_trial_without_a_task_or_metadata_is_named(tmp_path: Path) -> None:
         read_terminal_bench([empty], None)
     with pytest.raises(SourceError, match="is not of the expected kind"):
         run_of_trial({"task_id": "t", "is_resolved": "yes"}, 1, "results.json: t")
+
+
+def _copy(tmp: Path, name: str, trial: dict[str, object] | None = None, **meta: object) -> Path:
+    """The fixture's run, its first trial and its metadata changed as given."""
+    run = tmp / name
+    shutil.copytree(RUN, run)
+    for file, change in (("results.json", trial), ("run_metadata.json", meta)):
+        if change:
+            data = json.loads((run / file).read_text(encoding="utf-8"))
+            (data["results"][0] if file == "results.json" else data).update(change)
+            (run / file).write_text(json.dumps(data), encoding="utf-8")
+    return run
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    assert "Traceback" not in result.output, result.output
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), repr(result.exception)
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    ("trial", "said"),
+    [
+        ({"trial_started_at": "yesterday"}, "results[0].trial_started_at: 'yesterday' is not"),
+        ({"agent_started_at": 12345}, "hello-world trial 1: agent_started_at: 12345 is not"),
+        ({"agent_started_at": "2026-11-20T10:00:05"}, "one has a time zone and one not"),
+        ({"task_id": "fix/git"}, "task_id 'fix-git' and 'fix/git' both make the id 'fix-git'"),
+        ({"trial_name": 7}, "trial_name: 7 is not of the expected kind"),
+    ],
+)
+def test_a_hostile_trial_is_named_and_nothing_written(
+    tmp_path: Path, trial: dict[str, object], said: str
+) -> None:
+    run = _copy(tmp_path, "run", trial)
+    root = tmp_path / "root"
+    code, out = _cli("import", "terminal-bench", str(run), "--root", str(root), "--version", "v1")
+    assert code == 1
+    assert f"{run / 'results.json'}: " in out
+    assert said in out
+    assert not root.exists()
+
+
+def test_unreadable_metadata_or_no_trial_is_named(tmp_path: Path) -> None:
+    run = _copy(tmp_path, "run")
+    (run / "run_metadata.json").write_text("[1, 2]", encoding="utf-8")
+    args = ["import", "terminal-bench", str(run), "--root", str(tmp_path / "r"), "--version", "v1"]
+    code, out = _cli(*args)
+    assert code == 1
+    assert f"{run / 'run_metadata.json'}: expected Terminal-Bench's run metadata" in out
+    shutil.copy(RUN / "run_metadata.json", run / "run_metadata.json")
+    (run / "results.json").write_text('{"results": []}', encoding="utf-8")
+    code, out = _cli(*args)
+    assert code == 1
+    assert f"{run / 'results.json'}: its 'results' list holds no trial" in out
+
+
+def _imports_and_validates(root: Path, *sources: Path) -> None:
+    args = ["import", "terminal-bench", *map(str, sources), "--root", str(root), "--version", "v1"]
+    code, out = _cli(*args, "--consent", "TB", "--consent-date", "2026-11-21")
+    assert code == 0, out
+    code, out = _cli("validate", "--root", str(root), "--strict")
+    assert code == 0, out
+
+
+def test_attempts_beyond_the_metadata_are_runs_the_release_prescribes(tmp_path: Path) -> None:
+    """n_attempts 1 but trials '2-of-2' (or an attempt '5-of-2'): every trial a run within
+    runs_per_task, so that validate accepts what the import wrote."""
+    _imports_and_validates(tmp_path / "a", _copy(tmp_path, "a", n_attempts=1))
+    odd = _copy(tmp_path, "b", {"trial_name": "hello-world.5-of-2.2026-11-20__10-00-00"})
+    (bundle,) = read_terminal_bench([odd], None).bundles
+    assert sorted(r.run for r in bundle.runs if r.task == "hello-world") == [1, 2]
+    _imports_and_validates(tmp_path / "b", odd)
+
+
+def test_run_folders_of_one_agent_and_model_are_one_bundle(tmp_path: Path) -> None:
+    """A leaderboard submission: several run folders of one agent and model, their runs one
+    after another in one bundle."""
+    runs = tmp_path / "submission"
+    first, second = _copy(runs, "run1"), _copy(runs, "run2", {"is_resolved": False})
+    (bundle,) = read_terminal_bench([runs], None).bundles
+    assert bundle.runs_per_task == 4
+    hello = {r.run: r for r in bundle.runs if r.task == "hello-world"}
+    assert sorted(hello) == [1, 2, 3, 4]
+    assert (hello[1].passed, hello[3].passed) == (True, False)  # run1's first, run2's first
+    _imports_and_validates(tmp_path / "root", first, second)
