@@ -110,4 +110,4 @@ def test_a_new_release_refuses_combinations_of_different_runs_per_task(tmp_path:
     (problem,) = caught.value.problems
     assert "ran different numbers of runs per task" in problem.message
     assert f"{second.combination}: {first.runs_per_task + 1}" in problem.message
-    assert not any(tmp_path.iterdir())
+    assert list(tmp_path.iterdir()) == [], "nothing is written"
