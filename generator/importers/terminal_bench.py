@@ -34,6 +34,7 @@ from generator.importers.source import (
     read_json,
     seconds_between,
 )
+from generator.models.base import NOT_RECORDED
 
 #: Failure modes that say the harness, not the agent, kept the trial from a verdict.
 HARNESS_MODES = frozenset(
@@ -132,19 +133,13 @@ def tb_run(folder: Path) -> tuple[ImportedBundle, dict[str, str | None]]:
     results = folder / "results.json"
     trials = _trials(results)
     meta_path = folder / "run_metadata.json"
-    if not meta_path.is_file():
-        raise SourceError(
-            str(meta_path),
-            "missing: Terminal-Bench writes it beside results.json with the "
-            "agent and model that ran, which the import needs",
-        )
-    meta = read_json(meta_path)
+    # Without it (some published runs lack it), the agent and the model are not recorded,
+    # and the run folder names the combination (or --combination does).
+    meta = read_json(meta_path) if meta_path.is_file() else {}
     if not isinstance(meta, dict):
         raise SourceError(str(meta_path), "expected Terminal-Bench's run metadata: an object")
-    agent = _field(meta, "agent_name", str, str(meta_path))
-    model = _field(meta, "model_name", str, str(meta_path))
-    if not agent or not model:
-        raise SourceError(str(meta_path), "expected agent_name and model_name")
+    agent = _field(meta, "agent_name", str, str(meta_path)) or NOT_RECORDED
+    model = _field(meta, "model_name", str, str(meta_path)) or NOT_RECORDED
     runs, most = _runs(trials, str(results))
     attempts = max(_field(meta, "n_attempts", int, str(meta_path)) or 1, most)
     stamps = [
@@ -157,9 +152,10 @@ def tb_run(folder: Path) -> tuple[ImportedBundle, dict[str, str | None]]:
     if not days:
         raise SourceError(str(results), "no trial records when it ran (trial_started_at)")
     provider, _, name = model.partition("/")
+    named = f"{agent}-{model}" if meta else folder.name
     bundle = ImportedBundle(
-        combination=as_id(f"{agent}-{model}", "combination", str(meta_path)),
-        title=f"{agent} × {model}",
+        combination=as_id(named, "combination", str(meta_path)),
+        title=f"{agent} × {model}" if meta else folder.name,
         harness=agent,
         harness_version=None,
         model=name or model,

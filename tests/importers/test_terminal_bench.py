@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from generator.cli import cli
 from generator.importers.source import SourceError
 from generator.importers.terminal_bench import read_terminal_bench, run_of_trial
+from generator.models.base import NOT_RECORDED
 
 RUN = (
     Path(__file__).resolve().parent.parent / "fixtures" / "terminal-bench" / "2026-11-20__10-00-00"
@@ -63,13 +64,24 @@ def test_the_site_scores_each_task_by_its_resolved_trials(tmp_path: Path) -> Non
     assert "id: unknown_agent_error" in release  # an incomplete cause the profile declares
 
 
-def test_a_trial_without_a_task_or_metadata_is_named(tmp_path: Path) -> None:
-    run = tmp_path / "run"
+def test_a_run_without_metadata_leaves_agent_and_model_not_recorded(tmp_path: Path) -> None:
+    """Some published runs have no run_metadata.json: the agent and the model are then not
+    recorded, and the run folder names the combination; the runs are read all the same."""
+    run = tmp_path / "cursor-run"
     shutil.copytree(RUN, run)
     (run / "run_metadata.json").unlink()
-    with pytest.raises(SourceError, match=r"run_metadata\.json") as caught:
-        read_terminal_bench([run], None)
-    assert "missing" in caught.value.message
+    (bundle,) = read_terminal_bench([run], None).bundles
+    assert (bundle.combination, bundle.title) == ("cursor-run", "cursor-run")
+    assert (bundle.harness, bundle.model, bundle.model_provider) == (
+        NOT_RECORDED,
+        NOT_RECORDED,
+        None,
+    )
+    (with_meta,) = read_terminal_bench([RUN], None).bundles
+    assert bundle.runs == with_meta.runs
+
+
+def test_a_trial_without_a_task_is_named(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(SourceError, match="holds no Terminal-Bench run"):
