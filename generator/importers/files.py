@@ -271,7 +271,7 @@ def _bundle_files(
     yield f"{folder}/bundle.yaml", _yaml("bundle", options, imported.tool, data)
     for run in entry.runs:
         record = documents.run_record(run, imported.outcome.kind, imported.outcome.metric)
-        found = _checked(RunRecord, record, f"{folder}/runs.jsonl")
+        found = _checked(RunRecord, record, run.source or f"{folder}/runs.jsonl")
         problems.extend(replace(p, field=f"{run.task} run {run.run}: {p.field}") for p in found)
     yield f"{folder}/runs.jsonl", documents.runs_lines(imported, entry)
 

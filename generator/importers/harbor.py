@@ -84,6 +84,7 @@ def _run(trial: dict[str, Any], run: int, key: str, binary: bool, where: str) ->
     usage = _part(trial, "agent_result", where)
     execution = _part(trial, "agent_execution", where)
     counts: dict[str, Any] = {
+        "source": where,
         "input_tokens": usage.get("n_input_tokens"),
         "output_tokens": usage.get("n_output_tokens"),
         "duration_s": seconds_between(

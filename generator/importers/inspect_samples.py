@@ -109,7 +109,7 @@ def run_of(task: str, epoch: int, sample: Any | None, log: Any, scored: Scored) 
     seed = log.eval.model_generate_config.seed
     if sample is None:
         return ImportedRun(task, epoch, "incomplete", cause=_missing_cause(log), seed=seed)
-    counts: dict[str, Any] = {}
+    counts: dict[str, Any] = {"source": f"{log.location}: sample {sample.id} epoch {epoch}"}
     counts["input_tokens"], counts["output_tokens"] = _usage(sample, str(log.eval.model))
     if sample.total_time is not None:
         counts["duration_s"] = round(float(sample.total_time), 3)

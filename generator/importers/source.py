@@ -82,6 +82,9 @@ class ImportedRun:
     duration_s: float | None = None
     turns: int | None = None
     note: str | None = None
+    #: Where the source records the run (its file and the trial or sample): a value the
+    #: bundle format refuses is reported there, not in the runs file about to be written.
+    source: str | None = None
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,7 @@ def run_of_trial(trial: dict[str, Any], run: int, where: str) -> ImportedRun:
     if tokens_in == 0 and tokens_out == 0:  # installed agents write 0 when they do not count
         tokens_in = tokens_out = None
     counts: dict[str, Any] = {
+        "source": where,
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
         "duration_s": seconds_between(

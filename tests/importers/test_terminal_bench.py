@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -78,7 +79,8 @@ def test_a_run_without_metadata_leaves_agent_and_model_not_recorded(tmp_path: Pa
         None,
     )
     (with_meta,) = read_terminal_bench([RUN], None).bundles
-    assert bundle.runs == with_meta.runs
+    unplaced = [replace(r, source=None) for r in bundle.runs]
+    assert unplaced == [replace(r, source=None) for r in with_meta.runs]
 
 
 def test_a_trial_without_a_task_is_named(tmp_path: Path) -> None:
@@ -176,3 +178,21 @@ def test_run_folders_of_one_agent_and_model_are_one_bundle(tmp_path: Path) -> No
     assert sorted(hello) == [1, 2, 3, 4]
     assert (hello[1].passed, hello[3].passed) == (True, False)  # run1's first, run2's first
     _imports_and_validates(tmp_path / "root", first, second)
+
+
+def test_a_value_the_bundle_format_refuses_is_named_in_the_source(tmp_path: Path) -> None:
+    """Negative token counts read as integers, and the runs file would refuse them: the
+    problem names results.json and the trial, not the runs file about to be written."""
+    run = tmp_path / "run"
+    shutil.copytree(RUN, run)
+    results = json.loads((run / "results.json").read_text(encoding="utf-8"))
+    results["results"][0]["total_input_tokens"] = -5
+    (run / "results.json").write_text(json.dumps(results), encoding="utf-8")
+    root = tmp_path / "root"
+    args = ["import", "terminal-bench", str(run), "--root", str(root), "--version", "v1.0"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code != 0
+    assert f"{run / 'results.json'}: " in result.output
+    assert "input_tokens" in result.output
+    assert "runs.jsonl" not in result.output
+    assert not root.exists(), "nothing is written"
