@@ -52,7 +52,11 @@ def log_files(sources: Sequence[Path]) -> list[str]:
         if source.is_dir():
             inside = sorted(info.name for info in api.list_eval_logs(str(source)))
             if not inside:
-                raise SourceError(str(source), "holds no Inspect log (.eval or .json)")
+                raise SourceError(
+                    str(source),
+                    "holds no Inspect log as Inspect lists them (.eval files, or .json logs "
+                    "named as Inspect names them); give a renamed log as a file",
+                )
             found += inside
         elif source.is_file():
             found.append(str(source))
