@@ -85,12 +85,21 @@ def _no_page_worker() -> None:
     site_build.PARTS = 1
 
 
+def _no_arrow_runs() -> None:
+    """Every runs file read line by line with pydantic (the reference reader), not parsed
+    in bulk by Arrow."""
+    import generator.load.jsonlines as jsonlines
+
+    jsonlines.read_fast = lambda raw, start, first_line: None  # type: ignore[assignment]
+
+
 #: trick -> (what switches it off, the stage of bench/run.py's build it is for)
 TRICKS: dict[str, tuple[Callable[[], None], str]] = {
     "evidence-beside-scoring": (_no_evidence_beside_scoring, "score_s"),
     "gc-freeze": (_no_gc_freeze, "total_s"),
     "shared-navigation": (_no_shared_navigation, "engine_s"),
     "page-worker": (_no_page_worker, "pages_s"),
+    "arrow-runs": (_no_arrow_runs, "load_validate_s"),
 }
 
 

@@ -5,6 +5,12 @@ A file that fails the parse, or rows that fail a check, are validated again line
 pydantic (:mod:`generator.load.jsonlines`, which builds the same columns from its records with
 :mod:`generator.load.records`), naming the line, the field and what was expected. So a good
 file is read at Arrow's speed, and a bad one gets the same messages, found in one pass.
+
+It pays: loading and validating the reference release (139,000 runs, 147 MB) took 4.3 s
+with it and 40.4 s with every file read line by line, the whole build 52.0 s and 82.0 s
+(``bench/tricks.py --trick arrow-runs``, 2026-12-04,
+``bench/results/2026-12-04-arrow-runs.json``, one build a side). The tests of this module
+bind the two paths to the same columns.
 """
 
 from __future__ import annotations
