@@ -18,6 +18,7 @@ TARGETS = {
     "gc-freeze": ("generator.site.build", "gc"),
     "shared-navigation": ("generator.pages", "replace"),
     "page-worker": ("generator.site.build", "PARTS"),
+    "arrow-runs": ("generator.load.jsonlines", "read_fast"),
 }
 
 
