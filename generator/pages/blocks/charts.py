@@ -9,7 +9,7 @@ colours follow the page's scheme through ``lg-charts.js``.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
@@ -114,34 +114,27 @@ def _data(values: Iterable[float]) -> list[float]:
     return [round(v, DECIMALS) for v in values]
 
 
-def _error_y(s: Series) -> dict[str, object] | None:
-    if s.low is None or s.high is None:
+def _bars(
+    low: Sequence[float] | None, mid: Sequence[float], high: Sequence[float] | None, color: str
+) -> dict[str, object] | None:
+    """An interval's error bars around ``mid``, where the series has one."""
+    if low is None or high is None:
         return None
     return {
         "type": "data",
         "symmetric": False,
-        "array": _data(h - y for h, y in zip(s.high, s.y, strict=True)),
-        "arrayminus": _data(y - lo for lo, y in zip(s.low, s.y, strict=True)),
+        "array": _data(h - m for h, m in zip(high, mid, strict=True)),
+        "arrayminus": _data(m - lo for lo, m in zip(low, mid, strict=True)),
         "thickness": 1.2,
         "width": 4,
-        "color": s.color,
+        "color": color,
     }
 
 
 def _error_x(s: Series) -> dict[str, object]:
     """The horizontal interval's bars, where the series has one (else nothing is set)."""
-    if s.x_low is None or s.x_high is None:
-        return {}
-    bars = {
-        "type": "data",
-        "symmetric": False,
-        "array": _data(h - x for h, x in zip(s.x_high, s.x, strict=True)),
-        "arrayminus": _data(x - lo for lo, x in zip(s.x_low, s.x, strict=True)),
-        "thickness": 1.2,
-        "width": 4,
-        "color": s.color,
-    }
-    return {"error_x": bars}
+    bars = _bars(s.x_low, s.x, s.x_high, s.color)
+    return {} if bars is None else {"error_x": bars}
 
 
 def _trace(s: Series) -> go.Scatter:
@@ -156,7 +149,7 @@ def _trace(s: Series) -> go.Scatter:
         y=_data(s.y),
         name=_broken(s.name),
         mode=s.mode,
-        error_y=_error_y(s),
+        error_y=_bars(s.low, s.y, s.high, s.color),
         marker={"size": s.size, "color": s.color, "symbol": s.symbol},
         line={"color": s.color, "dash": s.dash or "solid"},
         **hover,
