@@ -186,13 +186,33 @@ def _flip(field_name: str) -> Edit:
     return edit
 
 
-def _shift_level(r: Record, rng: random.Random) -> bool:
-    judge = r.get("judge") or []
-    if not judge or not r.get("judge_valid"):
-        return False
-    item = rng.choice(judge)
-    item["level"] = item["level"] - 1 if item["level"] >= 1 else item["level"] + 1
-    return True
+def step(level: int, most: int, rng: random.Random) -> int:
+    """``level`` moved one step within 0..``most``, up or down at random where both are
+    possible. Moves of one direction only kept every rater error of a task on its side of
+    zero, and a sum of one sign's errors then looked like a figure of the only task with
+    errors of that sign (codex-sonnet-4.6's first search); a reader knows the signs no
+    better than the levels."""
+    if most <= 0:
+        return level
+    if level <= 0:
+        return level + 1
+    if level >= most:
+        return level - 1
+    return level + rng.choice((-1, 1))
+
+
+def _level(top: Mapping[tuple[str, str], int]) -> Edit:
+    """One Judge level of a judged run moved one step (:func:`step`)."""
+
+    def edit(r: Record, rng: random.Random) -> bool:
+        judge = r.get("judge") or []
+        if not judge or not r.get("judge_valid"):
+            return False
+        item = rng.choice(judge)
+        item["level"] = step(item["level"], top[r["task"], item["id"]], rng)
+        return True
+
+    return edit
 
 
 def _succeed(top: Mapping[tuple[str, str], int]) -> Edit:
@@ -236,13 +256,12 @@ def _judge(top: Mapping[tuple[str, str], int]) -> Edit:
 
 def _rated(top: Mapping[tuple[str, str], int]) -> Edit:
     """A second rater's verdict (``task``, ``run``, ``judge`` levels): each level moved one
-    step, within 0..its item's top, with probability 1/2."""
+    step (:func:`step`) with probability 1/2."""
 
     def edit(r: Record, rng: random.Random) -> bool:
         for item in r["judge"]:
             if rng.random() < 0.5:
-                level, most = item["level"], top[r["task"], item["id"]]
-                item["level"] = level - 1 if level >= most else level + 1
+                item["level"] = step(item["level"], top[r["task"], item["id"]], rng)
         return True
 
     return edit
@@ -298,9 +317,8 @@ def failure_types(release: Release) -> list[str]:
     return declared or sorted(t for t in recorded if t)
 
 
-def kinds(release: Release) -> dict[str, Edit]:
-    """The kinds of edit tried on one run, by name."""
-    types = failure_types(release)
+def levels(release: Release) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:
+    """Each Judge item's top level and passing level, by (task, item)."""
     catalog = release.version.catalog
     assert catalog is not None
     top: dict[tuple[str, str], int] = {}
@@ -309,6 +327,13 @@ def kinds(release: Release) -> dict[str, Edit]:
         for item in task.scoring.judge_items:
             top[task.id, item.id] = item.max_level
             passing[task.id, item.id] = item.passing_level
+    return top, passing
+
+
+def kinds(release: Release) -> dict[str, Edit]:
+    """The kinds of edit tried on one run, by name."""
+    types = failure_types(release)
+    top, passing = levels(release)
     return {
         "judge": _judge(top),
         "rated": _rated(top),
@@ -316,7 +341,7 @@ def kinds(release: Release) -> dict[str, Edit]:
         "fail": _fail(passing, types),
         "rule": _flip("rules"),
         "fatal": _flip("fatal"),
-        "level": _shift_level,
+        "level": _level(top),
         "input_tokens": _add("input_tokens", 1000),
         "output_tokens": _add("output_tokens", 100),
         "duration_s": _add("duration_s", 7.5),

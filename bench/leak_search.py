@@ -61,8 +61,10 @@ from leak_edits import (
     Release,
     failure_types,
     kinds,
+    levels,
     load,
     published,
+    step,
 )
 
 from generator.load.tree import LoadedRelease
@@ -111,6 +113,7 @@ class Search:
     withheld_paths: set[str] = field(default_factory=set)  # the numbers they withheld
     reports: int = 0
     kinds: dict[str, Edit] = field(default_factory=dict)
+    top: dict[tuple[str, str], int] = field(default_factory=dict)  # Judge items' top levels
     targets: dict[str, list[int]] = field(default_factory=dict)  # success counts to come
     turns: dict[str, int] = field(default_factory=dict)  # moves made per task
     failed: dict[str, int] = field(default_factory=dict)  # failures made per task
@@ -120,6 +123,7 @@ class Search:
 
     def __post_init__(self) -> None:
         self.kinds = kinds(self.release)
+        self.top = levels(self.release)[0]
         self.types = failure_types(self.release)
         self.base = self._published(self.release.version)
         self.reports += 1
@@ -315,8 +319,7 @@ class Search:
             if r.get("judge_valid"):
                 for item in r.get("judge") or []:
                     if self.rng.random() < 0.5:
-                        level = item["level"]
-                        item["level"] = level - 1 if level >= 1 else level + 1
+                        item["level"] = step(item["level"], self.top[task, item["id"]], self.rng)
             for kind in ("input_tokens", "output_tokens", "duration_s", "turns", "measure"):
                 if self.rng.random() < 0.5:
                     self.kinds[kind](r, self.rng)
