@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from generator.score import gate as gate_module
 from generator.score import gating
-from generator.score.support import TaskOf
+from generator.score.support import Memory, TaskOf
 
 _Functional = Mapping[Hashable, float]
 
@@ -39,8 +39,8 @@ class MemoGate:
     #: :func:`memoized_gate` block, so a gate changed between blocks is asked again
     memo: ClassVar[dict[tuple[str, str], bool]] = {}
 
-    def __init__(self, minimum: int, task_of: TaskOf, hints: list[frozenset[str]] | None = None):
-        self._args = (minimum, task_of, hints)
+    def __init__(self, minimum: int, task_of: TaskOf, memory: Memory | None = None):
+        self._args = (minimum, task_of, memory)
         self._real: gate_module.Gate | None = None
         self._offered: list[Sequence[_Functional]] = []
         self._chain = hashlib.blake2b(repr(minimum).encode(), digest_size=16).hexdigest()

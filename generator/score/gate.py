@@ -17,13 +17,22 @@ task set tried, which a differential test binds to :func:`exposed` on random sma
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
-from generator.score.support import TaskOf, dense, exposed_matrix, extend, rank_of, tasks_of
+from generator.score.support import (
+    Memory,
+    TaskOf,
+    dense,
+    exposed_matrix,
+    extend,
+    rank_of,
+    tasks_of,
+)
 
 #: A figure's coefficients on the held-out coordinates it rests on.
 Functional = Mapping[Hashable, float]
@@ -61,15 +70,17 @@ def brute_exposed(
 @dataclass
 class _Part:
     """Admitted functionals that share coordinates (a connected part): their coordinates,
-    each one's task, and an orthonormal basis of their row space."""
+    each one's task (and the number :class:`Memory` gives it), and an orthonormal basis of
+    their row space."""
 
     index: dict[Hashable, int]
     tasks: list[frozenset[str]]
+    ids: list[int]
     basis: np.ndarray
 
 
 #: What undoes one admission: the parts it replaced, the number of the part it made, and
-#: the owners its coordinates had before (None: none).
+#: the owners the coordinates it moved had before (None: none).
 _Undo = tuple[dict[int, _Part], int, dict[Hashable, int | None]]
 
 
@@ -87,34 +98,47 @@ class Gate:
         self,
         minimum: int,
         task_of: TaskOf,
-        hints: list[frozenset[str]] | None = None,
+        memory: Memory | None = None,
     ) -> None:
         self.minimum = minimum
         self.task_of = task_of
-        #: task sets that exposed groups lately, shared by the gates of one domain
-        self.hints = [] if hints is None else hints
-        self.parts: dict[int, _Part] = {}  # by a number never reused
+        #: what the searches found, shared by the gates of one domain
+        self.memory = Memory() if memory is None else memory
+        self.parts: dict[int, _Part] = {}  # by number (a merged part keeps its first's)
         self.owner: dict[Hashable, int] = {}
         self.made = 0
 
-    def _merged(self, functionals: Sequence[Functional]) -> tuple[list[int], _Part, np.ndarray]:
+    def _merged(
+        self, functionals: Sequence[Functional]
+    ) -> tuple[list[int], _Part, np.ndarray, list[Hashable]]:
         """The parts the functionals touch, joined into one with the functionals' new
-        coordinates, and the functionals as rows over it."""
+        coordinates (the first part's columns first, as they were), the functionals as rows
+        over it, and the new coordinates."""
         touched = sorted({self.owner[c] for f in functionals for c in f if c in self.owner})
         index: dict[Hashable, int] = {}
         tasks: list[frozenset[str]] = []
+        ids: list[int] = []
         blocks = []
         for i in touched:
             part = self.parts[i]
             offset = len(tasks)
-            index.update({c: offset + j for c, j in part.index.items()})
+            if offset:
+                index.update({c: offset + j for c, j in part.index.items()})
+            else:
+                index = dict(part.index)
             tasks.extend(part.tasks)
+            ids.extend(part.ids)
             blocks.append((offset, part.basis))
+        fresh: list[Hashable] = []
+        known = self.memory.ids
         for f in functionals:
             for c, v in f.items():
                 if v != 0 and c not in index:
                     index[c] = len(tasks)
-                    tasks.append(tasks_of(self.task_of, c))
+                    fresh.append(c)
+                    task = tasks_of(self.task_of, c)
+                    tasks.append(task)
+                    ids.append(known.setdefault(task, len(known)))
         basis = np.zeros((sum(len(b) for _, b in blocks), len(tasks)))
         row = 0
         for offset, b in blocks:
@@ -125,20 +149,27 @@ class Gate:
             for c, v in f.items():
                 if v != 0:
                     rows[r, index[c]] += v
-        return touched, _Part(index, tasks, basis), rows
+        return touched, _Part(index, tasks, ids, basis), rows, fresh
 
-    def _keep(self, touched: list[int], part: _Part) -> _Undo:
-        """Replace the touched parts by ``part``; return what undoes it."""
+    def _keep(self, touched: list[int], part: _Part, fresh: list[Hashable]) -> _Undo:
+        """Replace the touched parts by ``part``, numbered as the first of them (its
+        coordinates keep their owner: only the new ones and the other parts' move); return
+        what undoes it."""
         removed = {i: self.parts.pop(i) for i in touched}
-        self.made += 1
-        self.parts[self.made] = part
-        before = {c: self.owner.get(c) for c in part.index}
-        self.owner.update(dict.fromkeys(part.index, self.made))
-        return removed, self.made, before
+        if touched:
+            number = touched[0]
+        else:
+            self.made += 1
+            number = self.made
+        self.parts[number] = part
+        moved = [*fresh, *(c for i in touched[1:] for c in removed[i].index)]
+        before = {c: self.owner.get(c) for c in moved}
+        self.owner.update(dict.fromkeys(moved, number))
+        return removed, number, before
 
     def _undo(self, undo: _Undo) -> None:
-        removed, made, before = undo
-        del self.parts[made]
+        removed, number, before = undo
+        del self.parts[number]
         self.parts.update(removed)
         for c, owner in before.items():
             if owner is None:
@@ -173,17 +204,30 @@ class Gate:
             if v != 0 and c not in self.owner
             for t in tasks_of(self.task_of, c)
         }
-        touched, part, rows = self._merged([functional])
+        touched, part, rows, new = self._merged([functional])
         basis = extend(part.basis, rows[0])
         if basis is None:
             return True  # already derivable from what is admitted: it tells nothing new
         # Coordinates no admitted functional touches cannot be cancelled: every combination
         # involving the new one keeps them, and every one without it was safe before.
-        if len(fresh) < self.minimum and (
-            exposed_matrix(basis, list(part.tasks), self.minimum, True, self.hints) is not None
-        ):
+        if len(fresh) < self.minimum and self._exposes(basis, part):
             return False
-        return self._keep(touched, _Part(part.index, part.tasks, basis))
+        return self._keep(touched, _Part(part.index, part.tasks, part.ids, basis), new)
+
+    def _exposes(self, basis: np.ndarray, part: _Part) -> bool:
+        """Whether the row space of ``basis`` (orthonormal rows over ``part``'s columns)
+        exposes a small group: :func:`exposed_matrix`, its answer kept by a digest of the
+        question (the matrix's bytes, its columns' tasks, the minimum) in the
+        :class:`Memory` the domain's gates share: the answer is a function of the question."""
+        digest = hashlib.blake2b(basis.tobytes(), digest_size=20)
+        digest.update(np.array(part.ids, np.int64).tobytes())
+        digest.update(np.array([*basis.shape, self.minimum], np.int64).tobytes())
+        key = digest.digest()
+        known = self.memory.questions.get(key)
+        if known is None:
+            found = exposed_matrix(basis, list(part.tasks), self.minimum, True, self.memory)
+            known = self.memory.questions[key] = found is not None
+        return known
 
     def admits(self, functionals: Sequence[Functional]) -> bool:
         """Whether :meth:`admit` would admit the figure, admitting nothing."""

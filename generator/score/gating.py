@@ -24,6 +24,7 @@ from generator.score.gate import Gate
 from generator.score.intervals import Figure, figure
 from generator.score.plan import Plan
 from generator.score.ranking import PairFigure
+from generator.score.support import Memory
 from generator.score.table import ScopeView, TaskTable
 
 #: Why a figure over held-out tasks is not published.
@@ -170,8 +171,8 @@ def gate_domain(
     minimum = release.groups.min_held_out_aggregate
     resample = release.statistics.min_tasks_to_resample
     coords = coordinates(table, items, tuple(f.id for f in release.enumerations.failure_types))
-    hints: list[frozenset[str]] = []  # the same shapes are refused for the same tasks
-    gate = Gate(minimum, task_of, hints)
+    memory = Memory()  # the same questions come again (support.Memory)
+    gate = Gate(minimum, task_of, memory)
     out = Gated(
         reason=GATED.format(minimum),
         combos=tuple(table.combos),
@@ -195,7 +196,7 @@ def gate_domain(
             for name in sorted(figs[k], key=_rank):
                 if name != "score":
                     offer(view, k, name, figs[k][name])
-    _gate_pairs(coords, scoped, pairs, out, minimum, resample)
+    _gate_pairs(coords, scoped, pairs, out, minimum, resample, memory)
     return out
 
 
@@ -206,6 +207,7 @@ def _gate_pairs(
     out: Gated,
     minimum: int,
     resample: int,
+    memory: Memory,
 ) -> None:
     """Each pair's differences over held-out tasks, where both sides' Task Scores are
     admitted. Its mean is then their difference when it rests on the same held-out tasks as
@@ -231,7 +233,7 @@ def _gate_pairs(
             common = (pair.figure.den > 0) & held
             if any(not np.array_equal((figs[k]["score"].den > 0) & held, common) for k in (a, b)):
                 continue  # the mean would rest on other held-out tasks than the sides'
-            gate = gates.setdefault((a, b), Gate(minimum, task_of))
+            gate = gates.setdefault((a, b), Gate(minimum, task_of, memory))
             if pair.figure.tasks < resample:
                 mine.add((a, b))  # its interval is the sides' run noise: nothing new
                 continue

@@ -14,7 +14,9 @@ EnterpriseClawBench-shaped example, the same decisions).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -150,18 +152,37 @@ def _merged(
     return matrix[:, nonzero[first[order]]], [frozenset(m) for m in merged]
 
 
+@dataclass
+class Memory:
+    """What the searches of one domain's gates remember. Their answers are the same with it
+    or without it (``tests/score/test_support.py``, ``tests/score/test_gate.py``); the same
+    questions come again and again — the same figures of another combination with the same
+    coverage, or of another statistic of one value per task over the same scopes. On the
+    reference release (``bench/gate_speed.py``) the gate asked 4,572 questions of which 754
+    were distinct, and those came to 36 distinct row spaces once cut to their small classes
+    (the EnterpriseClawBench-shaped example: 6,038, 815 and 302).
+
+    ``hints``: task sets that exposed groups lately, tried first, most recent first.
+    ``spaces``: the search's answer by the row space it searched (:func:`_space_key`).
+    ``questions``: the gate's answer by its question (:meth:`~generator.score.gate.Gate`),
+    and ``ids`` the number standing for each task set in those questions' digests."""
+
+    hints: list[frozenset[str]] = field(default_factory=list)
+    spaces: dict[bytes, frozenset[str] | None] = field(default_factory=dict)
+    questions: dict[bytes, bool] = field(default_factory=dict)
+    ids: dict[frozenset[str], int] = field(default_factory=dict)
+
+
 def exposed_matrix(
     matrix: np.ndarray,
     tasks: list[frozenset[str]],
     minimum: int,
     orthonormal: bool = False,
-    hints: list[frozenset[str]] | None = None,
+    memory: Memory | None = None,
 ) -> frozenset[str] | None:
     """:func:`exposed` of the rows of ``matrix``, whose columns lie on ``tasks``
-    (``orthonormal``: its rows are already an orthonormal basis; ``hints``: task sets that
-    exposed groups before, tried first and kept most recent first — the answer is the
-    same, found sooner when a figure of the same shape in another scope or combination is
-    refused for the same tasks)."""
+    (``orthonormal``: its rows are already an orthonormal basis; ``memory``: what earlier
+    searches found, :class:`Memory`)."""
     if not orthonormal:
         matrix = row_basis(matrix)
     untasked = np.array([not t for t in tasks], dtype=bool)
@@ -188,7 +209,32 @@ def exposed_matrix(
         small = [not b for b in big]
         matrix = row_basis(null.T @ matrix[:, small])
         tasks = [t for t, s in zip(tasks, small, strict=True) if s]
-    return _search(matrix, tasks, minimum, hints)
+    if memory is None:
+        return _search(matrix, tasks, minimum)
+    key = _space_key(matrix, tasks, minimum, memory.ids)
+    if key not in memory.spaces:
+        memory.spaces[key] = _search(matrix, tasks, minimum, memory.hints)
+    return memory.spaces[key]
+
+
+#: Decimals of the projector that name a row space in :func:`_space_key`: two spaces whose
+#: projectors agree to them differ by less than the search's own tolerance tells apart.
+SPACE_DECIMALS = 12
+
+
+def _space_key(
+    matrix: np.ndarray, tasks: list[frozenset[str]], minimum: int, ids: dict[frozenset[str], int]
+) -> bytes:
+    """A digest of the row space of ``matrix`` (its orthogonal projector QᵀQ, which every
+    basis of the space shares, rounded), of its columns' tasks and of ``minimum``: what the
+    answer of :func:`_search` rests on."""
+    basis = row_basis(matrix)
+    projector = np.round(basis.T @ basis, SPACE_DECIMALS) + 0.0  # one zero, not two
+    columns = np.array([ids.setdefault(t, len(ids)) for t in tasks], np.int64)
+    digest = hashlib.blake2b(projector.tobytes(), digest_size=20)
+    digest.update(columns.tobytes())
+    digest.update(np.array([*projector.shape, minimum], np.int64).tobytes())
+    return digest.digest()
 
 
 def _search(
@@ -209,7 +255,7 @@ def _search(
     rank = len(basis)
     if rank == 0:
         return None
-    quick = _hinted(basis, rank, tasks, hints or [])
+    quick = _hinted(basis, rank, tasks, [h for h in hints or [] if len(h) < minimum])
     if quick is None:
         quick = _echelon_witness(basis, tasks, minimum)
     if quick is None:

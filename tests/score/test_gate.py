@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 import numpy as np
+import pytest
 from budget import examples
 from gatetools import carries, mean, systems, task_of
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from generator.score import gate as gate_module
+from generator.score import support
 from generator.score.gate import Functional, Gate, brute_exposed, exposed
+from generator.score.support import Memory
 
 
 @settings(max_examples=examples(400), deadline=None)
@@ -40,6 +46,43 @@ def test_the_gate_never_admits_an_exposing_set(system: tuple[list[Functional], i
 
 
 TASKS = [f"h{i}" for i in range(8)]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(systems(), min_size=2, max_size=4))
+def test_answers_kept_for_one_gate_are_the_search_s_for_every_other(
+    drawn: list[tuple[list[Functional], int]],
+) -> None:
+    """Gates sharing their answers (as the gates of one domain do) decide as gates that
+    search every question themselves."""
+    shared = Memory()
+    for rows, minimum in drawn:
+        alone, sharing = Gate(minimum, task_of), Gate(minimum, task_of, shared)
+        assert [sharing.admit([r]) for r in rows] == [alone.admit([r]) for r in rows]
+
+
+def test_a_question_asked_again_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same figures of another statistic (other coordinates, the same matrix and tasks)
+    are decided from the answers kept, with no search."""
+    searched: list[int] = []
+    plain = support.exposed_matrix
+
+    def counted(*args: Any) -> frozenset[str] | None:
+        searched.append(1)
+        return plain(*args)
+
+    monkeypatch.setattr(gate_module, "exposed_matrix", counted)
+    figures = [mean(TASKS), mean(TASKS[:4]), mean(TASKS[:6]), mean(TASKS[2:])]
+    shared = Memory()
+    first = Gate(4, task_of, shared)
+    decided = [first.admit([f]) for f in figures]
+    asked = len(searched)
+    assert asked >= 2
+    assert decided == [True, True, False, False]
+    second = Gate(4, task_of, shared)
+    renamed: list[Functional] = [{(c[0], "R"): v for c, v in f.items()} for f in figures]
+    assert [second.admit([f]) for f in renamed] == decided
+    assert len(searched) == asked
 
 
 def test_a_difference_of_two_sets_is_caught() -> None:
