@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES, HostileSite, build_hostile
-from serve import serve
+from serve import NO_OTHER_HOST, serve
 
 from generator.build import build_site
 from generator.load import load_inputs
@@ -89,6 +89,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-sync",
             "--no-first-run",
             "--disable-quic",
+            NO_OTHER_HOST,
         ],
     }
 

@@ -83,3 +83,24 @@ def test_payloads_read_as_text(page: Page, hostile_server: str, hostile_site: Ho
     body = page.locator("article").inner_text()
     assert "<script>__pwn(" in body or "<img src=x onerror=__pwn(" in body
     assert Path(hostile_site.site / "v1.0" / "cards" / "lingee-2.3.html").is_file()
+
+
+def test_a_request_to_another_host_is_seen_and_reaches_nothing(
+    page: Page, hostile_server: str
+) -> None:
+    """The watch the tests above rely on: a page's request to another host is listed, and
+    fails, as the browser resolves no other host."""
+    dialogs, external = _trap(page, hostile_server)
+    failed: list[str] = []
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.goto(f"{hostile_server}/v1.0/index.html")
+    page.evaluate(
+        """() => new Promise((done) => {
+            const img = new Image();
+            img.onerror = img.onload = () => done(null);
+            img.src = "http://tracker.example/pixel.png";
+        })"""
+    )
+    assert external == ["http://tracker.example/pixel.png"]
+    assert failed == external
+    assert dialogs == []
