@@ -93,6 +93,48 @@ def _no_arrow_runs() -> None:
     jsonlines.read_fast = lambda raw, start, first_line: None  # type: ignore[assignment]
 
 
+def _no_bulk_tables() -> None:
+    """The task pages' run and verdict tables written record by record: each download
+    through ``Table`` (the reference ``tests/pages/blocks/test_bulk.py`` holds the bulk
+    writer to), each cell encoded for every row and each row joined in Python."""
+
+    import pandas as pd
+    import pyarrow as pa
+
+    import generator.pages.blocks.bulk as bulk
+    from generator.pages.blocks.tables import Prepared, Row, Table
+
+    def encoded(values: Any, encode: Any) -> pa.Array:
+        if isinstance(values, pd.DataFrame):
+            rows = values.itertuples(index=False, name=None)
+            return pa.array([encode(bulk._python(list(r))) for r in rows], pa.string())
+        return pa.array([encode(v) for v in bulk._python(list(values))], pa.string())
+
+    def joined(parts: list[Any]) -> list[str]:
+        columns = [p.to_pylist() if isinstance(p, pa.Array) else None for p in parts]
+        n = len(next(c for c in columns if c is not None))
+        return [
+            "".join(p if c is None else c[i] for p, c in zip(parts, columns, strict=True))
+            for i in range(n)
+        ]
+
+    def downloads(records: pd.DataFrame, by: pd.Series, table: str, caption: str) -> Any:
+        out = {}
+        frame = records.reset_index(drop=True)
+        for key, part in bulk.groups(by):
+            rows = tuple(
+                Row((), {str(k): v for k, v in record.items()})
+                for record in frame.iloc[part].to_dict("records")
+            )
+            written = Table(table, caption, tuple(frame.columns), rows)
+            out[key] = Prepared(written.to_csv(), written.to_json())
+        return out
+
+    bulk.encoded = encoded  # type: ignore[assignment]
+    bulk.joined = joined  # type: ignore[assignment]
+    bulk.downloads = downloads  # type: ignore[assignment]
+
+
 #: trick -> (what switches it off, the stage of bench/run.py's build it is for)
 TRICKS: dict[str, tuple[Callable[[], None], str]] = {
     "evidence-beside-scoring": (_no_evidence_beside_scoring, "score_s"),
@@ -100,6 +142,7 @@ TRICKS: dict[str, tuple[Callable[[], None], str]] = {
     "shared-navigation": (_no_shared_navigation, "engine_s"),
     "page-worker": (_no_page_worker, "pages_s"),
     "arrow-runs": (_no_arrow_runs, "load_validate_s"),
+    "bulk-tables": (_no_bulk_tables, "pages_s"),
 }
 
 

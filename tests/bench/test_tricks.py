@@ -19,6 +19,7 @@ TARGETS = {
     "shared-navigation": ("generator.pages", "replace"),
     "page-worker": ("generator.site.build", "PARTS"),
     "arrow-runs": ("generator.load.jsonlines", "read_fast"),
+    "bulk-tables": ("generator.pages.blocks.bulk", "downloads"),
 }
 
 

@@ -56,9 +56,12 @@ def test_answers_kept_for_one_gate_are_the_search_s_for_every_other(
     """Gates sharing their answers (as the gates of one domain do) decide as gates that
     search every question themselves."""
     shared = Memory()
+    decided = 0
     for rows, minimum in drawn:
         alone, sharing = Gate(minimum, task_of), Gate(minimum, task_of, shared)
         assert [sharing.admit([r]) for r in rows] == [alone.admit([r]) for r in rows]
+        decided += len(rows)
+    assert decided >= len(drawn) >= 2
 
 
 def test_a_question_asked_again_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
