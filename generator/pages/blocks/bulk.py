@@ -11,8 +11,6 @@ give for the same records and cells (tested), only written once per distinct val
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
@@ -25,6 +23,7 @@ import pyarrow.compute as pc
 from generator.pages.blocks.columns import Column, Field, Show
 from generator.pages.blocks.tables import Cell, Prepared, csv_cell, td
 from generator.score.rounding import DECIMALS
+from generator.score.tables import csv_field
 
 Encode = Callable[[Any], str]
 
@@ -43,13 +42,8 @@ def _json_value(value: Any) -> str:
 
 
 def _csv_value(value: Any) -> str:
-    """One CSV field as the writer writes it inside a row (alone, an empty field is ``""``)."""
-    field = csv_cell(_plain(value))
-    if field == "":
-        return ""
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerow([field])  # as Table.to_csv's writer
-    return out.getvalue()[:-1]
+    """One CSV field as ``Table.to_csv`` writes it inside a row."""
+    return csv_field(csv_cell(_plain(value)))
 
 
 def encoded(values: pd.Series | np.ndarray | pd.DataFrame, encode: Encode) -> pa.Array:

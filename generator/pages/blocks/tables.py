@@ -9,8 +9,6 @@ starts with them, so a file saved beside another still says where it came from; 
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -19,6 +17,7 @@ from typing import Any, NamedTuple
 from generator.pages.blocks.text import attr
 from generator.pages.blocks.text import escape_html as escape
 from generator.score.rounding import DECIMALS
+from generator.score.tables import csv_line
 
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # json.dumps makes one a call
 
@@ -174,12 +173,10 @@ class Table:
     def to_csv(self) -> str:
         if self.prepared is not None:
             return self.prepared.csv
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
         fields = self.fields()
-        writer.writerow(fields)
-        writer.writerows([csv_cell(record.get(k)) for k in fields] for record in self._records)
-        return out.getvalue()
+        lines: list[list[object]] = [list(fields)]
+        lines += ([csv_cell(record.get(k)) for k in fields] for record in self._records)
+        return "".join(csv_line(line) + "\n" for line in lines)
 
     def to_json(self) -> str:
         if self.prepared is not None:
