@@ -8,7 +8,12 @@ combination of published figures that involves one of them keeps the rater's val
 every held-out task it rated, and the gate takes each as a functional of coordinates of
 its own there: admitted when the rated held-out tasks number ``minimum`` or more (or
 none), refused otherwise. Nothing else publishes a figure over another set of the rater's
-tasks, so the nonlinear ρ and error isolate no task by differences either.
+tasks, so the nonlinear ρ and error isolate no task by differences either. The mean
+absolute error beside the mean difference does give the sum of the errors below zero
+(|e| − e = twice the part below zero), but over every task the rater rated: it is one
+task's only where the other tasks' errors are all above zero, which nothing published
+says (the leak search took it for a figure of log-parser while its edits moved levels one
+way only; moved both ways, an edit of another held-out task moves it, ``bench/README.md``).
 
 **Changes.**
 A change is the mean over its target tasks of (treatment − baseline) task means of the
