@@ -12,8 +12,8 @@ tasks, so the nonlinear ρ and error isolate no task by differences either. The 
 absolute error beside the mean difference does give the sum of the errors below zero
 (|e| − e = twice the part below zero), but over every task the rater rated: it is one
 task's only where the other tasks' errors are all above zero, which nothing published
-says (the leak search took it for a figure of log-parser while its edits moved levels one
-way only; moved both ways, an edit of another held-out task moves it, ``bench/README.md``).
+says (the leak search, reading |e| as linear, named the tasks whose errors its small moves
+take below zero; it now leaves the MAE out, ``bench/README.md``).
 
 **Changes.**
 A change is the mean over its target tasks of (treatment − baseline) task means of the
