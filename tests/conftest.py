@@ -27,15 +27,30 @@ BROWSER = REPO / "tests" / "browser"
 SLOW_FIXTURES = frozenset({"claw_scored", "claw_site", "clawbench"})
 
 
+#: Modules that take longest (``--durations``, 2026-12-04), run first: pytest-xdist hands
+#: each worker whole modules in the order collected, and in alphabetical order these top-level
+#: ones came last, so one worker ran them alone for minutes at the end.
+FIRST = (
+    "test_valid_builds.py",
+    "test_fuzz.py",
+    "test_refusals_enterpriseclawbench.py",
+    "test_example_enterpriseclawbench.py",
+    "score/test_leaks.py",
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests in a real browser are marked ``browser`` and ``slow`` by where they live; tests
-    on the scored ClawBench-shaped example ``slow`` by the fixtures they use."""
+    on the scored ClawBench-shaped example ``slow`` by the fixtures they use. The modules of
+    :data:`FIRST` are moved to the front (the order within a module is kept)."""
     for item in items:
         if BROWSER in item.path.parents:
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.slow)
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+    first = {(REPO / "tests" / name).resolve(): i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: first.get(item.path.resolve(), len(first)))
 
 
 @pytest.fixture(scope="session")

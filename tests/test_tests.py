@@ -700,3 +700,11 @@ def test_the_scan_flags_a_loop_nothing_shows_ran(tmp_path: Path, name: str) -> N
 @pytest.mark.parametrize("name", sorted(NOT_FLAGGED))
 def test_the_scan_passes_a_loop_shown_to_run(tmp_path: Path, name: str) -> None:
     assert _scan_text(tmp_path, NOT_FLAGGED[name]) == []
+
+
+def test_the_modules_run_first_exist() -> None:
+    """conftest.FIRST names modules by path: a renamed one would silently run last again."""
+    from conftest import FIRST
+
+    assert FIRST
+    assert [name for name in FIRST if not (TESTS / name).is_file()] == []
