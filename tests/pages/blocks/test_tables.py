@@ -8,6 +8,9 @@ import json
 from html.parser import HTMLParser
 
 import pytest
+from budget import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.pages.blocks.tables import RANK, Cell, Row, Table, csv_cell
 from generator.score.rounding import DECIMALS
@@ -184,3 +187,14 @@ def test_a_table_that_ranks_first_keeps_its_rank_and_name_in_view() -> None:
     assert 'class="lg-sortable lg-ranked"' in ranked.to_html("p")
     plain = Table("t", "c", ("Combination", RANK), ())
     assert 'class="lg-sortable"' in plain.to_html("p")
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.text(st.characters(exclude_categories=("Cs",)), max_size=8), min_size=1))
+def test_no_text_adds_a_row_or_a_column_to_a_download(texts: list[str]) -> None:
+    """Any text in a record (commas, quotes, line breaks, a lone carriage return) reads back
+    from the CSV download as the one cell it was, a record a line."""
+    rows = tuple(Row((Cell(t),), {"text": t, "n": i}) for i, t in enumerate(texts))
+    read = list(csv.reader(io.StringIO(Table("t", "c", ("Text",), rows).to_csv(), newline="")))
+    assert read[0] == ["text", "n"]
+    assert read[1:] == [[str(csv_cell(t)), str(i)] for i, t in enumerate(texts)]
