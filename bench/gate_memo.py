@@ -21,7 +21,8 @@ from typing import ClassVar
 
 from generator.score import gate as gate_module
 from generator.score import gating
-from generator.score.support import Memory, TaskOf
+from generator.score.memory import Memory
+from generator.score.support import TaskOf
 
 _Functional = Mapping[Hashable, float]
 

@@ -22,7 +22,7 @@ example, domain ``workplace`` (ten combinations, 8,768 figures offered, minimum 
 - the gate deciding from the declaration alone (every task's residue, rule items, failure
   figures per declared type, 9,253 figures offered): 20% slower than the line before,
   measured side by side under the same load (55.8 s against 67.3 s, other jobs running);
-- (2026-12-04) one ``Memory`` per domain (``generator/score/support.py``) keeping each
+- (2026-12-04) one ``Memory`` per domain (``generator/score/memory.py``) keeping each
   search's answer by its question and by the row space it searched: 12.2 s → 3.4 s in the
   gate; on bench's reference release 16.9 s + 6.6 s → 4.7 s + 5.2 s (its two domains), side
   by side under the same load, every report byte-identical.

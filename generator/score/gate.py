@@ -17,22 +17,14 @@ task set tried, which a differential test binds to :func:`exposed` on random sma
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
-from generator.score.support import (
-    Memory,
-    TaskOf,
-    dense,
-    exposed_matrix,
-    extend,
-    rank_of,
-    tasks_of,
-)
+from generator.score.memory import Memory, digest
+from generator.score.support import TaskOf, dense, exposed_matrix, extend, rank_of, tasks_of
 
 #: A figure's coefficients on the held-out coordinates it rests on.
 Functional = Mapping[Hashable, float]
@@ -130,15 +122,13 @@ class Gate:
             ids.extend(part.ids)
             blocks.append((offset, part.basis))
         fresh: list[Hashable] = []
-        known = self.memory.ids
         for f in functionals:
             for c, v in f.items():
                 if v != 0 and c not in index:
                     index[c] = len(tasks)
                     fresh.append(c)
-                    task = tasks_of(self.task_of, c)
-                    tasks.append(task)
-                    ids.append(known.setdefault(task, len(known)))
+                    tasks.append(tasks_of(self.task_of, c))
+        ids.extend(self.memory.numbers(tasks[len(ids) :]))
         basis = np.zeros((sum(len(b) for _, b in blocks), len(tasks)))
         row = 0
         for offset, b in blocks:
@@ -221,10 +211,7 @@ class Gate:
         :class:`Memory` the domain's gates share: the answer is a function of the question
         (``bench/gate_speed.py``: the EnterpriseClawBench-shaped example's gate 12.2 s → 3.4 s
         with the memory, the reference release's 23.5 s → 9.9 s)."""
-        digest = hashlib.blake2b(basis.tobytes(), digest_size=20)
-        digest.update(np.array(part.ids, np.int64).tobytes())
-        digest.update(np.array([*basis.shape, self.minimum], np.int64).tobytes())
-        key = digest.digest()
+        key = digest(basis, part.ids, self.minimum)
         known = self.memory.questions.get(key)
         if known is None:
             found = exposed_matrix(basis, list(part.tasks), self.minimum, True, self.memory)

@@ -22,9 +22,9 @@ from generator.models import Release
 from generator.score.functionals import Coordinates, coordinates, figure_functionals, task_of
 from generator.score.gate import Gate
 from generator.score.intervals import Figure, figure
+from generator.score.memory import Memory
 from generator.score.plan import Plan
 from generator.score.ranking import PairFigure
-from generator.score.support import Memory
 from generator.score.table import ScopeView, TaskTable
 
 #: Why a figure over held-out tasks is not published.
@@ -171,7 +171,7 @@ def gate_domain(
     minimum = release.groups.min_held_out_aggregate
     resample = release.statistics.min_tasks_to_resample
     coords = coordinates(table, items, tuple(f.id for f in release.enumerations.failure_types))
-    memory = Memory()  # the same questions come again (support.Memory)
+    memory = Memory()  # the same questions come again (score/memory.py)
     gate = Gate(minimum, task_of, memory)
     out = Gated(
         reason=GATED.format(minimum),

@@ -14,11 +14,11 @@ EnterpriseClawBench-shaped example, the same decisions).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
+
+from generator.score.memory import Memory, space_key
 
 #: A coordinate's task; None: it belongs to no task (a residue, :mod:`.functionals`).
 TaskOf = Callable[[Hashable], str | None]
@@ -152,27 +152,6 @@ def _merged(
     return matrix[:, nonzero[first[order]]], [frozenset(m) for m in merged]
 
 
-@dataclass
-class Memory:
-    """What the searches of one domain's gates remember. Their answers are the same with it
-    or without it (``tests/score/test_support.py``, ``tests/score/test_gate.py``); the same
-    questions come again and again — the same figures of another combination with the same
-    coverage, or of another statistic of one value per task over the same scopes. On the
-    reference release (``bench/gate_speed.py``) the gate asked 4,572 questions of which 754
-    were distinct, and those came to 36 distinct row spaces once cut to their small classes
-    (the EnterpriseClawBench-shaped example: 6,038, 815 and 302).
-
-    ``hints``: task sets that exposed groups lately, tried first, most recent first.
-    ``spaces``: the search's answer by the row space it searched (:func:`_space_key`).
-    ``questions``: the gate's answer by its question (:meth:`~generator.score.gate.Gate`),
-    and ``ids`` the number standing for each task set in those questions' digests."""
-
-    hints: list[frozenset[str]] = field(default_factory=list)
-    spaces: dict[bytes, frozenset[str] | None] = field(default_factory=dict)
-    questions: dict[bytes, bool] = field(default_factory=dict)
-    ids: dict[frozenset[str], int] = field(default_factory=dict)
-
-
 def exposed_matrix(
     matrix: np.ndarray,
     tasks: list[frozenset[str]],
@@ -209,49 +188,29 @@ def exposed_matrix(
         small = [not b for b in big]
         matrix = row_basis(null.T @ matrix[:, small])
         tasks = [t for t, s in zip(tasks, small, strict=True) if s]
+    basis = row_basis(matrix)
     if memory is None:
-        return _search(matrix, tasks, minimum)
-    key = _space_key(matrix, tasks, minimum, memory.ids)
+        return _search(basis, tasks, minimum)
+    key = space_key(basis, memory.numbers(tasks), minimum)
     if key not in memory.spaces:
-        memory.spaces[key] = _search(matrix, tasks, minimum, memory.hints)
+        memory.spaces[key] = _search(basis, tasks, minimum, memory.hints)
     return memory.spaces[key]
 
 
-#: Decimals of the projector that name a row space in :func:`_space_key`: two spaces whose
-#: projectors agree to them differ by less than the search's own tolerance tells apart.
-SPACE_DECIMALS = 12
-
-
-def _space_key(
-    matrix: np.ndarray, tasks: list[frozenset[str]], minimum: int, ids: dict[frozenset[str], int]
-) -> bytes:
-    """A digest of the row space of ``matrix`` (its orthogonal projector QᵀQ, which every
-    basis of the space shares, rounded), of its columns' tasks and of ``minimum``: what the
-    answer of :func:`_search` rests on."""
-    basis = row_basis(matrix)
-    projector = np.round(basis.T @ basis, SPACE_DECIMALS) + 0.0  # one zero, not two
-    columns = np.array([ids.setdefault(t, len(ids)) for t in tasks], np.int64)
-    digest = hashlib.blake2b(projector.tobytes(), digest_size=20)
-    digest.update(columns.tobytes())
-    digest.update(np.array([*projector.shape, minimum], np.int64).tobytes())
-    return digest.digest()
-
-
 def _search(
-    matrix: np.ndarray,
+    basis: np.ndarray,
     tasks: list[frozenset[str]],
     minimum: int,
     hints: list[frozenset[str]] | None = None,
 ) -> frozenset[str] | None:
     """The first union of classes over fewer than ``minimum`` tasks that carries a vector
-    of the row space of ``matrix`` (all classes small).
+    of the row space of ``basis`` (orthonormal rows; all classes small).
 
     With ``Q`` an orthonormal basis of the rows, ``Q_inᵀ·Q_in + Q_outᵀ·Q_out = I`` on the
     rows' space, so removing a set's columns lowers the rank exactly when ``Q_in`` (the
     set's few columns) has a singular value of one. Those small eigenvalue problems screen
     the sets a batch at a time (from one Gram matrix, by size), and only a set they cannot
     clear is tested by the rank itself (``bench/gate_speed.py``)."""
-    basis = row_basis(matrix)
     rank = len(basis)
     if rank == 0:
         return None

@@ -109,10 +109,14 @@ def csv_line(values: Iterable[object]) -> str:
     return '""' if fields == [""] else ",".join(fields)
 
 
+def csv_lines(rows: Iterable[Iterable[object]]) -> str:
+    """Rows as CSV text, each a :func:`csv_line` ended by ``\n``."""
+    return "".join(csv_line(row) + "\n" for row in rows)
+
+
 def csv_text(table: Table) -> str:
-    """The table as CSV: a header, a line per row (:func:`csv_line`)."""
-    lines = [csv_line(table.head), *(csv_line(csv_cell(c) for c in row) for row in table.rows)]
-    return "".join(line + "\n" for line in lines)
+    """The table as CSV: a header, a line per row."""
+    return csv_lines([table.head, *([csv_cell(c) for c in row] for row in table.rows)])
 
 
 def markdown_cell(cell: Cell) -> str:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from generator.score import gate as gate_module
 from generator.score import support
 from generator.score.gate import Functional, Gate, brute_exposed, exposed
-from generator.score.support import Memory
+from generator.score.memory import Memory
 
 
 @settings(max_examples=examples(400), deadline=None)

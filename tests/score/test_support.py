@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from generator.score import support
 from generator.score.gate import Functional, exposed
-from generator.score.support import Memory, dense, exposed_matrix
+from generator.score.memory import Memory
+from generator.score.support import dense, exposed_matrix
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -42,25 +43,3 @@ def test_parallel_columns_count_together_and_a_witness_is_named() -> None:
     assert exposed_matrix(matrix, tasks, 3) in (frozenset({"a", "b"}), frozenset({"d"}))
     assert exposed_matrix(matrix, tasks, 2) == frozenset({"d"})
     assert exposed_matrix(matrix[:1], tasks, 3) is None  # one row over three tasks
-
-
-@settings(max_examples=examples(200), deadline=None)
-@given(systems(), st.integers(0, 2**32 - 1))
-def test_a_row_space_searched_once_is_answered_for_any_basis_of_it(
-    system: tuple[list[Functional], int], seed: int
-) -> None:
-    """The memory names a row space by its projector: another basis of the same space (a
-    random invertible mix of the rows) is answered as the search answers it, and without a
-    second search."""
-    rows, minimum = system
-    matrix, tasks = dense(rows, task_of)
-    mixed = np.random.default_rng(seed).standard_normal((len(matrix), len(matrix)))
-    mix = np.tril(mixed, -1) + np.eye(len(matrix))  # unit triangular: invertible
-    memory = Memory()
-    first = exposed_matrix(matrix, tasks, minimum, memory=memory)
-    spaces = len(memory.spaces)
-    again = exposed_matrix(mix @ matrix, tasks, minimum, memory=memory)
-    assert (
-        (again is None) == (first is None) == (exposed_matrix(mix @ matrix, tasks, minimum) is None)
-    )
-    assert len(memory.spaces) == spaces

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 from generator.pages.blocks.columns import Column, Field, Show
 from generator.pages.blocks.tables import Cell, Prepared, csv_cell, td
 from generator.score.rounding import DECIMALS
-from generator.score.tables import csv_field
+from generator.score.tables import csv_field, csv_line
 
 Encode = Callable[[Any], str]
 
@@ -168,7 +168,7 @@ def downloads(
     records: pd.DataFrame, by: pd.Series, table: str, caption: str
 ) -> Mapping[str, Prepared]:
     """Per key of ``by`` (rows sorted by it): the CSV and JSON of its rows' records."""
-    header = ",".join(_csv_value(str(c)) for c in records.columns)
+    header = csv_line(str(c) for c in records.columns)
     js, cs = json_lines(records), csv_lines(records)
     head = json.dumps({"table": table, "caption": caption}, ensure_ascii=False)[:-1]
     out: dict[str, Prepared] = {}

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from generator.pages.blocks.text import attr
 from generator.pages.blocks.text import escape_html as escape
 from generator.score.rounding import DECIMALS
-from generator.score.tables import csv_line
+from generator.score.tables import csv_lines
 
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # json.dumps makes one a call
 
@@ -174,9 +174,8 @@ class Table:
         if self.prepared is not None:
             return self.prepared.csv
         fields = self.fields()
-        lines: list[list[object]] = [list(fields)]
-        lines += ([csv_cell(record.get(k)) for k in fields] for record in self._records)
-        return "".join(csv_line(line) + "\n" for line in lines)
+        rows = ([csv_cell(record.get(k)) for k in fields] for record in self._records)
+        return csv_lines([fields, *rows])
 
     def to_json(self) -> str:
         if self.prepared is not None:
