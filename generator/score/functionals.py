@@ -76,8 +76,9 @@ def structures(items: pd.DataFrame) -> dict[str, Structure]:
         task, channel, dimension = (str(x) for x in cast(tuple[str, str, str], key))
         weights.setdefault(task, {})[(channel, dimension)] = float(w)
     out: dict[str, Structure] = {}
+    by_task = {str(t): mine for t, mine in rule.groupby("task", sort=False, observed=True)}
     for task in sorted(set(items["task"])):
-        mine = rule[rule["task"] == task]
+        mine = by_task.get(task, rule.iloc[:0])
         mass = sum(weights.get(task, {}).values())
         groups = {g: w / mass for g, w in weights.get(task, {}).items()} if mass > 0 else {}
         out[task] = Structure(*_rule_forms(mine), groups)
@@ -219,6 +220,26 @@ def task_of(coordinate: Hashable) -> str | None:
     ):
         return None
     return str(coordinate[1])
+
+
+def combination_of(coordinate: Hashable) -> Hashable:
+    """The combination a coordinate of :func:`figure_functionals` belongs to (see
+    :func:`moved`)."""
+    assert isinstance(coordinate, tuple)
+    own = coordinate[2] if coordinate[0] in ("m1", "spread") else coordinate[2][0]
+    return cast(Hashable, own)
+
+
+def moved(coordinate: Hashable, k: int) -> Hashable:
+    """A coordinate of :func:`figure_functionals` as the same coordinate of combination k:
+    ("m1", t, k, part) and ("spread", t, k, statistic) name it third, a product
+    ("m2"/"m3", t, (k, part), ...) in each factor."""
+    assert isinstance(coordinate, tuple)
+    kind, t = coordinate[0], coordinate[1]
+    if kind in ("m1", "spread"):
+        return (kind, t, k, *coordinate[3:])
+    assert kind in ("m2", "m3"), coordinate
+    return (kind, t, *((k, *p[1:]) for p in coordinate[2:]))
 
 
 def figure_functionals(

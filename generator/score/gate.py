@@ -17,7 +17,7 @@ task set tried, which a differential test binds to :func:`exposed` on random sma
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -217,6 +217,19 @@ class Gate:
             found = exposed_matrix(basis, list(part.tasks), self.minimum, True, self.memory)
             known = self.memory.questions[key] = found is not None
         return known
+
+    def copy(self, numbers: Iterable[int], rename: Callable[[Hashable], Hashable]) -> None:
+        """Keep, as new parts, the parts ``numbers`` over renamed coordinates: what admitting
+        their figures over those coordinates would have kept, since a part's basis and its
+        columns' tasks rest on its functionals' coefficients, never on the coordinates'
+        names (the renamed coordinates must be new to the gate)."""
+        for i in sorted(numbers):
+            part = self.parts[i]
+            index = {rename(c): j for c, j in part.index.items()}
+            assert not any(c in self.owner for c in index), "renamed onto admitted coordinates"
+            self.made += 1
+            self.parts[self.made] = _Part(index, list(part.tasks), list(part.ids), part.basis)
+            self.owner.update(dict.fromkeys(index, self.made))
 
     def admits(self, functionals: Sequence[Functional]) -> bool:
         """Whether :meth:`admit` would admit the figure, admitting nothing."""

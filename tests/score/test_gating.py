@@ -5,17 +5,22 @@ group by the gate's own definition (generator/score/gating.py, §4.4, §7.2)."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from contextlib import nullcontext
 from typing import Any
 from unittest.mock import patch
 
+import numpy as np
 from budget import examples
 from builders import catalog, release, run, task, version
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.score import gate as gate_module
-from generator.score.functionals import task_of
-from generator.score.gate import Functional, brute_exposed
+from generator.score import gating
+from generator.score import report as report_module
+from generator.score.functionals import combination_of, moved, task_of
+from generator.score.gate import Functional, Gate, brute_exposed
+from generator.score.gating import Gated
 from generator.score.report import build_report
 from generator.score.results import CombinationScores, Report
 
@@ -204,9 +209,117 @@ def test_what_a_report_publishes_exposes_no_small_group(
 def _owner(coordinate: Hashable) -> Hashable:
     """The combination (or the pair's own gate) a coordinate belongs to."""
     assert isinstance(coordinate, tuple)
-    kind, _, owner = coordinate[0], coordinate[1], coordinate[2:]
-    if kind == "m2":
-        return owner[0][0]
-    if kind == "pair":
-        return "pair"
-    return owner[0]
+    return "pair" if coordinate[0] == "pair" else combination_of(coordinate)
+
+
+def test_a_coordinate_moves_to_another_combination() -> None:
+    """Every kind of coordinate names its combination where :func:`moved` puts it."""
+    found = [
+        ("m1", 4, 2, "rule"),
+        ("spread", 4, 2, "cost"),
+        ("m2", 4, (2, "rule"), (2, "judge")),
+        ("m3", 4, (2, "a"), (2, "a"), (2, "b")),
+    ]
+    for coordinate in found:
+        assert combination_of(coordinate) == 2
+        there = moved(coordinate, 7)
+        assert combination_of(there) == 7
+        assert moved(there, 2) == coordinate
+    assert len(found) == 4
+
+
+def test_a_copied_part_decides_as_the_part_it_copies() -> None:
+    """A gate's part copied over another combination's coordinates refuses and admits the
+    same further figures there as the original does over its own."""
+    gate = Gate(2, task_of)
+    five = [("m1", t, 0, "score") for t in range(5)]
+    assert gate.admit([dict.fromkeys(five, 1.0)])
+    assert gate.admit([dict.fromkeys(five[:3], 1.0)])
+    gate.copy(list(gate.parts), lambda c: moved(c, 1))
+    for k in (0, 1):
+        assert not gate.admits([{moved(c, k): 1.0 for c in five[:2]}])  # less the three: t2
+        assert gate.admits([{moved(c, k): 1.0 for c in (five[0], five[3])}])
+
+
+def _gated(tasks: list[dict[str, Any]], runs: dict[str, list[Any]], reuse: bool) -> Gated:
+    """The domain's :class:`Gated`, with or without a shape's decisions reused."""
+    seen: list[Gated] = []
+    real = gating.gate_domain
+
+    def spy(*args: Any) -> Gated:
+        seen.append(real(*args))
+        return seen[-1]
+
+    alone = {"_shapes": lambda coords, offers, resample: {k: k for _, k, _, _ in offers}}
+    with (
+        patch.object(report_module, "gate_domain", spy),
+        nullcontext() if reuse else patch.multiple(gating, **alone),
+    ):
+        rel = release(groups={"public": 6, "held_out": 6, "min_held_out_aggregate": MIN})
+        build_report(version(rel, catalog(tasks), runs), "office")
+    (gated,) = seen
+    return gated
+
+
+def _projectors(gate: Gate) -> dict[frozenset[Hashable], np.ndarray]:
+    """Each part's row space as its projector over its coordinates in a fixed order."""
+    out = {}
+    for part in gate.parts.values():
+        order = sorted(part.index, key=repr)
+        basis = part.basis[:, [part.index[c] for c in order]]
+        out[frozenset(order)] = basis.T @ basis
+    return out
+
+
+@settings(max_examples=examples(8), deadline=None)
+@given(small_releases(), st.data())
+def test_a_combination_of_an_earlier_shape_is_decided_alike(
+    drawn: tuple[list[dict[str, Any]], list[Any]], data: st.DataObject
+) -> None:
+    """Three combinations with their own verdicts, the last missing a run (another shape):
+    the gate that reuses a shape's decisions publishes and keeps what a gate that searches
+    every combination does."""
+    tasks, runs = drawn
+    again = [data.draw(st.composite(lambda draw: _verdicts(draw, tasks))()) for _ in (1, 2)]
+    runs_of = {"p": runs, "q": again[0], "r": again[1][1:]}
+    shapes: list[dict[int, int]] = []
+    real = gating._shapes
+
+    def recorded(*args: Any) -> dict[int, int]:
+        shapes.append(real(*args))
+        return shapes[-1]
+
+    with patch.object(gating, "_shapes", recorded):
+        reused = _gated(tasks, runs_of, True)
+    alone = _gated(tasks, runs_of, False)
+    assert shapes == [{0: 0, 1: 0, 2: 2}]  # q is decided as p; r, missing a run, alone
+    assert (reused.figures, reused.refused, reused.pairs) == (
+        alone.figures,
+        alone.refused,
+        alone.pairs,
+    )
+    mine, theirs = (_projectors(g.gate) for g in (reused, alone) if g.gate is not None)
+    assert mine
+    assert mine.keys() == theirs.keys()
+    for key, projector in mine.items():
+        assert np.allclose(projector, theirs[key], atol=1e-9)
+
+
+def test_combinations_of_one_shape_are_searched_once() -> None:
+    """Two combinations with the same valid runs share a shape, one missing a run does not:
+    the gate searches the shared shape once (fewer admissions than offers)."""
+    tasks = _dual_tasks()
+    runs = _runs(tasks)
+    calls: list[int] = []
+    original = gate_module.Gate.admit
+
+    def counting(self: Gate, functionals: Sequence[Functional]) -> bool:
+        calls.append(1)
+        return original(self, functionals)
+
+    with patch.object(gate_module.Gate, "admit", counting):
+        _gated(tasks, {"p": runs, "q": runs}, True)
+        shared = len(calls)
+        _gated(tasks, {"p": runs, "q": runs[1:]}, True)
+        apart = len(calls) - shared
+    assert 0 < shared < apart
