@@ -23,7 +23,9 @@ logit; the rater reads logistic(logit q + N(0, discord_c²)) with its bias and n
 - Lite against Full: Spearman's ρ of the combinations' population means on the two sets
   (with three combinations −1, −0.5, 0.5 or 1: an interval only admits some orders).
 
-``--quick``: 3 releases of setting 0, written nowhere; ``--readme``: bench/README.md's summary.
+``--quick``: 3 releases of setting 0, written nowhere; ``--readme``: bench/README.md's summary;
+``--rho fisher``: the sets' ρ interval replaced by the raters' (Fisher's z), to measure why it
+is not used (``bench/results/2026-12-04-sets-fisher.json``).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import coverage_measure as cm  # noqa: E402
 import profile_release as pr  # noqa: E402
 
-from generator.score.concordance import spearman  # noqa: E402
+from generator.score import sets  # noqa: E402
+from generator.score.concordance import fisher_interval, spearman  # noqa: E402
 from generator.score.report import build_report  # noqa: E402
 from generator.score.results import Report  # noqa: E402
 
@@ -355,7 +358,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--readme", action="store_true")
     parser.add_argument("--setting", type=int, action="append", choices=range(len(SETTINGS)))
     parser.add_argument("--out", type=Path, default=None, help="default: RESULTS")
+    parser.add_argument(
+        "--rho",
+        choices=("percentile", "fisher"),
+        default="percentile",
+        help="the sets' ρ interval: as built, or the raters' Fisher-z (then --out is needed)",
+    )
     args = parser.parse_args(argv)
+    if args.rho == "fisher":
+        if args.out is None and not args.quick:
+            parser.error("--rho fisher measures an interval the site does not use: give --out")
+        sets.order_interval = fisher_interval  # type: ignore[assignment]
     if args.readme:
         print(readme_block(json.loads((args.out or RESULTS).read_text(encoding="utf-8"))))
         return 0
@@ -369,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, f in found["figures"].items():
             print(f"  {name}: {f['rate']:.3f} ± {f['mc_se']:.3f} ({f['hits']}/{f['trials']})")
     if out is not None:
-        document = {**design(samples), "settings": results}
+        document = {**design(samples), "sets_interval": args.rho, "settings": results}
         out.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

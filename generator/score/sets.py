@@ -4,7 +4,9 @@ set side by side with the agreement of their two orders.
 
 The agreement is Spearman's rank correlation of the combinations' figures on the two sets,
 with a percentile interval over tasks resampled (one draw over the tasks of either set, each
-set's figures then taken over the drawn tasks it holds), seeded like every interval (§4.2).
+set's figures then taken over the drawn tasks it holds), seeded like every interval (§4.2):
+not the raters' Fisher-z interval, which cannot reach ρ = 1 (measured in
+:mod:`generator.score.concordance`).
 """
 
 from __future__ import annotations
@@ -115,10 +117,19 @@ def _compare(
 
     rep_a, rep_b = means(in_a), means(in_b)
     rho = np.array([_rho(p, q) for p, q in zip(rep_a, rep_b, strict=True)])
-    low, high = percentile_interval(rho, stats.confidence)
+    value = spearman(va, vb)
+    low, high = order_interval(value, rho, len(tasks), stats.confidence)
     return found.model_copy(
-        update={"rho": _finite(spearman(va, vb)), "low": _finite(low), "high": _finite(high)}
+        update={"rho": _finite(value), "low": _finite(low), "high": _finite(high)}
     )
+
+
+def order_interval(
+    value: float, replicates: np.ndarray, tasks: int, confidence: float
+) -> tuple[float, float]:
+    """The interval of the two orders' ρ: the percentile interval of its replicates (the
+    module docstring; ``bench/coverage_profiles.py --rho fisher`` measures the other)."""
+    return percentile_interval(replicates, confidence)
 
 
 def _rho(a: np.ndarray, b: np.ndarray) -> float:

@@ -189,3 +189,20 @@ def test_the_readme_summary_is_the_one_printed_from_the_results(bench: ModuleTyp
     start, end = bench.README_MARKS
     assert readme.count(start) == 1
     assert readme[readme.index(start) : readme.index(end) + len(end)] == block
+
+
+def test_the_sets_interval_can_be_measured_as_the_raters(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rho fisher`` swaps the sets' percentile interval for the raters' Fisher-z one,
+    which never reaches a true ρ of 1 (why the sets keep the percentile interval); it
+    writes nowhere the site's results are read from."""
+    from generator.score import sets
+    from generator.score.concordance import fisher_interval
+
+    monkeypatch.setattr(sets, "order_interval", sets.order_interval)  # restored after
+    with pytest.raises(SystemExit):
+        bench.main(["--rho", "fisher", "--setting", "0"])
+    assert bench.main(["--quick", "--rho", "fisher"]) == 0
+    assert sets.order_interval is fisher_interval
+    assert "coverage: Lite against Full, ρ: 0.000 ± 0.000 (0/3)" in capsys.readouterr().out
