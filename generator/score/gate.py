@@ -231,6 +231,12 @@ class Gate:
             self.parts[self.made] = _Part(index, list(part.tasks), list(part.ids), part.basis)
             self.owner.update(dict.fromkeys(index, self.made))
 
+    def clone(self) -> Gate:
+        """A gate that has admitted what this one has (a part is replaced, never changed)."""
+        other = Gate(self.minimum, self.task_of, self.memory)
+        other.parts, other.owner, other.made = dict(self.parts), dict(self.owner), self.made
+        return other
+
     def admits(self, functionals: Sequence[Functional]) -> bool:
         """Whether :meth:`admit` would admit the figure, admitting nothing."""
         parts, owner, made = dict(self.parts), dict(self.owner), self.made

@@ -13,7 +13,7 @@ admitted.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -30,7 +30,7 @@ from generator.score.functionals import (
     moved,
     task_of,
 )
-from generator.score.gate import Gate
+from generator.score.gate import Functional, Gate
 from generator.score.intervals import Figure, figure, skewed
 from generator.score.memory import Memory
 from generator.score.plan import Plan
@@ -274,7 +274,11 @@ def _gate_pairs(
     intervals, with everything admitted, expose a group exactly when their c² over the
     common held-out tasks do: one coordinate per task (("pair", task)) in the pair's own
     gate."""
-    gates: dict[tuple[int, int], Gate] = {}
+    # A pair's gate is a function of the patterns offered to it so far: pairs offered the
+    # same ones share it (by a digest of that sequence) and each step is decided once.
+    gates: dict[bytes, Gate] = {b"": Gate(minimum, task_of, memory)}
+    decided: dict[bytes, bool] = {}
+    offered: dict[tuple[int, int], bytes] = {}
     for view, figs, _ in scoped:
         key = view.scope.key
         held = coords.held[view.rows]
@@ -289,13 +293,19 @@ def _gate_pairs(
             common = (pair.figure.den > 0) & held
             if any(not np.array_equal((figs[k]["score"].den > 0) & held, common) for k in (a, b)):
                 continue  # the mean would rest on other held-out tasks than the sides'
-            gate = gates.setdefault((a, b), Gate(minimum, task_of, memory))
             if pair.figure.tasks < resample:
                 mine.add((a, b))  # its interval is the sides' run noise: nothing new
                 continue
             share = 1.0 / float((pair.figure.den > 0).sum())
-            pattern: dict[Hashable, float] = {
-                ("pair", int(t)): share * share for t in view.rows[common]
-            }
-            if gate.admit([pattern]):
+            before = offered.get((a, b), b"")
+            step = hashlib.blake2b(before, digest_size=20)
+            step.update(np.float64(share).tobytes())
+            step.update(view.rows[common].astype(np.int64).tobytes())
+            after = offered[(a, b)] = step.digest()
+            if after not in decided:
+                gate = gates[before].clone()
+                pattern: Functional = {("pair", int(t)): share * share for t in view.rows[common]}
+                decided[after] = gate.admit([pattern])
+                gates[after] = gate
+            if decided[after]:
                 mine.add((a, b))

@@ -250,7 +250,10 @@ def _gated(tasks: list[dict[str, Any]], runs: dict[str, list[Any]], reuse: bool)
         seen.append(real(*args))
         return seen[-1]
 
-    alone = {"_shapes": lambda coords, offers, resample: {k: k for _, k, _, _ in offers}}
+    alone = {
+        "_shapes": lambda coords, offers, resample: {k: k for _, k, _, _ in offers},
+        "_gate_pairs": _pairs_alone,
+    }
     with (
         patch.object(report_module, "gate_domain", spy),
         nullcontext() if reuse else patch.multiple(gating, **alone),
@@ -259,6 +262,43 @@ def _gated(tasks: list[dict[str, Any]], runs: dict[str, list[Any]], reuse: bool)
         build_report(version(rel, catalog(tasks), runs), "office")
     (gated,) = seen
     return gated
+
+
+OFFERED: list[int] = []  # patterns :func:`_pairs_alone` offered, over the tests
+
+
+def _pairs_alone(
+    coords: Any,
+    scoped: Sequence[Any],
+    pairs: Any,
+    out: Gated,
+    minimum: int,
+    resample: int,
+    memory: Any,
+) -> None:
+    """:func:`gating._gate_pairs` by its docstring: each pair a gate of its own, every
+    pattern offered to it (no gate shared between pairs offered the same)."""
+    gates: dict[tuple[int, int], Gate] = {}
+    for view, figs, _ in scoped:
+        key, held = view.scope.key, coords.held[view.rows]
+        mine = out.pairs.setdefault(key, set())
+        for pair in pairs.get(key, ()):
+            a, b = pair.a, pair.b
+            common = (pair.figure.den > 0) & held
+            sides = all(out.admitted(key, k, "score") for k in (a, b))
+            same = all(np.array_equal((figs[k]["score"].den > 0) & held, common) for k in (a, b))
+            if not held.any():
+                mine.add((a, b))
+            elif not (sides and same):
+                continue
+            elif pair.figure.tasks < resample:
+                mine.add((a, b))
+            else:
+                share = 1.0 / float((pair.figure.den > 0).sum())
+                pattern = {("pair", int(t)): share * share for t in view.rows[common]}
+                OFFERED.append(1)
+                if gates.setdefault((a, b), Gate(minimum, task_of)).admit([pattern]):
+                    mine.add((a, b))
 
 
 def _projectors(gate: Gate) -> dict[frozenset[Hashable], np.ndarray]:
@@ -277,8 +317,8 @@ def test_a_combination_of_an_earlier_shape_is_decided_alike(
     drawn: tuple[list[dict[str, Any]], list[Any]], data: st.DataObject
 ) -> None:
     """Three combinations with their own verdicts, the last missing a run (another shape):
-    the gate that reuses a shape's decisions publishes and keeps what a gate that searches
-    every combination does."""
+    the gate that reuses a shape's decisions (and pairs' gates offered the same) publishes
+    and keeps what a gate that searches every combination (and each pair) does."""
     tasks, runs = drawn
     again = [data.draw(st.composite(lambda draw: _verdicts(draw, tasks))()) for _ in (1, 2)]
     runs_of = {"p": runs, "q": again[0], "r": again[1][1:]}
@@ -323,3 +363,18 @@ def test_combinations_of_one_shape_are_searched_once() -> None:
         _gated(tasks, {"p": runs, "q": runs[1:]}, True)
         apart = len(calls) - shared
     assert 0 < shared < apart
+
+
+def test_pairs_offered_the_same_patterns_decide_alike() -> None:
+    """Three combinations of one shape: their three pairs are offered the same patterns,
+    and the gates shared between them decide as a gate per pair."""
+    tasks = [
+        task(f"t{i:02}", group="held-out" if i < 12 else "public", judge=(2, 2)) for i in range(16)
+    ]
+    runs = _runs(tasks)
+    before = len(OFFERED)
+    shared = _gated(tasks, {"p": runs, "q": runs, "r": runs}, True)
+    alone = _gated(tasks, {"p": runs, "q": runs, "r": runs}, False)
+    assert len(OFFERED) > before  # the pairs' patterns were offered
+    assert any(shared.pairs.values())
+    assert shared.pairs == alone.pairs
