@@ -53,6 +53,13 @@ class MemoGate:
                 self._real.admit(functionals)
         return self._real
 
+    def clone(self) -> MemoGate:
+        """A gate that has been offered what this one has (:meth:`Gate.clone`)."""
+        other = MemoGate(*self._args)
+        other._offered, other._chain = list(self._offered), self._chain
+        other._real = None if self._real is None else self._real.clone()
+        return other
+
     def admit(self, functionals: Sequence[_Functional]) -> bool:
         key = (self._chain, _digest(functionals))
         if key not in self.memo:
@@ -64,14 +71,26 @@ class MemoGate:
         return self.memo[key]
 
 
+def _each_alone(
+    coords: object, offers: Sequence[tuple[object, int, str, object]], resample: int
+) -> dict[int, int]:
+    """Every combination its own shape: each offers its figures to the memo's chain (a
+    :class:`MemoGate` has no parts to copy; the decisions are the same either way,
+    ``tests/score/test_gating.py``)."""
+    return {k: k for _, k, _, _ in offers}
+
+
 @contextmanager
 def memoized_gate() -> Iterator[None]:
-    """Gates built by the report inside the block are :class:`MemoGate`."""
-    saved, saved_memo = gate_module.Gate, MemoGate.memo
+    """Gates built by the report inside the block are :class:`MemoGate`, and every
+    combination offers its own figures (:func:`_each_alone`)."""
+    saved, saved_shapes, saved_memo = gate_module.Gate, gating._shapes, MemoGate.memo
     MemoGate.memo = {}
     setattr(gating, "Gate", MemoGate)  # noqa: B010 (gating imported the name)
+    setattr(gating, "_shapes", _each_alone)  # noqa: B010
     try:
         yield
     finally:
         setattr(gating, "Gate", saved)  # noqa: B010
+        setattr(gating, "_shapes", saved_shapes)  # noqa: B010
         MemoGate.memo = saved_memo
