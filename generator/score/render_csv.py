@@ -18,7 +18,7 @@ from generator.score.results import (
     Report,
     ScopeResult,
 )
-from generator.score.tables import Cell, Fig, Table, bare, csv_text
+from generator.score.tables import Cell, Fig, Table, bare, csv_text, fig
 
 CSV_COLUMNS = [
     "section",
@@ -38,7 +38,8 @@ CSV_COLUMNS = [
 
 RUNS_BASIS = "interval over run noise only (too few tasks to resample)"
 
-#: (metric, figure, n, note) of one figure: a :class:`Fig` fills value, low and high.
+#: (metric, figure, n, note) of one figure: a :class:`Fig` fills value, low and high (its
+#: basis, which the Markdown marks, is said in the note here).
 MetricRow = tuple[str, Fig | Cell, Cell, str]
 #: What the rerun-only standard error is, where a row gives it.
 RERUN_NOTE = "standard error over reruns of these tasks, not over another draw of tasks"
@@ -187,13 +188,13 @@ def metric_rows(c: CombinationScores) -> list[MetricRow]:
             if c.rerun_se is not None
             else []
         ),
-        *_declared_rows(c),
+        *declared_rows(c),
         *_estimate("rule_score", c.rule_score),
         *_estimate("judge_score", c.judge_score, c.judge_coverage or ""),
         *_rate("success_rate", c.success_rate),
         *_reliability_rows(c),
         *_efficiency_rows(c),
-        *_business_rows(c),
+        *business_rows(c),
         *_coverage_rows(c),
         ("rank", Fig(c.rank, c.rank, c.rank_worst), None, RANK_NOTE),
         ("pareto", c.pareto, None, "within its tokenizer"),
@@ -206,17 +207,17 @@ RANK_NOTE = "best to worst rank the significant paired differences allow"
 def _estimate(name: str, e: Estimate | None, note: str = "") -> list[MetricRow]:
     if e is None:
         return []
-    return [(name, bare(e), e.tasks, _basis(note, e.interval))]
+    return [(name, fig(e), e.tasks, _basis(note, e.interval))]
 
 
 def _rate(name: str, r: Rate | None) -> list[MetricRow]:
     if r is None:
         return []
     note = _basis(f"{r.successes} of {r.trials}", r.interval)
-    return [(name, bare(r), r.trials, note)]
+    return [(name, fig(r), r.trials, note)]
 
 
-def _declared_rows(c: CombinationScores) -> list[MetricRow]:
+def declared_rows(c: CombinationScores) -> list[MetricRow]:
     """What a declared profile adds: the mean over cells, the judged overall, each judged
     dimension, each Judge channel (its tasks, its coverage), each rule class and each measured
     resource (none in Lingee's reports)."""
@@ -259,7 +260,7 @@ def _efficiency_rows(c: CombinationScores) -> list[MetricRow]:
     return rows
 
 
-def _business_rows(c: CombinationScores) -> list[MetricRow]:
+def business_rows(c: CombinationScores) -> list[MetricRow]:
     b = c.business
     if b is None:
         return []

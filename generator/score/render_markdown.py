@@ -9,7 +9,8 @@ raters, their agreement with the Judge.
 from __future__ import annotations
 
 from generator.score.changes import Change, ExperimentResult
-from generator.score.results import CombinationScores, Estimate, Report, ScopeResult
+from generator.score.render_csv import business_rows, declared_rows
+from generator.score.results import CombinationScores, Report, ScopeResult
 from generator.score.tables import (
     Cell,
     Fig,
@@ -209,49 +210,54 @@ def _business_views(views: list[CombinationScores]) -> list[str]:
         "combination | risk-weighted [CI] | key-process success | fatal-error rate | "
         "boundary correctness"
     )
-    rows: list[list[Cell]] = [
-        [c.combination, *(fig(getattr(c.business, v)) for v in BUSINESS_VIEWS)] for c in views
-    ]
+    rows: list[list[Cell]] = []
+    for c in views:
+        found = {metric: figure for metric, figure, _, _ in business_rows(c)}
+        rows.append([c.combination, *(found.get(v) for v in BUSINESS_VIEWS)])
     return _table(columns, rows)
+
+
+#: The columns a declared profile adds (:func:`~generator.score.render_csv.declared_rows`),
+#: by their metric's name or its prefix, in order: each one's header.
+DECLARED = {
+    "cell_mean": "cell mean [CI]",
+    "overall": "overall [CI]",
+    "dimension:": "{} [CI]",
+    "channel:": "{} channel [CI] (tasks)",
+    "rule_class:": "{} passed [CI]",
+    "measure:": "{} [CI]",
+}
 
 
 def _declared(combos: list[CombinationScores]) -> list[str]:
     """What a declared profile adds, a column each: the mean over cells, the judged overall,
-    each judged dimension and each measured resource; nothing when no combination has any."""
-    names = ["cell_mean", "overall"]
-    dims = sorted({d for c in combos for d in c.dimensions})
-    channels = sorted({ch for c in combos for ch in c.channels})
-    classes = sorted({r for c in combos for r in c.rule_classes})
-    measures = sorted({m for c in combos for m in c.measures})
-    shown = [n for n in names if any(getattr(c, n) is not None for c in combos)]
-    if not (shown or dims or channels or classes or measures):
-        return []
-    columns = (
-        "combination",
-        *(f"{n.replace('_', ' ')} [CI]" for n in shown),
-        *(f"{d} [CI]" for d in dims),
-        *(f"{ch} channel [CI] (tasks)" for ch in channels),
-        *(f"{r} passed [CI]" for r in classes),
-        *(f"{m} [CI]" for m in measures),
-    )
-    rows: list[list[Cell]] = [
-        [
-            c.combination,
-            *(fig(getattr(c, n)) for n in shown),
-            *(fig(c.dimensions.get(d)) for d in dims),
-            *(_judged_on(c.channels.get(ch)) for ch in channels),
-            *(fig(c.rule_classes.get(r)) for r in classes),
-            *(fig(c.measures.get(m)) for m in measures),
-        ]
+    each judged dimension, Judge channel (with the tasks it judged), rule class and measured
+    resource; nothing when no combination has any."""
+    found = {
+        c.combination: {metric: (figure, n) for metric, figure, n, _ in declared_rows(c)}
         for c in combos
         if c.status == "scored"
-    ]
+    }
+
+    def kind(metric: str) -> str:
+        return next(k for k in DECLARED if metric == k or (k[-1] == ":" and metric.startswith(k)))
+
+    order = list(DECLARED)
+    metrics = sorted(
+        {m for rows in found.values() for m in rows}, key=lambda m: (order.index(kind(m)), m)
+    )
+    if not metrics:
+        return []
+    columns = ("combination", *(DECLARED[kind(m)].format(m.removeprefix(kind(m))) for m in metrics))
+    rows: list[list[Cell]] = []
+    for combination, mine in found.items():
+        cells: list[Cell] = [combination]
+        for m in metrics:
+            figure, n = mine.get(m, (None, None))
+            channel = kind(m) == "channel:" and figure is not None
+            cells.append(f"{markdown_cell(figure)} ({n})" if channel else figure)
+        rows.append(cells)
     return _table(columns, rows)
-
-
-def _judged_on(e: Estimate | None) -> Cell:
-    """A channel's score with its interval and the tasks it judged (its coverage)."""
-    return None if e is None else f"{markdown_cell(fig(e))} ({e.tasks})"
 
 
 def _differences(s: ScopeResult) -> list[str]:
