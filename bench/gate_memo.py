@@ -84,13 +84,13 @@ def _each_alone(
 def memoized_gate() -> Iterator[None]:
     """Gates built by the report inside the block are :class:`MemoGate`, and every
     combination offers its own figures (:func:`_each_alone`)."""
-    saved, saved_shapes, saved_memo = gate_module.Gate, gating._shapes, MemoGate.memo
+    saved, saved_shapes, saved_memo = gate_module.Gate, gating.shapes, MemoGate.memo
     MemoGate.memo = {}
     setattr(gating, "Gate", MemoGate)  # noqa: B010 (gating imported the name)
-    setattr(gating, "_shapes", _each_alone)  # noqa: B010
+    setattr(gating, "shapes", _each_alone)  # noqa: B010
     try:
         yield
     finally:
         setattr(gating, "Gate", saved)  # noqa: B010
-        setattr(gating, "_shapes", saved_shapes)  # noqa: B010
+        setattr(gating, "shapes", saved_shapes)  # noqa: B010
         MemoGate.memo = saved_memo

@@ -27,7 +27,7 @@ example, domain ``workplace`` (ten combinations, 8,768 figures offered, minimum 
   gate; on bench's reference release 16.9 s + 6.6 s → 4.7 s + 5.2 s (its two domains), side
   by side under the same load, every report byte-identical.
 - (2026-12-04) a combination of an earlier one's shape takes its decisions and parts
-  (``gating._shapes``, ``Gate.copy``), pairs offered the same patterns share a gate: the
+  (``gating.shapes``, ``Gate.copy``), pairs offered the same patterns share a gate: the
   reference release 4.5 s + 6.1 s → 2.6 s + 3.0 s, the ClawBench-shaped example (six shapes
   of ten combinations) 3.8 s → 3.5 s, one after the other on an idle machine, every report
   byte-identical.

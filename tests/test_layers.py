@@ -121,7 +121,7 @@ DECIDERS: dict[str, frozenset[str]] = {
         }
     ),
     "generator.score.aggregate": frozenset({"*"}),
-    "generator.score.gating": frozenset({"gate_domain", "gate_figures"}),
+    "generator.score.gating": frozenset({"gate_domain", "gate_figures", "shapes"}),
 }
 
 PAGES = sorted((PACKAGE / "pages").rglob("*.py"))

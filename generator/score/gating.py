@@ -180,7 +180,7 @@ def gate_domain(
     the gate, in the order of the module's docstring.
 
     A combination offered the same figures in the same shape as one before it
-    (:func:`_shapes`) is not searched again: its functionals are the earlier one's over its
+    (:func:`shapes`) is not searched again: its functionals are the earlier one's over its
     own coordinates, which no figure of the scopes shares with another combination, so the
     gate decides them alike and keeps the same parts, renamed (on bench's reference release
     the two domains' 20 combinations come in 11 shapes each)."""
@@ -209,7 +209,7 @@ def gate_domain(
         for name in sorted(figs[k], key=_rank)
         if name != "score"
     ]
-    first = _shapes(coords, offers, resample)
+    first = shapes(coords, offers, resample)
     for view, k, name, fig in offers:
         if first[k] == k:
             second = _second(name, fig, resample)
@@ -233,7 +233,7 @@ def _second(name: str, fig: Figure, resample: int) -> bool:
     return fig.tasks >= resample and not name.startswith(("efficiency:", "failure:"))
 
 
-def _shapes(
+def shapes(
     coords: Coordinates, offers: Sequence[tuple[ScopeView, int, str, Figure]], resample: int
 ) -> dict[int, int]:
     """For each combination, the first combination offered figures of the same shape: a

@@ -251,7 +251,7 @@ def _gated(tasks: list[dict[str, Any]], runs: dict[str, list[Any]], reuse: bool)
         return seen[-1]
 
     alone = {
-        "_shapes": lambda coords, offers, resample: {k: k for _, k, _, _ in offers},
+        "shapes": lambda coords, offers, resample: {k: k for _, k, _, _ in offers},
         "_gate_pairs": _pairs_alone,
     }
     with (
@@ -323,13 +323,13 @@ def test_a_combination_of_an_earlier_shape_is_decided_alike(
     again = [data.draw(st.composite(lambda draw: _verdicts(draw, tasks))()) for _ in (1, 2)]
     runs_of = {"p": runs, "q": again[0], "r": again[1][1:]}
     shapes: list[dict[int, int]] = []
-    real = gating._shapes
+    real = gating.shapes
 
     def recorded(*args: Any) -> dict[int, int]:
         shapes.append(real(*args))
         return shapes[-1]
 
-    with patch.object(gating, "_shapes", recorded):
+    with patch.object(gating, "shapes", recorded):
         reused = _gated(tasks, runs_of, True)
     alone = _gated(tasks, runs_of, False)
     assert shapes == [{0: 0, 1: 0, 2: 2}]  # q is decided as p; r, missing a run, alone
