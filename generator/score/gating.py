@@ -246,9 +246,11 @@ def shapes(
         if k not in digests:
             digests[k] = hashlib.blake2b(digest_size=20)
             for own in (coords.summed, coords.valid):
-                digests[k].update(b"-" if own is None else np.ascontiguousarray(own[k]).tobytes())
+                mine = b"-" if own is None or k >= len(own) else own[k].tobytes()
+                digests[k].update(mine)
         noise = fig.unbounded and fig.spread is not None
-        flags = (view.scope.key, name, _second(name, fig, resample), skewed(fig), noise)
+        second = _second(name, fig, resample)
+        flags = (view.scope.key, name, second, skewed(fig), noise, len(view.rows), len(fig.den))
         digests[k].update(repr(flags).encode())
         for values in (view.rows, fig.den, *((fig.runs,) if noise else ())):
             digests[k].update(np.ascontiguousarray(values, dtype=np.float64).tobytes())
