@@ -222,7 +222,9 @@ class Gate:
         """Keep, as new parts, the parts ``numbers`` over renamed coordinates: what admitting
         their figures over those coordinates would have kept, since a part's basis and its
         columns' tasks rest on its functionals' coefficients, never on the coordinates'
-        names (the renamed coordinates must be new to the gate)."""
+        names (the renamed coordinates must be new to the gate). Up to the parts' numbers:
+        they are numbered after every part before them, so a later figure that joins them
+        with others orders its columns otherwise — the same row space, another basis."""
         for i in sorted(numbers):
             part = self.parts[i]
             index = {rename(c): j for c, j in part.index.items()}

@@ -182,8 +182,9 @@ def gate_domain(
     A combination offered the same figures in the same shape as one before it
     (:func:`shapes`) is not searched again: its functionals are the earlier one's over its
     own coordinates, which no figure of the scopes shares with another combination, so the
-    gate decides them alike and keeps the same parts, renamed (on bench's reference release
-    the two domains' 20 combinations come in 11 shapes each)."""
+    gate decides them alike and keeps the same parts, renamed and numbered after the others
+    (:meth:`Gate.copy`; on bench's reference release the two domains' 20 combinations come
+    in 11 shapes each)."""
     minimum = release.groups.min_held_out_aggregate
     resample = release.statistics.min_tasks_to_resample
     coords = coordinates(table, items, tuple(f.id for f in release.enumerations.failure_types))
