@@ -31,7 +31,12 @@ Record = dict[str, Any]
 #: sign, so with the mean difference it looked like a figure of the tasks whose errors lie
 #: near zero (codex-sonnet-4.6: campaign-brief, job-descriptions, log-parser), a fact of the
 #: data that nothing published says. The gate's case for them is in
-#: generator/score/gating_others.py; the mean difference is linear and stays.
+#: generator/score/gating_others.py; the mean difference is linear and stays. The task sets'
+#: view publishes each combination's rank on either set (``first_rank``, ``second_rank``) and
+#: ρ of the two orders (``rho``): ranks of published figures, which say nothing the figures
+#: do not, and not linear — an edit that swaps two combinations moves a rank by one, which
+#: the search read as a figure of the edited tasks (deepagents-haiku-4.5: three sets, each a
+#: difference of two combinations' ranks on the first set).
 DROPPED = {
     "low",
     "high",
@@ -40,6 +45,9 @@ DROPPED = {
     "rank_high",
     "rank_worst",
     "rank_best",
+    "first_rank",
+    "second_rank",
+    "rho",
     "mae",
     "spearman",
 }
