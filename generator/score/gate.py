@@ -241,7 +241,4 @@ class Gate:
 
     def admits(self, functionals: Sequence[Functional]) -> bool:
         """Whether :meth:`admit` would admit the figure, admitting nothing."""
-        parts, owner, made = dict(self.parts), dict(self.owner), self.made
-        ok = self.admit(functionals)
-        self.parts, self.owner, self.made = parts, owner, made
-        return ok
+        return self.clone().admit(functionals)
