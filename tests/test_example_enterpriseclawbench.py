@@ -573,6 +573,24 @@ def test_no_held_out_task_is_reported_one_by_one(read_root: Path, report: Report
         assert abs(row.score - expected["task_score"]) <= CLOSE, (row.task, row.combination)
 
 
+def test_s_r_and_j_are_never_all_three_published_over_held_out_tasks(
+    root: Root, report: Report
+) -> None:
+    """Every task shares one rule weight and can zero a run (its core delivery), so over
+    held-out tasks S, R and J together would tell what the zeroed runs would have scored:
+    with S and R published, J reads withheld (docs/untrusted-input.md says so)."""
+    assert len({t.scoring.rule_weight for t in root.catalog.tasks}) == 1
+    scopes = [s for s in report.scopes if s.scope.group != "public"]
+    both = [
+        c
+        for s in scopes
+        for c in s.combinations
+        if c.task_score is not None and c.rule_score is not None
+    ]
+    assert both  # the rule is exercised
+    assert all(c.judge_score is None and "judge_score" in c.withheld for c in both)
+
+
 # ---------------------------------------------------------------------------- the shapes
 
 

@@ -20,7 +20,7 @@ from generator.protocol.comparison import comparison_key, tokenizer_key
 from generator.score.business import business_views
 from generator.score.efficiency import efficiency
 from generator.score.figures import figures, finite_or_none, point_values
-from generator.score.gating import Gated, field_name, gate_figures
+from generator.score.gating import GATED, Gated, field_name, gate_figures
 from generator.score.intervals import Figure, Interval, intervals
 from generator.score.outputs import estimate_of, rate_of
 from generator.score.plan import Plan, has_views
@@ -92,7 +92,7 @@ def score_combination(
         ),
         rule_score=estimate("rule") if "rule" in figs else None,
         judge_score=estimate("judge") if "judge" in figs else None,
-        judge_coverage=_judge_coverage(plan, figs),
+        judge_coverage=_judge_coverage(plan, figs, release.groups.min_held_out_aggregate),
         success_rate=rate_of(figs["success"], found["success"]) if "success" in figs else None,
         reliability=[] if carried else _reliability(plan, values, found, release, figs),
         reliability_note=CARRIED if carried else None,
@@ -126,13 +126,11 @@ CARRIED = (
 )
 
 
-def _judge_coverage(plan: Plan, figs: Mapping[str, Figure]) -> str:
-    """The tasks the Judge score rests on: those that enable the channel (§4.2(1))."""
+def _judge_coverage(plan: Plan, figs: Mapping[str, Figure], minimum: int) -> str:
+    """The tasks the Judge score rests on: those that enable the channel (§4.2(1)), or the
+    gate's reason where it withheld the score."""
     if "judge" not in figs:
-        return (
-            "withheld: with the figures published, the Judge score would let a figure over "
-            "too few held-out tasks be derived (§4.4)"
-        )
+        return GATED.format(minimum)
     return f"{figs['judge'].tasks} of {int(plan.data.sum())} tasks"
 
 

@@ -74,7 +74,8 @@ class BusinessViews(Result):
     )
     withheld: list[str] = Field(
         default_factory=list,
-        description="Views withheld because too few held-out tasks underlie them (§4.4).",
+        description="Views the privacy gate withheld: with the figures published, each would let a "
+        "figure over too few held-out tasks be derived (§4.4, §7.2).",
     )
 
 
