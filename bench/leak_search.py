@@ -307,8 +307,14 @@ class Search:
 
     def dense(self, task: str) -> dict[str, list[Record]]:
         """Every item of every valid run of ``task`` flipped, its delivery flipped, a Judge
-        verdict given where none was, every Judge level shifted and every measure raised,
-        each with probability 1/2 (success follows the engine); with :meth:`unpublished`."""
+        verdict given where none was, every Judge level shifted, every measure raised and
+        a declared failure type drawn, each with probability 1/2 (success follows the
+        engine: a run that succeeds has no type); with :meth:`unpublished`. Without the
+        drawn type a run that failed kept its recorded type and a new failure took the
+        first declared one, so no dense edit moved the other types' counts: the Lingee
+        v1.0 enterprise opencode set, budget-exhausted less semantic-quality over the
+        held-out tasks, stood "confirmed" (2026-12-05) because the three rule-only tasks
+        outside it failed only with numeric-or-state-error and missing-deliverable."""
         return {self.combo: self._dense(self.combo, task), **self.unpublished(task)}
 
     def _dense(self, combo: str, task: str) -> list[Record]:
@@ -331,6 +337,8 @@ class Search:
             for kind in ("input_tokens", "output_tokens", "duration_s", "turns", "measure"):
                 if self.rng.random() < 0.5:
                     self.kinds[kind](r, self.rng)
+            if self.types and self.rng.random() < 0.5:
+                r["failure_type"] = self.rng.choice(self.types)
         self.release.consistent(combo, records, self.types)
         return records
 

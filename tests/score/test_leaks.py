@@ -185,3 +185,24 @@ def test_an_edit_reaches_treatments_and_raters_but_no_other_ordinary_bundle() ->
     assert sorted(i["id"] for i in unjudged["judge"]) == sorted(i["id"] for i in record["judge"]), (
         "a verdict on every declared Judge item"
     )
+
+
+def test_a_dense_edit_reaches_every_failure_type() -> None:
+    """A dense edit that kept a failing run's recorded type moved no other type's count, so a
+    difference of two types' counts over the held-out tasks stood "confirmed" while three
+    rule-only tasks outside it, failing only with other types, never moved it (Lingee v1.0
+    enterprise, opencode, 2026-12-05). Drawn types reach every declared one."""
+    import random
+
+    from leak_search import Search
+
+    release = load(REPO, "v1.0")
+    s = Search(release, "enterprise", "opencode", random.Random(0))
+    task = "finance-ar-41"
+    seen = {
+        r.get("failure_type")
+        for _ in range(20)
+        for r in s.dense(task)["opencode"]
+        if r["task"] == task and r.get("status") == "valid"
+    }
+    assert set(s.types) <= seen, sorted(set(s.types) - seen)
