@@ -60,6 +60,7 @@ from leak_edits import (
     Record,
     Release,
     failure_types,
+    judged_if_due,
     kinds,
     levels,
     load,
@@ -157,6 +158,8 @@ class Search:
                 failed = self.failed.get(task, 0)
                 self.failed[task] = failed + 1
                 r["failure_type"] = self.types[failed % len(self.types)]
+        for r in runs:
+            judged_if_due(r, self.top, self.rng)
         self.release.consistent(self.combo, records, self.types)
         return {self.combo: records, **self.unpublished(task)}
 
@@ -339,6 +342,7 @@ class Search:
                     self.kinds[kind](r, self.rng)
             if self.types and self.rng.random() < 0.5:
                 r["failure_type"] = self.rng.choice(self.types)
+            judged_if_due(r, self.top, self.rng)
         self.release.consistent(combo, records, self.types)
         return records
 
