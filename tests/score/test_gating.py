@@ -61,7 +61,7 @@ def _runs(tasks: list[dict[str, Any]], **change: Any) -> list[Any]:
 def test_a_zeroed_run_that_keeps_its_verdicts_is_not_isolated() -> None:
     """A held-out run zeroed by its delivery threshold keeps its recorded R and J (§4.3): with
     S, R and J over the same held-out tasks, n·S − w·n·R − (1 − w)·n·J would be that run's
-    would-be score, so the gate publishes at most two of them."""
+    would-be score, so the gate publishes two of them: S, then R, and withholds J."""
     tasks = _dual_tasks()
     held = _held_out(_report(tasks, _runs(tasks, delivery=False, passed=2, judge=(2, 2))))
     assert held.task_score is not None
@@ -69,6 +69,16 @@ def test_a_zeroed_run_that_keeps_its_verdicts_is_not_isolated() -> None:
     assert held.judge_score is None
     assert held.withheld == ["judge_score"]
 
+
+
+def test_at_rule_weight_1_the_rule_score_is_withheld() -> None:
+    """At w = 1, S = R less the zeroed runs' residue: S and R alone would tell it, so R is
+    withheld and J is published (docs/untrusted-input.md says so)."""
+    tasks = _dual_tasks(weight=1.0)
+    held = _held_out(_report(tasks, _runs(tasks)))
+    assert held.task_score is not None
+    assert held.judge_score is not None
+    assert held.withheld == ["rule_score"]
 
 def test_what_is_published_does_not_rest_on_a_zeroed_run() -> None:
     """The same release without the zeroed run publishes the same figures: which runs are
