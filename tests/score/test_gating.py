@@ -70,7 +70,6 @@ def test_a_zeroed_run_that_keeps_its_verdicts_is_not_isolated() -> None:
     assert held.withheld == ["judge_score"]
 
 
-
 def test_at_rule_weight_1_the_rule_score_is_withheld() -> None:
     """At w = 1, S = R less the zeroed runs' residue: S and R alone would tell it, so R is
     withheld and J is published (docs/untrusted-input.md says so)."""
@@ -79,6 +78,7 @@ def test_at_rule_weight_1_the_rule_score_is_withheld() -> None:
     assert held.task_score is not None
     assert held.judge_score is not None
     assert held.withheld == ["rule_score"]
+
 
 def test_what_is_published_does_not_rest_on_a_zeroed_run() -> None:
     """The same release without the zeroed run publishes the same figures: which runs are
