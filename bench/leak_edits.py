@@ -270,10 +270,10 @@ def judged(r: Record, top: Mapping[tuple[str, str], int], rng: random.Random) ->
 def judged_if_due(r: Record, top: Mapping[tuple[str, str], int], rng: random.Random) -> None:
     """A valid run of a task with Judge items that is not zeroed (delivered, no fatal item
     failed) given a Judge verdict if it has none (:func:`judged`): the run checks refuse it
-    without one (evaluation-incomplete). An edit that delivers a zeroed run its Judge never
-    scored, or passes its failed fatal item, made such runs (12 on the ClawBench-shaped
-    example's held-out tasks, one dense edit of each), and an edit no valid release
-    allows could refute a set."""
+    without one (evaluation-incomplete). Dense edits that delivered a zeroed run its Judge
+    never scored, or passed its failed fatal item, made such runs, and an edit no valid
+    release allows could refute a set (measured in bench/README, "Dense edits stay valid
+    input")."""
     zeroed = not r.get("delivery", True) or any(not i["pass"] for i in r.get("fatal") or [])
     if r.get("status") == "valid" and not zeroed:
         judged(r, top, rng)
